@@ -1,0 +1,15 @@
+const swc = JSON.parse(require('node:fs').readFileSync(__dirname + '/.swcrc', 'utf8'));
+
+/** Jest runs under --experimental-vm-modules (MikroORM 7 and pg-boss are ESM-only); see STACK.md. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/platform', '<rootDir>/screening', '<rootDir>/gateway', '<rootDir>/subgraphs', '<rootDir>/rest-adapter', '<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
+  transformIgnorePatterns: ['/node_modules/'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const secondsList = z
+  .string()
+  .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds, e.g. 60,300,1800')
+  .transform((v) => v.split(',').map(Number));
+
+/** Every setting comes from the environment, validated at start (zero config works). */
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  DATABASE_URL: z.url().optional(),
+  EMBEDDED_PG_DIR: z.string().optional(),
+  EMBEDDED_PG_PORT: port(5433),
+  ADMIN_SECRET: z.string().min(16, 'ADMIN_SECRET must have at least 16 characters').optional(),
+  INTERNAL_SECRET: z.string().min(16, 'INTERNAL_SECRET must have at least 16 characters').optional(),
+  HOST: z.string().default('0.0.0.0'),
+  GATEWAY_PORT: port(4000),
+  VERIFICATION_PORT: port(4001),
+  RISK_PORT: port(4002),
+  NOTIFY_PORT: port(4003),
+  REST_PORT: port(8080),
+  GATEWAY_URL: z.url().default('http://localhost:4000/graphql'),
+  VERIFICATION_URL: z.url().optional(),
+  RISK_URL: z.url().optional(),
+  NOTIFY_URL: z.url().optional(),
+  DEFAULT_RATE_LIMIT: z.coerce.number().int().positive().default(1000),
+  ORGANIZATION_RATE_LIMIT: z.coerce.number().int().positive().default(1000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  WEBHOOK_RETRY_DELAYS: secondsList.default([60, 300, 1800]),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool,
+  OUTBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}
