@@ -8,8 +8,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
   transformIgnorePatterns: ['/node_modules/'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   testTimeout: 60_000,
   maxWorkers: 2,
 };
