@@ -34,6 +34,8 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   WEBHOOK_RETRY_DELAYS: secondsList.default([60, 300, 1800]),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool,
+  WEBHOOK_CA_FILE: z.string().optional(),
+  JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
 });
 

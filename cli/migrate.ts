@@ -1,0 +1,11 @@
+import { loadConfig } from '../platform/config.js';
+import { migrate } from '../platform/db/orm.js';
+
+/** `npm run migrate`: applies pending migrations to DATABASE_URL. */
+const config = loadConfig();
+if (!config.DATABASE_URL) {
+  console.error('DATABASE_URL is required');
+  process.exit(1);
+}
+await migrate(config.DATABASE_URL);
+console.log('migrations applied');

@@ -1,0 +1,70 @@
+import type { RequestHandler } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
+import { AppError } from '../platform/errors.js';
+import type { Principal } from '../platform/auth/principal.js';
+import type { Logger } from '../platform/logger.js';
+import { sendAppError } from './http-errors.js';
+
+export interface EdgeIdentity {
+  principal: Principal;
+  /** Response headers the caller should see (RateLimit-Limit/-Remaining/-Reset). */
+  headers?: Record<string, string>;
+}
+
+/** Verifies the caller's credentials; throws AppError UNAUTHENTICATED, FORBIDDEN or RATE_LIMITED (with extensions.retryAfter). */
+export type Authenticate = (req: { headers: IncomingHttpHeaders; ip?: string }) => Promise<EdgeIdentity>;
+
+/** Credentials a graphql-ws client may put in `connectionParams` (browsers cannot set upgrade headers). */
+const CREDENTIAL_PARAMS = ['x-api-key', 'authorization', 'x-admin-secret'];
+
+/** graphql-ws close codes, mirroring the HTTP statuses. */
+const WS_CLOSE_CODES: Partial<Record<string, number>> = { UNAUTHENTICATED: 4401, FORBIDDEN: 4403, RATE_LIMITED: 4429 };
+const WS_INTERNAL_ERROR = 4500;
+
+/** Anything but an AppError from `authenticate` is a fault of ours: log it, never show it. */
+function asAppError(error: unknown, logger: Logger): AppError {
+  if (error instanceof AppError) return error;
+  logger.error({ err: error }, 'edge authentication failed unexpectedly');
+  return new AppError('INTERNAL', 'Authentication is unavailable');
+}
+
+/**
+ * Authenticates every GraphQL HTTP request before its body is read; the principal goes to
+ * `res.locals.principal` for the GraphQL context, the limit headers to the response.
+ */
+export function edgeAuth(authenticate: Authenticate, logger: Logger): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const identity = await authenticate({ headers: req.headers, ip: req.ip });
+      for (const [name, value] of Object.entries(identity.headers ?? {})) res.setHeader(name, value);
+      res.locals.principal = identity.principal;
+      next();
+    } catch (error) {
+      sendAppError(res, asAppError(error, logger));
+    }
+  };
+}
+
+/** Upgrade request headers overlaid with the credentials found in `connectionParams` (any key case). */
+export function connectionHeaders(params: Record<string, unknown> | undefined, upgradeHeaders: IncomingHttpHeaders): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = { ...upgradeHeaders };
+  for (const [key, value] of Object.entries(params ?? {})) {
+    const name = key.toLowerCase();
+    if (CREDENTIAL_PARAMS.includes(name) && typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}
+
+/** Authenticates a graphql-ws connection; on failure returns the close code and reason to send. */
+export async function authenticateConnection(
+  authenticate: Authenticate,
+  logger: Logger,
+  req: { headers: IncomingHttpHeaders; ip?: string },
+): Promise<{ principal: Principal } | { closeCode: number; reason: string }> {
+  try {
+    return { principal: (await authenticate(req)).principal };
+  } catch (error) {
+    const appError = asAppError(error, logger);
+    return { closeCode: WS_CLOSE_CODES[appError.code] ?? WS_INTERNAL_ERROR, reason: appError.message };
+  }
+}

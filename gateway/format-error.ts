@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { isErrorCode } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+import { rewriteCoercionError } from './coercion-errors.js';
+
+/** Apollo's and graphql-js's codes for a bad request document: the client's mistake, safe to show. */
+const REQUEST_DOCUMENT_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/** Extensions a client may see; everything else (stack traces, subgraph bodies, serviceName) stays inside. */
+const PUBLIC_EXTENSIONS = ['messages', 'retryAfter'] as const;
+
+export type ErrorFormatter = (formatted: GraphQLFormattedError, error?: unknown) => GraphQLFormattedError;
+
+export interface ErrorFormatterOptions {
+  logger: Logger;
+  /** The current API schema (enum values for coercion messages). */
+  schema: () => GraphQLSchema | undefined;
+}
+
+/**
+ * The gateway's one error formatter, used for HTTP (Apollo's formatError) and graphql-ws alike:
+ * platform codes pass with their message, coercion failures are reworded, anything unknown becomes
+ * INTERNAL with an error id that is logged together with the original error.
+ */
+export function createErrorFormatter({ logger, schema }: ErrorFormatterOptions): ErrorFormatter {
+  return (formatted, error) => {
+    const where = { ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }) };
+    const coercion = rewriteCoercionError(formatted.message, schema());
+    if (coercion) return { message: coercion.message, ...where, extensions: { code: coercion.code } };
+
+    const code = formatted.extensions?.code;
+    if (isErrorCode(code) && code !== 'INTERNAL') {
+      const extensions: Record<string, unknown> = { code };
+      for (const key of PUBLIC_EXTENSIONS) {
+        if (formatted.extensions?.[key] !== undefined) extensions[key] = formatted.extensions[key];
+      }
+      return { message: formatted.message, ...where, extensions };
+    }
+    if (typeof code === 'string' && REQUEST_DOCUMENT_CODES.has(code)) {
+      return { message: formatted.message, ...where, extensions: { code: 'BAD_USER_INPUT' } };
+    }
+
+    const errorId = randomUUID();
+    logger.error({ errorId, err: error, formatted }, 'unexpected GraphQL error');
+    return { message: `Internal server error (error id ${errorId})`, ...where, extensions: { code: 'INTERNAL', errorId } };
+  };
+}

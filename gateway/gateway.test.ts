@@ -1,0 +1,180 @@
+import { readPrincipal } from '../platform/auth/principal.js';
+import { API_KEYS, graphqlPost, INTERNAL_SECRET, PRINCIPAL, RETRY_AFTER_SECONDS, startTestStack, type TestStack } from './testing/test-stack.js';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('gateway over HTTP', () => {
+  describe('happy path', () => {
+    it('answers a query whose fields live in two subgraphs', async () => {
+      const { status, body } = await graphqlPost(stack, { query: '{ identity(id: "abc") { id status riskScore } }' });
+      expect(status).toBe(200);
+      expect(body).toEqual({ data: { identity: { id: 'abc', status: 'VERIFIED', riskScore: 30 } } });
+    });
+
+    it('sets the rate-limit headers authenticate returned', async () => {
+      const { headers } = await graphqlPost(stack, { query: '{ riskPing }' });
+      expect(headers.get('ratelimit-limit')).toBe('100');
+      expect(headers.get('ratelimit-remaining')).toBe('99');
+    });
+
+    it('forwards a signed principal, the request id and the idempotency key to every subgraph', async () => {
+      stack.verification.received.length = 0;
+      stack.risk.received.length = 0;
+      const { body } = await graphqlPost(stack, { query: '{ whoami identity(id: "x") { riskScore } }' }, {
+        'x-api-key': API_KEYS.good,
+        'x-request-id': 'req-123',
+        'idempotency-key': 'idem-1',
+      });
+      expect(body.data.whoami).toBe(PRINCIPAL.clientId);
+      for (const headers of [...stack.verification.received, ...stack.risk.received]) {
+        expect(readPrincipal(headers, INTERNAL_SECRET)).toEqual(PRINCIPAL);
+        expect(headers['x-request-id']).toBe('req-123');
+        expect(headers['idempotency-key']).toBe('idem-1');
+      }
+      expect(stack.risk.received.length).toBeGreaterThan(0);
+    });
+
+    it('accepts a bearer token as well as X-API-Key', async () => {
+      const { status } = await graphqlPost(stack, { query: '{ riskPing }' }, { authorization: `Bearer ${API_KEYS.good}` });
+      expect(status).toBe(200);
+    });
+
+    it('serves /health, /ready and /metrics', async () => {
+      const base = stack.gateway.url.replace(/\/graphql$/, '');
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+      expect(await (await fetch(`${base}/ready`)).json()).toMatchObject({ status: 'ready', service: 'gateway' });
+      expect(await (await fetch(`${base}/metrics`)).text()).toContain('http_request_duration_seconds');
+    });
+  });
+
+  describe('edge authentication', () => {
+    it('answers 401 UNAUTHENTICATED without a key', async () => {
+      const { status, body } = await graphqlPost(stack, { query: '{ riskPing }' }, {});
+      expect(status).toBe(401);
+      expect(body).toEqual({ errors: [{ message: 'Missing or invalid API key', extensions: { code: 'UNAUTHENTICATED' } }] });
+    });
+
+    it('answers 403 FORBIDDEN for a disabled client', async () => {
+      const { status, body } = await graphqlPost(stack, { query: '{ riskPing }' }, { 'x-api-key': API_KEYS.banned });
+      expect(status).toBe(403);
+      expect(body.errors![0].extensions.code).toBe('FORBIDDEN');
+    });
+
+    it('answers 429 with Retry-After when rate limited', async () => {
+      const { status, headers, body } = await graphqlPost(stack, { query: '{ riskPing }' }, { 'x-api-key': API_KEYS.limited });
+      expect(status).toBe(429);
+      expect(headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS));
+      expect(body.errors![0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: RETRY_AFTER_SECONDS });
+    });
+  });
+
+  describe('errors', () => {
+    it('passes a subgraph error code through without its stack trace or subgraph details', async () => {
+      const { body } = await graphqlPost(stack, { query: '{ conflicting }' });
+      expect(body.errors).toEqual([{ message: 'Identity already exists', path: ['conflicting'], extensions: { code: 'CONFLICT' } }]);
+    });
+
+    it('hides an unexpected subgraph failure behind INTERNAL and an error id', async () => {
+      const { body } = await graphqlPost(stack, { query: '{ crashing }' });
+      const [error] = body.errors!;
+      expect(error.extensions).toEqual({ code: 'INTERNAL', errorId: expect.any(String) });
+      expect(error.message).toBe(`Internal server error (error id ${error.extensions.errorId})`);
+      expect(JSON.stringify(body)).not.toContain('db-internal');
+    });
+
+    it('rewrites a missing required input field', async () => {
+      const { status, body } = await graphqlPost(stack, {
+        query: 'mutation($input: CreateIdentityInput!) { createIdentity(input: $input) { id } }',
+        variables: { input: { tier: 'BASIC' } },
+      });
+      expect(status).toBe(400);
+      expect(body.errors).toEqual([expect.objectContaining({ message: 'userId is required', extensions: { code: 'BAD_USER_INPUT' } })]);
+    });
+
+    it('rewrites an enum value that is not allowed, with the allowed values', async () => {
+      const { body } = await graphqlPost(stack, {
+        query: 'mutation($input: CreateIdentityInput!) { createIdentity(input: $input) { id } }',
+        variables: { input: { userId: 'u1', tier: 'FOO' } },
+      });
+      expect(body.errors).toEqual([
+        expect.objectContaining({ message: 'tier must be one of: BASIC, STANDARD, ENHANCED', extensions: { code: 'VALIDATION_FAILED' } }),
+      ]);
+    });
+
+    it('rewrites wrong types and unknown fields with their nested path', async () => {
+      const { body } = await graphqlPost(stack, {
+        query: 'mutation($input: CreateIdentityInput!) { createIdentity(input: $input) { id } }',
+        variables: { input: { userId: 'u1', address: { city: 'Lagos', zip: 'x', street: 'y' } } },
+      });
+      expect(body.errors!.map((e) => e.message)).toEqual(['address.zip must be an integer', 'address.street is not allowed']);
+    });
+
+    it('reports a bad document as BAD_USER_INPUT', async () => {
+      const { status, body } = await graphqlPost(stack, { query: '{ nope }' });
+      expect(status).toBe(400);
+      expect(body.errors![0].extensions).toEqual({ code: 'BAD_USER_INPUT' });
+    });
+
+    it('points subscriptions sent over HTTP to the WebSocket endpoint', async () => {
+      const { status, body } = await graphqlPost(stack, { query: 'subscription { identityUpdated(id: "1") { id } }' });
+      expect(status).toBe(400);
+      expect(body.errors![0]).toMatchObject({ message: expect.stringContaining('graphql-ws'), extensions: { code: 'BAD_USER_INPUT' } });
+    });
+  });
+
+  describe('request limits', () => {
+    it('answers 413 PAYLOAD_TOO_LARGE for a JSON body over 2 MB', async () => {
+      const { status, body } = await graphqlPost(stack, { query: '{ riskPing }', variables: { padding: 'x'.repeat(2 * 1024 * 1024 + 1) } });
+      expect(status).toBe(413);
+      expect(body.errors![0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
+    it('rejects more aliases than graphql-armor allows', async () => {
+      const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: riskPing`).join(' ')} }`;
+      expect((await graphqlPost(stack, { query: aliases(15) })).status).toBe(200);
+      const { status, body } = await graphqlPost(stack, { query: aliases(16) });
+      expect(status).toBe(400);
+      expect(body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+    });
+
+    it('applies CSRF prevention to requests a browser could send without preflight', async () => {
+      const response = await fetch(`${stack.gateway.url}?query=${encodeURIComponent('{ riskPing }')}`, { headers: { 'x-api-key': API_KEYS.good } });
+      expect(response.status).toBe(400);
+      const ok = await fetch(`${stack.gateway.url}?query=${encodeURIComponent('{ riskPing }')}`, {
+        headers: { 'x-api-key': API_KEYS.good, 'apollo-require-preflight': 'true' },
+      });
+      expect(ok.status).toBe(200);
+    });
+  });
+});
+
+describe('gateway in production mode', () => {
+  let production: TestStack;
+
+  beforeAll(async () => {
+    production = await startTestStack({ production: true });
+  });
+
+  afterAll(async () => {
+    await production?.stop();
+  });
+
+  it('refuses introspection', async () => {
+    const { status, body } = await graphqlPost(production, { query: '{ __schema { types { name } } }' });
+    expect(status).toBe(400);
+    expect(body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('hides field suggestions', async () => {
+    const { body } = await graphqlPost(production, { query: '{ riskPin }' });
+    expect(body.errors![0].message).not.toContain('Did you mean');
+  });
+});

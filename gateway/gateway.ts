@@ -1,0 +1,151 @@
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import express from 'express';
+import { GraphQLError } from 'graphql';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Principal } from '../platform/auth/principal.js';
+import { mountObservability } from '../platform/http/observability.js';
+import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
+import { edgeAuth } from './edge-auth.js';
+import { createErrorFormatter } from './format-error.js';
+import { graphqlHttpErrorHandler } from './http-errors.js';
+import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
+import { SubscriptionRouter } from './subscriptions.js';
+import { multipartUploads } from './uploads.js';
+import { serveGraphqlWs } from './ws-server.js';
+
+export const GRAPHQL_PATH = '/graphql';
+export const MAX_JSON_BODY = '2mb';
+
+/** graphql-armor limits (ARCHITECTURE.md: request limits at the edge). */
+const ARMOR = {
+  maxDepth: { n: 12 },
+  maxAliases: { n: 15 },
+  maxTokens: { n: 2000 },
+  costLimit: { maxCost: 5000 },
+};
+
+export interface GatewayOptions {
+  /** Composed supergraph (schema/supergraph.graphql). */
+  supergraphSdl: string;
+  /** Subgraph name → HTTP URL overriding the supergraph's; the graphql-ws URL is the same with http→ws. */
+  subgraphUrls?: Partial<Record<string, string>>;
+  /** Throws AppError UNAUTHENTICATED, FORBIDDEN or RATE_LIMITED (extensions.retryAfter in seconds). */
+  authenticate: (req: { headers: IncomingHttpHeaders; ip?: string }) => Promise<{ principal: Principal; headers?: Record<string, string> }>;
+  /** Signs the principal forwarded to subgraphs. */
+  internalSecret: string;
+  logger: Logger;
+  /** Introspection off and field suggestions hidden when true. */
+  production?: boolean;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+}
+
+export interface RunningGateway {
+  /** http://HOST:PORT/graphql */
+  url: string;
+  wsUrl: string;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+/** @apollo/gateway cannot run subscriptions; say where they live instead of failing with INTERNAL. */
+const subscriptionsOverWebSocket: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError(`Subscriptions are served over graphql-ws on ${GRAPHQL_PATH}`, {
+            extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+          });
+        }
+      },
+    };
+  },
+};
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The federated graph on one port: HTTP GraphQL (queries, mutations, uploads) and graphql-ws (subscriptions) on /graphql. */
+export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
+  const { logger, internalSecret } = opts;
+  const production = opts.production ?? false;
+
+  const dataSources = new Map<string, SubgraphDataSource>();
+  const gateway = new ApolloGateway({
+    supergraphSdl: opts.supergraphSdl,
+    logger: logger.child({ component: 'apollo-gateway' }),
+    buildService: ({ name, url }) => {
+      const source = new SubgraphDataSource(opts.subgraphUrls?.[name] ?? url ?? '', internalSecret);
+      dataSources.set(name, source);
+      return source;
+    },
+  });
+
+  const armor = new ApolloArmor({ ...ARMOR, blockFieldSuggestion: { enabled: production } }).protect();
+  // Registered before the gateway loads so it sees the first schema (and every later one).
+  const router = new SubscriptionRouter({ gateway, dataSources, internalSecret, logger, validationRules: armor.validationRules, production });
+  const formatError = createErrorFormatter({ logger, schema: () => router.schema });
+
+  const app = express();
+  const server = createServer(app);
+  mountObservability(app, { service: 'gateway', logger, ready: async () => router.schema !== undefined });
+
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    formatError,
+    csrfPrevention: true,
+    introspection: !production,
+    includeStacktraceInErrorResponses: false,
+    allowBatchedHttpRequests: false,
+    validationRules: armor.validationRules,
+    plugins: [...(armor.plugins as ApolloServerPlugin<GatewayContext>[]), subscriptionsOverWebSocket, ApolloServerPluginDrainHttpServer({ httpServer: server })],
+    logger,
+  });
+  await apollo.start();
+
+  app.use(
+    GRAPHQL_PATH,
+    // Authenticate before reading a (possibly large) body.
+    edgeAuth(opts.authenticate, logger),
+    express.json({ limit: MAX_JSON_BODY }),
+    multipartUploads(),
+    expressMiddleware(apollo, {
+      context: async ({ req, res }) => ({
+        principal: res.locals.principal as Principal,
+        requestId: header(req.headers, REQUEST_ID_HEADER)!, // set by the observability middleware
+        idempotencyKey: header(req.headers, IDEMPOTENCY_KEY_HEADER),
+      }),
+    }),
+    graphqlHttpErrorHandler(logger),
+  );
+  const ws = serveGraphqlWs({ server, path: GRAPHQL_PATH, router, authenticate: opts.authenticate, formatError, logger, production });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
+  const url = `http://${host}:${port}${GRAPHQL_PATH}`;
+  logger.info({ url }, 'gateway listening');
+
+  return {
+    url,
+    wsUrl: url.replace(/^http/, 'ws'),
+    server,
+    async stop() {
+      await ws.close();
+      // Stops the gateway and drains the HTTP server (ApolloServerPluginDrainHttpServer).
+      await apollo.stop();
+    },
+  };
+}

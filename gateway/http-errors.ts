@@ -1,0 +1,35 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+
+/**
+ * Answers a request the gateway refuses before GraphQL runs (auth, body limits) with the error's
+ * status and a GraphQL-shaped body, so clients parse one error format whatever stopped them.
+ */
+export function sendAppError(res: Response, error: AppError): void {
+  const { retryAfter, messages } = error.extensions as { retryAfter?: unknown; messages?: unknown };
+  if (error.code === 'RATE_LIMITED' && retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+  res.status(error.status).json({
+    errors: [{ message: error.message, extensions: { code: error.code, ...(messages !== undefined && { messages }), ...(retryAfter !== undefined && { retryAfter }) } }],
+  });
+}
+
+/** The platform code for an HTTP status set by a parser (body-parser, graphql-upload-minimal). */
+function codeOfStatus(status: number): ErrorCode | undefined {
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status);
+}
+
+/** Express error handler for the /graphql route: parser failures → their platform code; the rest → INTERNAL. */
+export function graphqlHttpErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    if (err instanceof AppError) return sendAppError(res, err);
+    if (err?.type === 'entity.too.large') return sendAppError(res, new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
+    if (err?.type === 'entity.parse.failed') return sendAppError(res, new AppError('BAD_USER_INPUT', 'Request body is not valid JSON'));
+    const code = typeof err?.status === 'number' && err.status < 500 ? codeOfStatus(err.status) : undefined;
+    if (code) return sendAppError(res, new AppError(code, String(err.message)));
+    const errorId = randomUUID();
+    logger.error({ err, errorId }, 'unexpected error before GraphQL execution');
+    sendAppError(res, new AppError('INTERNAL', `Internal server error (error id ${errorId})`));
+  };
+}

@@ -1,0 +1,241 @@
+import { buildOperationContext, executeQueryPlan, type ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
+import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
+import { QueryPlanner, type QueryPlan, type SubscriptionNode } from '@apollo/query-planner';
+import {
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
+import { createClient, type Client, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
+import WebSocket from 'ws';
+import type { Logger } from '../platform/logger.js';
+import { PushIterator } from './push-iterator.js';
+import { forwardedHeaders, type GatewayContext, type SubgraphDataSource } from './subgraph-data-source.js';
+
+/** Same token budget as graphql-armor's on the HTTP path. */
+export const MAX_TOKENS = 2000;
+/** Plans are cached by operation text; a full cache starts over rather than growing without bound. */
+const MAX_CACHED_PLANS = 1000;
+
+type RequestContext = Parameters<typeof executeQueryPlan>[2];
+type OperationContext = Parameters<typeof executeQueryPlan>[3];
+type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
+
+/** Everything derived from one supergraph; replaced as a whole when the gateway loads a new one. */
+interface SchemaState {
+  apiSchema: GraphQLSchema;
+  planningSchema: Schema;
+  supergraphSchema: GraphQLSchema;
+  planner: QueryPlanner;
+  plans: Map<string, QueryPlan>;
+}
+
+/** One client operation, validated and planned; graphql-ws passes it back as the contextValue. */
+interface PreparedOperation {
+  context: GatewayContext;
+  state: SchemaState;
+  plan: QueryPlan;
+  document: DocumentNode;
+  operationName?: string;
+  variables: Record<string, unknown>;
+  operationContext: OperationContext;
+}
+
+export interface SubscriptionRouterOptions {
+  gateway: ApolloGateway;
+  /** The gateway's subgraph data sources by service name (filled by its buildService). */
+  dataSources: ReadonlyMap<string, SubgraphDataSource>;
+  internalSecret: string;
+  logger: Logger;
+  /** graphql-armor's rules, as on the HTTP path. */
+  validationRules: ValidationRule[];
+  production: boolean;
+}
+
+const badInput = (message: string, error?: GraphQLError) =>
+  new GraphQLError(message, { nodes: error?.nodes, extensions: { code: 'BAD_USER_INPUT' } });
+
+/**
+ * Runs graphql-ws operations through the federated graph, which @apollo/gateway cannot do for
+ * subscriptions ("Execution of subscriptions not supported"). A subscription's plan is
+ * SubscriptionNode { primary, rest }: the primary subgraph is subscribed to over graphql-ws with
+ * `primary.operation`, and every event it sends is completed by executing Sequence[primary, rest]
+ * with the primary fetch answered by that event, so the other subgraphs' fields are fetched,
+ * merged and shaped exactly as for a query. Queries and mutations sent over the socket run their
+ * plan directly.
+ */
+export class SubscriptionRouter {
+  private state?: SchemaState;
+  private readonly upstreams = new Set<Client>();
+
+  constructor(private readonly opts: SubscriptionRouterOptions) {
+    opts.gateway.onSchemaLoadOrUpdate(({ apiSchema, coreSupergraphSdl }) => this.load(apiSchema, coreSupergraphSdl));
+  }
+
+  /** The API schema clients see; undefined until the gateway has loaded the supergraph. */
+  get schema(): GraphQLSchema | undefined {
+    return this.state?.apiSchema;
+  }
+
+  private load(apiSchema: GraphQLSchema, supergraphSdl: string): void {
+    const supergraph = Supergraph.build(supergraphSdl);
+    this.state = {
+      apiSchema,
+      planningSchema: supergraph.apiSchema(),
+      supergraphSchema: supergraph.schema.toGraphQLJSSchema(),
+      planner: new QueryPlanner(supergraph),
+      plans: new Map(),
+    };
+  }
+
+  /** graphql-ws onSubscribe: parse, validate, coerce variables and plan; errors go back to the client. */
+  prepare(payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
+    const state = this.state;
+    if (!state) return [new GraphQLError('The gateway is starting', { extensions: { code: 'UNAVAILABLE' } })];
+
+    let document: DocumentNode;
+    try {
+      document = parse(payload.query, { maxTokens: MAX_TOKENS });
+    } catch (error) {
+      return [badInput((error as Error).message)];
+    }
+    const rules = [...specifiedRules, ...this.opts.validationRules, ...(this.opts.production ? [NoSchemaIntrospectionCustomRule] : [])];
+    const invalid = validate(state.apiSchema, document, rules);
+    if (invalid.length > 0) return invalid.map((error) => badInput(this.maskSuggestions(error.message), error));
+
+    const operationName = payload.operationName ?? undefined;
+    const operation = getOperationAST(document, operationName);
+    if (!operation) return [badInput('Unable to identify the operation to run')];
+    const variables = payload.variables ?? {};
+    const coerced = getVariableValues(state.apiSchema, operation.variableDefinitions ?? [], variables);
+    if (coerced.errors) return [...coerced.errors];
+
+    const prepared: PreparedOperation = {
+      context,
+      state,
+      plan: this.plan(state, document, payload.query, operationName),
+      document,
+      operationName,
+      variables,
+      operationContext: buildOperationContext({ schema: state.apiSchema, operationDocument: document, operationName }),
+    };
+    return { schema: state.apiSchema, document, operationName, variableValues: variables, contextValue: prepared };
+  }
+
+  /** graphql-ws `execute` (queries and mutations over the socket). */
+  execute(args: ExecutionArgs): Promise<ExecutionResult> {
+    const op = args.contextValue as PreparedOperation;
+    return this.run(op.plan, this.services(), op);
+  }
+
+  /** graphql-ws `subscribe`: an iterator of fully resolved events whose `return()` closes the upstream. */
+  subscribe(args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> | ExecutionResult {
+    const op = args.contextValue as PreparedOperation;
+    const node = op.plan.node as SubscriptionNode;
+    const { primary } = node;
+    const source = this.opts.dataSources.get(primary.serviceName);
+    if (!source) return { errors: [new GraphQLError(`No data source for subgraph ${primary.serviceName}`)] };
+
+    const client = createClient({
+      url: source.url.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: forwardedHeaders(op.context, this.opts.internalSecret),
+      retryAttempts: 0,
+    });
+    this.upstreams.add(client);
+    let unsubscribe = () => {};
+    const close = () => {
+      unsubscribe();
+      this.upstreams.delete(client);
+      void client.dispose();
+    };
+    const events = new PushIterator<ExecutionResult>(close);
+    const variables = Object.fromEntries((primary.variableUsages ?? []).filter((name) => name in op.variables).map((name) => [name, op.variables[name]]));
+    unsubscribe = client.subscribe<Record<string, unknown>>(
+      { query: primary.operation, operationName: primary.operationName, variables },
+      {
+        next: (event) => events.push(this.resolveEvent(event, node, op)),
+        error: (error) => {
+          events.push({ errors: this.upstreamErrors(error, primary.serviceName) });
+          events.end();
+          close();
+        },
+        complete: () => {
+          events.end();
+          close();
+        },
+      },
+    );
+    return events;
+  }
+
+  /** Closes every upstream subscription (gateway shutdown). */
+  close(): void {
+    for (const client of this.upstreams) void client.dispose();
+    this.upstreams.clear();
+  }
+
+  private plan(state: SchemaState, document: DocumentNode, text: string, operationName?: string): QueryPlan {
+    const key = `${operationName ?? ''}\n${text}`;
+    let plan = state.plans.get(key);
+    if (!plan) {
+      plan = state.planner.buildQueryPlan(operationFromDocument(state.planningSchema, document, { operationName }));
+      if (state.plans.size >= MAX_CACHED_PLANS) state.plans.clear();
+      state.plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  private services(): Record<string, GraphQLDataSource> {
+    return Object.fromEntries(this.opts.dataSources);
+  }
+
+  /** Completes one upstream event: the primary fetch answers with the event, `rest` fetches the other subgraphs. */
+  private async resolveEvent(event: FormattedExecutionResult<Record<string, unknown>, unknown>, node: SubscriptionNode, op: PreparedOperation): Promise<ExecutionResult> {
+    const eventSource: GraphQLDataSource = { process: async () => event as SubgraphResponse };
+    const plan: QueryPlan = { kind: 'QueryPlan', node: { kind: 'Sequence', nodes: node.rest ? [node.primary, node.rest] : [node.primary] } };
+    try {
+      return await this.run(plan, { ...this.services(), [node.primary.serviceName]: eventSource }, op);
+    } catch (error) {
+      // The formatter turns this into INTERNAL with a logged error id.
+      return { errors: [new GraphQLError('Subscription event could not be resolved', { originalError: error as Error })] };
+    }
+  }
+
+  private run(plan: QueryPlan, services: Record<string, GraphQLDataSource>, op: PreparedOperation): Promise<ExecutionResult> {
+    const requestContext = {
+      request: { query: undefined, variables: op.variables, operationName: op.operationName },
+      context: op.context,
+      document: op.document,
+      operationName: op.operationName ?? null,
+      logger: this.opts.logger,
+      // executeQueryPlan records fetch errors into metrics; without this object it throws.
+      metrics: {},
+    } as unknown as RequestContext;
+    return executeQueryPlan(plan, services, requestContext, op.operationContext, op.state.supergraphSchema, op.state.planningSchema);
+  }
+
+  /** An upstream failure as GraphQL errors: the subgraph's own errors keep their codes; a dropped socket is UNAVAILABLE. */
+  private upstreamErrors(error: unknown, serviceName: string): GraphQLError[] {
+    if (Array.isArray(error)) {
+      return error.map((e: { message: string; extensions?: Record<string, unknown> }) => new GraphQLError(e.message, { extensions: e.extensions }));
+    }
+    const { code, reason } = (error ?? {}) as { code?: unknown; reason?: unknown };
+    this.opts.logger.warn({ serviceName, code, reason, err: error instanceof Error ? error : undefined }, 'upstream subscription ended with an error');
+    return [new GraphQLError('The subscription source closed unexpectedly', { extensions: { code: 'UNAVAILABLE' } })];
+  }
+
+  /** Field suggestions reveal the schema; production hides them as graphql-armor does over HTTP. */
+  private maskSuggestions(message: string): string {
+    return this.opts.production ? message.replace(/ ?Did you mean .+\?$/, '') : message;
+  }
+}

@@ -1,0 +1,84 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { MAX_FILE_SIZE, MAX_FILES } from './uploads.js';
+import { API_KEYS, startTestStack, type TestStack } from './testing/test-stack.js';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
+
+interface TestFile {
+  name: string;
+  type: string;
+  content: Buffer;
+}
+
+/** A graphql-multipart-request-spec request, as Apollo's upload clients send it. */
+async function upload(operations: { query: string; variables: Record<string, unknown> }, map: Record<string, string[]>, files: TestFile[]) {
+  const form = new FormData();
+  form.append('operations', JSON.stringify(operations));
+  form.append('map', JSON.stringify(map));
+  files.forEach((file, i) => form.append(String(i), new Blob([file.content], { type: file.type }), file.name));
+  const response = await fetch(stack.gateway.url, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEYS.good, 'apollo-require-preflight': 'true' },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
+}
+
+const UPLOAD_ONE = 'mutation($file: Upload!, $label: String) { uploadDocument(file: $file, label: $label) { filename mimetype size sha256 label } }';
+
+describe('uploads through the gateway', () => {
+  describe('happy path', () => {
+    it('forwards a file to the subgraph byte for byte', async () => {
+      const content = randomBytes(300 * 1024);
+      const { status, body } = await upload({ query: UPLOAD_ONE, variables: { file: null, label: 'passport' } }, { 0: ['variables.file'] }, [
+        { name: 'passport.jpg', type: 'image/jpeg', content },
+      ]);
+      expect(status).toBe(200);
+      expect(body).toEqual({
+        data: { uploadDocument: { filename: 'passport.jpg', mimetype: 'image/jpeg', size: content.length, sha256: sha256(content), label: 'passport' } },
+      });
+    });
+
+    it('forwards a list of files', async () => {
+      const files = [Buffer.from('front side'), Buffer.from('back side')];
+      const { body } = await upload(
+        { query: 'mutation($files: [Upload!]!) { uploadDocuments(files: $files) { filename sha256 } }', variables: { files: [null, null] } },
+        { 0: ['variables.files.0'], 1: ['variables.files.1'] },
+        files.map((content, i) => ({ name: `side-${i}.png`, type: 'image/png', content })),
+      );
+      expect(body.data.uploadDocuments).toEqual(files.map((content, i) => ({ filename: `side-${i}.png`, sha256: sha256(content) })));
+    });
+  });
+
+  describe('limits', () => {
+    it('answers 413 PAYLOAD_TOO_LARGE for a file over 10 MB', async () => {
+      const { status, body } = await upload({ query: UPLOAD_ONE, variables: { file: null } }, { 0: ['variables.file'] }, [
+        { name: 'huge.bin', type: 'application/octet-stream', content: Buffer.alloc(MAX_FILE_SIZE + 1) },
+      ]);
+      expect(status).toBe(413);
+      expect(body.errors![0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
+    it('answers 413 PAYLOAD_TOO_LARGE for too many files', async () => {
+      const files = Array.from({ length: MAX_FILES + 1 }, (_, i) => ({ name: `f${i}`, type: 'text/plain', content: Buffer.from('x') }));
+      const map = Object.fromEntries(files.map((_, i) => [String(i), [`variables.files.${i}`]]));
+      const { status, body } = await upload(
+        { query: 'mutation($files: [Upload!]!) { uploadDocuments(files: $files) { sha256 } }', variables: { files: files.map(() => null) } },
+        map,
+        files,
+      );
+      expect(status).toBe(413);
+      expect(body.errors![0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type pg from 'pg';
+import { hashApiKey } from './api-keys.js';
+import type { Principal, ServiceName, Environment } from './principal.js';
+import { rateLimited, unauthenticated } from '../errors.js';
+
+export interface AuthenticatorOptions {
+  pool: pg.Pool;
+  adminSecret: string;
+  /** Requests per minute per organization for the risk and notify services. */
+  organizationRateLimit: number;
+}
+
+export interface Authenticated {
+  principal: Principal;
+  headers: Record<string, string>;
+}
+
+const WINDOW_SECONDS = 60;
+const ORG_LIMITED: ServiceName[] = ['risk', 'notify'];
+
+interface ClientRow {
+  id: string;
+  organization_id: string;
+  service: ServiceName;
+  environment: Environment;
+  permissions: string[];
+  rate_limit: number;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * Edge authentication: `X-Admin-Secret`, or an API key in `X-API-Key` / `Authorization: Bearer`,
+ * looked up by hash; then the per-client (and per-organization for risk/notify) fixed-window rate
+ * limit, counted in PostgreSQL so every gateway instance shares it.
+ */
+export function createAuthenticator(opts: AuthenticatorOptions) {
+  return async function authenticate(req: { headers: IncomingHttpHeaders }): Promise<Authenticated> {
+    const admin = header(req.headers, 'x-admin-secret');
+    if (admin !== undefined) {
+      if (!sameSecret(admin, opts.adminSecret)) throw unauthenticated('Invalid admin secret');
+      const principal: Principal = { kind: 'admin', organizationId: null, clientId: null, service: null, environment: 'live', permissions: [] };
+      return { principal, headers: {} };
+    }
+    const bearer = header(req.headers, 'authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+    const key = header(req.headers, 'x-api-key') ?? bearer;
+    if (!key) throw unauthenticated('Missing API key: send X-API-Key or Authorization: Bearer');
+
+    const { rows } = await opts.pool.query<ClientRow>(
+      `select id, organization_id, service, environment, permissions, rate_limit
+         from platform.api_clients where key_hash = $1 and active`,
+      [hashApiKey(key)],
+    );
+    const client = rows[0];
+    if (!client) throw unauthenticated('Invalid API key');
+
+    const limits: Array<[string, number]> = [[`client:${client.id}`, client.rate_limit]];
+    if (ORG_LIMITED.includes(client.service)) limits.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
+    const counts = await opts.pool.query<{ key: string; count: number; reset: number }>(
+      `insert into platform.rate_limit_windows (key, window_start, count)
+         select k, to_timestamp(floor(extract(epoch from now()) / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS}), 1 from unnest($1::text[]) as k
+       on conflict (key, window_start) do update set count = platform.rate_limit_windows.count + 1
+       returning key, count, ceil(extract(epoch from window_start) + ${WINDOW_SECONDS} - extract(epoch from now()))::int as reset`,
+      [limits.map(([k]) => k)],
+    );
+    const reset = Math.max(1, counts.rows[0]?.reset ?? WINDOW_SECONDS);
+    const [, clientLimit] = limits[0];
+    const clientCount = counts.rows.find((r) => r.key === limits[0][0])?.count ?? 1;
+    const headers = {
+      'RateLimit-Limit': String(clientLimit),
+      'RateLimit-Remaining': String(Math.max(0, clientLimit - clientCount)),
+      'RateLimit-Reset': String(reset),
+    };
+    for (const [k, limit] of limits) {
+      const count = counts.rows.find((r) => r.key === k)?.count ?? 0;
+      if (count > limit) throw Object.assign(rateLimited(reset), { headers });
+    }
+    const principal: Principal = {
+      kind: 'client',
+      organizationId: client.organization_id,
+      clientId: client.id,
+      service: client.service,
+      environment: client.environment,
+      permissions: client.permissions,
+    };
+    return { principal, headers };
+  };
+}
+
+/** Old windows are useless after a minute; the gateway prunes them now and then. */
+export async function pruneRateLimitWindows(pool: pg.Pool): Promise<void> {
+  await pool.query(`delete from platform.rate_limit_windows where window_start < now() - interval '10 minutes'`);
+}

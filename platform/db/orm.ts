@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { MikroORM, defineConfig, type EntityManager } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
+import { migrations } from './migrations/index.js';
+import type { Logger } from '../logger.js';
+
+export type { EntityManager };
+export type Orm = MikroORM;
+
+export interface OrmOptions {
+  url: string;
+  entities: Function[];
+  logger?: Logger;
+  poolSize?: number;
+}
+
+export async function openOrm(opts: OrmOptions): Promise<Orm> {
+  return MikroORM.init(
+    defineConfig({
+      clientUrl: opts.url,
+      entities: opts.entities,
+      metadataProvider: ReflectMetadataProvider,
+      extensions: [Migrator],
+      migrations: { migrationsList: migrations, tableName: 'mikro_orm_migrations', schema: 'platform', transactional: true, silent: true },
+      pool: { min: 0, max: opts.poolSize ?? 10 },
+      discovery: { warnWhenNoEntities: false },
+      // the request-scoped EntityManager is explicit (em.fork() per request); never the global one
+      allowGlobalContext: false,
+      debug: false,
+    }),
+  );
+}
+
+const MIGRATION_LOCK = 4_242_001;
+
+/** Applies pending migrations; an advisory lock lets several instances start at once. */
+export async function migrate(url: string): Promise<void> {
+  const orm = await openOrm({ url, entities: [], poolSize: 1 });
+  try {
+    const conn = orm.em.getConnection();
+    await conn.execute('create schema if not exists platform');
+    await conn.execute(`select pg_advisory_lock(${MIGRATION_LOCK})`);
+    try {
+      await orm.migrator.up();
+    } finally {
+      await conn.execute(`select pg_advisory_unlock(${MIGRATION_LOCK})`);
+    }
+  } finally {
+    await orm.close(true);
+  }
+}

@@ -1,0 +1,133 @@
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+/** What the outbox trigger NOTIFYs on commit (small: the payload is read once per event). */
+export interface OutboxNotice {
+  id: string;
+  organizationId: string;
+  environment: string;
+  event: string;
+  resourceType: string;
+  resourceId: string;
+  userId: string | null;
+}
+
+export interface StreamedEvent extends OutboxNotice {
+  payload: { event: string; timestamp: string; data: Record<string, unknown> };
+  snapshot: Record<string, unknown>;
+}
+
+interface Listener {
+  matches(n: OutboxNotice): boolean;
+  push(e: StreamedEvent): void;
+}
+
+const RECONNECT_MS = 1_000;
+
+/**
+ * Subscriptions' pubsub: one LISTEN connection per process on the outbox channel, fanned out to
+ * local subscribers. Any instance sees every committed event, whichever instance wrote it.
+ */
+export class EventStream {
+  private client: pg.Client | null = null;
+  private readonly listeners = new Set<Listener>();
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (msg) => void this.dispatch(msg.payload));
+    client.on('error', (err) => {
+      this.logger.warn({ err }, 'event stream connection lost; reconnecting');
+      this.reconnect();
+    });
+    await client.connect();
+    await client.query('LISTEN outbox');
+    this.client = client;
+  }
+
+  private reconnect(): void {
+    this.client?.end().catch(() => undefined);
+    this.client = null;
+    if (this.stopped) return;
+    setTimeout(() => {
+      if (!this.stopped) this.start().catch(() => this.reconnect());
+    }, RECONNECT_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+
+  private async dispatch(raw: string | undefined): Promise<void> {
+    if (!raw || !this.client) return;
+    const notice = JSON.parse(raw) as OutboxNotice;
+    const targets = [...this.listeners].filter((l) => l.matches(notice));
+    if (!targets.length) return;
+    try {
+      const { rows } = await this.client.query<{ payload: StreamedEvent['payload']; snapshot: StreamedEvent['snapshot'] }>(
+        'select payload, snapshot from platform.outbox_events where id = $1',
+        [notice.id],
+      );
+      if (!rows[0]) return;
+      const event: StreamedEvent = { ...notice, ...rows[0] };
+      for (const l of targets) l.push(event);
+    } catch (err) {
+      this.logger.error({ err, notice }, 'could not read outbox event for subscribers');
+    }
+  }
+
+  /**
+   * A subscription as an async iterator. Hand-written (not `async function*`) so that `return()`
+   * detaches at once even while a `next()` is pending on a quiet topic.
+   */
+  subscribe(matches: (n: OutboxNotice) => boolean): AsyncIterableIterator<StreamedEvent> {
+    const queue: StreamedEvent[] = [];
+    let waiting: ((r: IteratorResult<StreamedEvent>) => void) | null = null;
+    let done = false;
+    const listener: Listener = {
+      matches,
+      push: (e) => {
+        if (waiting) {
+          const resolve = waiting;
+          waiting = null;
+          resolve({ value: e, done: false });
+        } else queue.push(e);
+      },
+    };
+    this.listeners.add(listener);
+    const finish = (): Promise<IteratorResult<StreamedEvent>> => {
+      done = true;
+      this.listeners.delete(listener);
+      queue.length = 0;
+      if (waiting) waiting({ value: undefined, done: true });
+      waiting = null;
+      return Promise.resolve({ value: undefined, done: true });
+    };
+    return {
+      next: () => {
+        if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+        if (done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (waiting = resolve));
+      },
+      return: finish,
+      throw: (err) => {
+        void finish();
+        return Promise.reject(err);
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+}

@@ -1,0 +1,168 @@
+import 'reflect-metadata';
+import http from 'node:http';
+import express from 'express';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
+import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { graphqlUploadExpress } from 'graphql-upload-minimal';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../db/orm.js';
+import { readPrincipal, type Principal, type ServiceName } from '../auth/principal.js';
+import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
+import { mountObservability } from '../http/observability.js';
+import { formatError } from './format-error.js';
+import { validateArgument } from './validation.js';
+
+export interface SubgraphContext<Deps = unknown> {
+  principal: Principal | null;
+  /** A fresh EntityManager for this request or subscription event. */
+  em: EntityManager;
+  requestId: string;
+  idempotencyKey?: string;
+  logger: Logger;
+  deps: Deps;
+}
+
+export interface SubgraphDefinition<Deps = unknown> {
+  name: ServiceName;
+  resolvers: NonEmptyArray<Function>;
+  /** Entity stubs and types reachable only through federation must be listed or they vanish. */
+  orphanedTypes?: Function[];
+  /** `__resolveReference` per federated entity type name. */
+  referenceResolvers?: Record<string, (ref: { id: string }, ctx: SubgraphContext<Deps>) => unknown>;
+}
+
+const FEDERATION_LINK =
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
+
+/** type-graphql → federation subgraph schema (ARCHITECTURE.md "type-graphql → federation"). */
+export async function buildSubgraph<Deps>(def: SubgraphDefinition<Deps>): Promise<{ schema: GraphQLSchema; sdl: string }> {
+  const base = await buildSchema({
+    resolvers: def.resolvers,
+    orphanedTypes: def.orphanedTypes,
+    skipCheck: true,
+    validate: true,
+    validateFn: validateArgument,
+    // subscriptions use their own `subscribe` over the outbox EventStream; type-graphql insists on a
+    // PubSub anyway, so topic-based use fails loudly
+    pubSub: {
+      publish: () => {
+        throw new Error('use recordEvent (outbox) to publish');
+      },
+      subscribe: () => {
+        throw new Error('subscriptions must declare `subscribe`');
+      },
+    },
+  });
+  const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(base)}`;
+  const resolvers = createResolversMap(base) as Record<string, Record<string, unknown>>;
+  for (const [type, resolve] of Object.entries(def.referenceResolvers ?? {})) {
+    resolvers[type] = { ...resolvers[type], __resolveReference: resolve };
+  }
+  const schema = buildSubgraphSchema([{ typeDefs: parse(sdl), resolvers: resolvers as never }]);
+  return { schema, sdl };
+}
+
+export interface SubgraphServerOptions<Deps> {
+  definition: SubgraphDefinition<Deps>;
+  orm: Orm;
+  deps: Deps;
+  internalSecret: string;
+  logger: Logger;
+  port: number;
+  host?: string;
+}
+
+export interface RunningSubgraph {
+  url: string;
+  server: http.Server;
+  stop(): Promise<void>;
+}
+
+function untrusted(): GraphQLError {
+  return new GraphQLError('Subgraphs accept only requests forwarded by the gateway', {
+    extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+  });
+}
+
+/** HTTP (`/graphql`, uploads included) and graphql-ws on the same path; trusts only the gateway. */
+export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Promise<RunningSubgraph> {
+  const { schema } = await buildSubgraph(opts.definition);
+  const logger = opts.logger.child({ service: opts.definition.name });
+  const app = express();
+  const server = http.createServer(app);
+  mountObservability(app, {
+    service: opts.definition.name,
+    logger,
+    ready: async () => opts.orm.isConnected(),
+  });
+
+  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const ws = useServer(
+    {
+      schema,
+      onConnect: (ctx) => readPrincipal(ctx.connectionParams, opts.internalSecret) !== null,
+      context: (ctx): SubgraphContext<Deps> => {
+        const params = ctx.connectionParams ?? {};
+        return {
+          principal: readPrincipal(params, opts.internalSecret),
+          em: opts.orm.em.fork(),
+          requestId: String(params[REQUEST_ID_HEADER] ?? ''),
+          logger,
+          deps: opts.deps,
+        };
+      },
+      onError: (_ctx, _id, _payload, errors) => {
+        // graphql-ws sends these as they are: keep only message and code
+        return errors.map((e) => new GraphQLError(e.message, { extensions: { code: e.extensions?.code ?? 'INTERNAL' } }));
+      },
+    },
+    wss,
+  );
+
+  const apollo = new ApolloServer<SubgraphContext<Deps>>({
+    schema,
+    formatError: formatError(logger),
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
+  });
+  await apollo.start();
+  app.use(
+    '/graphql',
+    express.json({ limit: '2mb' }),
+    graphqlUploadExpress({ maxFileSize: 10 * 1024 * 1024, maxFiles: 10 }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        const principal = readPrincipal(req.headers, opts.internalSecret);
+        if (!principal) throw untrusted();
+        return {
+          principal,
+          em: opts.orm.em.fork(),
+          requestId: String(req.headers[REQUEST_ID_HEADER] ?? ''),
+          idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+          logger: logger.child({ requestId: req.headers[REQUEST_ID_HEADER] }),
+          deps: opts.deps,
+        };
+      },
+    }),
+  );
+
+  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '0.0.0.0', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    server,
+    stop: async () => {
+      await ws.dispose();
+      wss.close();
+      await apollo.stop();
+    },
+  };
+}

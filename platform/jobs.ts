@@ -1,0 +1,19 @@
+import { PgBoss } from 'pg-boss';
+import type { Logger } from './logger.js';
+
+export type { PgBoss };
+
+/** pg-boss in its own `pgboss` schema; one instance per process that runs workers. */
+export async function startJobs(url: string, logger: Logger, superviseSeconds = 60): Promise<PgBoss> {
+  // supervision also expires jobs whose worker died: its interval bounds crash recovery time
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: 'pgboss',
+    max: 5,
+    superviseIntervalSeconds: superviseSeconds,
+    monitorIntervalSeconds: superviseSeconds,
+  });
+  boss.on('error', (err) => logger.error({ err }, 'job queue error'));
+  await boss.start();
+  return boss;
+}

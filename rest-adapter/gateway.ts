@@ -1,0 +1,74 @@
+import { AppError } from '../platform/errors.js';
+
+/** Longest wait for one GraphQL operation before answering 503. */
+export const GATEWAY_TIMEOUT_MS = 30_000;
+/** Readiness probe budget: `/ready` must answer quickly. */
+const PROBE_TIMEOUT_MS = 2_000;
+/** Seconds a client is told to wait when the gateway cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+export interface GraphQLErrorShape {
+  message?: string;
+  extensions?: { code?: unknown; messages?: unknown; retryAfter?: unknown };
+}
+
+export interface GatewayReply {
+  status: number;
+  headers: Headers;
+  data?: Record<string, unknown> | null;
+  errors?: GraphQLErrorShape[];
+}
+
+export interface GatewayClient {
+  execute(operation: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GatewayReply>;
+  /** True when the gateway answers HTTP at all (any status: auth errors still prove it is up). */
+  reachable(): Promise<boolean>;
+}
+
+export function createGatewayClient(url: string): GatewayClient {
+  const post = (body: unknown, headers: Record<string, string>, timeoutMs: number) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+
+  return {
+    async execute(operation, variables, headers) {
+      let response: Response;
+      let text: string;
+      try {
+        response = await post({ query: operation, variables }, headers, GATEWAY_TIMEOUT_MS);
+        text = await response.text();
+      } catch {
+        throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable', { retryAfter: UNAVAILABLE_RETRY_AFTER_S });
+      }
+      const body = parseGraphQLResponse(text);
+      // Anything else is a gateway fault, not the caller's: the 500 path logs it with an error id.
+      if (!body) throw new Error(`Gateway answered HTTP ${response.status} with no GraphQL response: ${text.slice(0, 200)}`);
+      return { status: response.status, headers: response.headers, ...body };
+    },
+
+    async reachable() {
+      try {
+        await (await post({ query: '{ __typename }' }, {}, PROBE_TIMEOUT_MS)).arrayBuffer();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+function parseGraphQLResponse(text: string): Pick<GatewayReply, 'data' | 'errors'> | undefined {
+  try {
+    const body = JSON.parse(text) as Pick<GatewayReply, 'data' | 'errors'> | null;
+    if (body && typeof body === 'object' && ((Array.isArray(body.errors) && body.errors.length > 0) || (body.data && typeof body.data === 'object'))) {
+      return body;
+    }
+  } catch {
+    // not JSON: reported by the caller
+  }
+  return undefined;
+}

@@ -1,0 +1,81 @@
+import express, { type Request, type RequestHandler } from 'express';
+import { AppError } from '../platform/errors.js';
+import { REQUEST_ID_HEADER } from '../platform/logger.js';
+import { fromGraphQLErrors } from './errors.js';
+import type { GatewayClient } from './gateway.js';
+import type { Route, RouteInput } from './route.js';
+
+/** Client headers the gateway needs: credentials, idempotency, tracing. */
+const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'x-admin-secret', 'idempotency-key', REQUEST_ID_HEADER];
+/** Gateway headers the REST client needs: rate limiting and tracing. */
+const RETURNED_HEADERS = ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', REQUEST_ID_HEADER];
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+export const BODY_LIMIT = '2mb';
+const parseJson = express.json({ limit: BODY_LIMIT, type: JSON_TYPES });
+
+/** The middleware chain serving one route: any route, no domain logic. */
+export function routeHandlers(route: Route, gateway: GatewayClient): RequestHandler[] {
+  const execute: RequestHandler = async (req, res) => {
+    const input: RouteInput = {
+      params: req.params as Record<string, string>, // named params only: no wildcard routes
+      query: parseQuery(route, req),
+      body: pickBody(route, req),
+    };
+    const reply = await gateway.execute(route.operation, route.variables(input), forwardedHeaders(req));
+    for (const name of RETURNED_HEADERS) {
+      const value = reply.headers.get(name);
+      if (value !== null) res.setHeader(name, value);
+    }
+    // A REST call succeeds or fails as a whole: any GraphQL error fails it.
+    if (reply.errors?.length) throw fromGraphQLErrors(reply.status, reply.errors);
+
+    const data = reply.data ?? {};
+    const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
+    res.status(status).json(route.result ? route.result(data) : Object.values(data)[0]);
+  };
+  return route.body ? [requireJson, parseJson, execute] : [execute];
+}
+
+/** 415 for a body that is not JSON; an empty body is fine (GraphQL then names the missing fields). */
+const requireJson: RequestHandler = (req, _res, next) => {
+  const hasContent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasContent && !req.is(JSON_TYPES)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  next();
+};
+
+/** Keeps the route's known fields; their values go to GraphQL as sent, so GraphQL judges their types. */
+function pickBody(route: Route, req: Request): Record<string, unknown> {
+  if (!route.body || req.body === undefined) return {};
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('BAD_USER_INPUT', 'Request body must be a JSON object');
+  }
+  return Object.fromEntries(route.body.filter((f) => Object.hasOwn(body, f.name)).map((f) => [f.name, (body as Record<string, unknown>)[f.name]]));
+}
+
+/** Integer query params are parsed here: a query string has no types for GraphQL to check. */
+function parseQuery(route: Route, req: Request): RouteInput['query'] {
+  const query: RouteInput['query'] = {};
+  for (const { name, type } of route.query ?? []) {
+    const raw = req.query[name];
+    if (raw === undefined) continue;
+    if (typeof raw !== 'string') throw new AppError('BAD_USER_INPUT', `${name} must be given once`);
+    if (type !== 'integer') query[name] = raw;
+    else if (/^-?\d+$/.test(raw)) query[name] = Number(raw);
+    else throw new AppError('BAD_USER_INPUT', `${name} must be an integer`);
+  }
+  return query;
+}
+
+function forwardedHeaders(req: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  // The gateway rate-limits and geolocates by client IP; it sees the adapter's socket otherwise.
+  const ip = req.ip ?? req.socket.remoteAddress;
+  if (ip) headers['x-forwarded-for'] = ip.replace(/^::ffff:/, '');
+  return headers;
+}

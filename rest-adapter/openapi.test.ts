@@ -1,0 +1,104 @@
+import { buildSchema, parse, validate } from 'graphql';
+import { createLogger } from '../platform/logger.js';
+import { openApiDocument } from './openapi.js';
+import { startRestAdapter } from './rest-adapter.js';
+import { routes } from './routes.js';
+
+/** The part of the graph the current routes target (the issue's contract). */
+const SCHEMA = buildSchema(/* GraphQL */ `
+  scalar DateTimeISO
+  enum IdentityTier { BASIC STANDARD ENHANCED }
+  enum IdentityStatus { PENDING IN_PROGRESS MANUAL_REVIEW VERIFIED REJECTED }
+  enum ReviewDecision { VERIFIED REJECTED }
+  type IdentityVerification { id: ID! userId: String! tier: IdentityTier! overallStatus: IdentityStatus! faceMatchScore: Float verifiedAt: DateTimeISO reviewedBy: String reviewNotes: String reviewedAt: DateTimeISO invalidatedAt: DateTimeISO replacedById: ID restartedFromId: ID createdAt: DateTimeISO! updatedAt: DateTimeISO! }
+  type IdentityVerificationPage { data: [IdentityVerification!]! total: Int! page: Int! limit: Int! }
+  type CreateIdentityVerificationPayload { created: Boolean! verification: IdentityVerification! }
+  input CreateIdentityVerificationInput { userId: String! tier: IdentityTier }
+  input ReviewIdentityVerificationInput { decision: ReviewDecision! reviewedBy: String! reviewNotes: String! }
+  enum ApiService { verification risk notify }
+  enum ApiEnvironment { live test }
+  input CreateApiClientInput { name: String! permissions: [String!] rateLimit: Int service: ApiService environment: ApiEnvironment organizationId: ID }
+  type CreatedApiClient { id: ID! name: String! organizationId: ID! service: ApiService! environment: ApiEnvironment! apiKey: String! keyPrefix: String! permissions: [String!]! rateLimit: Int! message: String! createdAt: DateTimeISO! }
+  input ConfigureWebhookInput { clientId: String! callbackUrl: String! events: [String!]! }
+  type CreatedWebhook { id: ID! clientId: String! callbackUrl: String! events: [String!]! secret: String! message: String! active: Boolean! createdAt: DateTimeISO! }
+  type Webhook { id: ID! clientId: String! callbackUrl: String! events: [String!]! active: Boolean! createdAt: DateTimeISO! }
+  type DeletedWebhook { id: ID! active: Boolean! message: String! }
+  type Query {
+    identityVerification(id: ID!): IdentityVerification!
+    identityVerificationsByUser(userId: String!, page: Int, limit: Int): IdentityVerificationPage!
+    webhooksByClient(clientId: String!): [Webhook!]!
+  }
+  type Mutation {
+    createIdentityVerification(input: CreateIdentityVerificationInput!): CreateIdentityVerificationPayload!
+    reviewIdentityVerification(id: ID!, input: ReviewIdentityVerificationInput!): IdentityVerification!
+    restartIdentityVerification(id: ID!): IdentityVerification!
+    createApiClient(input: CreateApiClientInput!): CreatedApiClient!
+    configureWebhook(input: ConfigureWebhookInput!): CreatedWebhook!
+    deleteWebhook(id: ID!): DeletedWebhook!
+  }
+`);
+
+describe('route table', () => {
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s has a valid operation', (_name, route) => {
+    expect(validate(SCHEMA, parse(route.operation))).toEqual([]);
+  });
+
+  it('has no two routes on the same method and path', () => {
+    const keys = routes.map((route) => `${route.method} ${route.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('OpenAPI document', () => {
+  const doc = openApiDocument(routes);
+
+  it('is OpenAPI 3.0.3 at the published version, served with and without /v1', () => {
+    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.info.version).toBe('1.1.0');
+    expect(doc.servers).toEqual([{ url: '/v1' }, { url: '/' }]);
+  });
+
+  it('lists every route with its path parameters, query parameters and body', () => {
+    for (const route of routes) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      const operation = doc.paths[path]?.[route.method.toLowerCase()] as Record<string, any>;
+      expect(operation).toBeDefined();
+      expect(operation.summary).toBe(route.summary);
+      const params = operation.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+      for (const [, name] of route.path.matchAll(/:(\w+)/g)) expect(params).toContain(`path:${name}`);
+      for (const field of route.query ?? []) expect(params).toContain(`query:${field.name}`);
+      const schema = operation.requestBody?.content['application/json'].schema;
+      expect(Object.keys(schema?.properties ?? {})).toEqual((route.body ?? []).map((field) => field.name));
+    }
+    const count = Object.values(doc.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
+    expect(count).toBe(routes.length);
+  });
+
+  it('documents types, enums and required fields', () => {
+    const create = doc.paths['/verifications/identity'].post as Record<string, any>;
+    expect(create.requestBody.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['userId'],
+      properties: { userId: { type: 'string' }, tier: { type: 'string', enum: ['BASIC', 'STANDARD', 'ENHANCED'] } },
+    });
+    expect(Object.keys(create.responses)).toEqual(['2XX', 'default']);
+    const list = doc.paths['/verifications/identity/user/{userId}'].get as Record<string, any>;
+    expect(list.parameters).toContainEqual(expect.objectContaining({ name: 'page', in: 'query', schema: { type: 'integer' } }));
+    const client = doc.paths['/admin/api-clients'].post as Record<string, any>;
+    expect(client.requestBody.content['application/json'].schema.properties.permissions).toEqual(
+      expect.objectContaining({ type: 'array', items: { type: 'string' } }),
+    );
+    expect(Object.keys(client.responses)).toEqual(['201', 'default']);
+  });
+
+  it('is served at /openapi.json', async () => {
+    const adapter = await startRestAdapter({ gatewayUrl: 'http://127.0.0.1:1/graphql', port: 0, logger: createLogger('openapi-test') });
+    try {
+      const res = await fetch(`${adapter.url}/openapi.json`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(JSON.parse(JSON.stringify(doc)));
+    } finally {
+      await adapter.stop();
+    }
+  });
+});

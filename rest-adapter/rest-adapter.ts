@@ -1,0 +1,57 @@
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mountObservability } from '../platform/http/observability.js';
+import type { Logger } from '../platform/logger.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { createGatewayClient } from './gateway.js';
+import { routeHandlers } from './handler.js';
+import { openApiDocument } from './openapi.js';
+import { routes } from './routes.js';
+
+export interface RestAdapterOptions {
+  /** The gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
+  gatewayUrl: string;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  logger: Logger;
+}
+
+export interface RunningRestAdapter {
+  url: string;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+/** The REST face of the graph: every route of the table, with and without `/v1`, plus OpenAPI. */
+export async function startRestAdapter(opts: RestAdapterOptions): Promise<RunningRestAdapter> {
+  const host = opts.host ?? '127.0.0.1';
+  const gateway = createGatewayClient(opts.gatewayUrl);
+  const app = express();
+  app.disable('x-powered-by');
+  mountObservability(app, { service: 'rest-adapter', logger: opts.logger, ready: () => gateway.reachable() });
+
+  const openApi = openApiDocument(routes);
+  app.get(['/openapi.json', '/v1/openapi.json'], (_req, res) => {
+    res.json(openApi);
+  });
+  for (const route of routes) {
+    const method = route.method.toLowerCase() as Lowercase<typeof route.method>;
+    app[method]([route.path, `/v1${route.path}`], ...routeHandlers(route, gateway));
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler(opts.logger));
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(opts.port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  const { port } = server.address() as AddressInfo;
+  opts.logger.info({ port, gatewayUrl: opts.gatewayUrl, routes: routes.length }, 'rest adapter listening');
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    server,
+    // Idle keep-alive connections are closed at once; requests in flight finish first.
+    stop: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The route table's vocabulary: one published REST endpoint (or one Form of it) = one GraphQL
+ * operation. Routes are data; `handler.ts` executes any of them and `openapi.ts` documents them.
+ */
+
+/** JSON types a field may carry; used to document the field, never to validate it (GraphQL does). */
+export type FieldType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'object'
+  | { enum: readonly string[] }
+  | { array: FieldType };
+
+export interface Field {
+  name: string;
+  type: FieldType;
+  required?: boolean;
+  description?: string;
+}
+
+/** What a route's `variables` function receives: path params, parsed query params, known body fields. */
+export interface RouteInput {
+  params: Record<string, string>;
+  query: Record<string, string | number>;
+  body: Record<string, unknown>;
+}
+
+/** GraphQL `data` of a successful operation. */
+export type OperationData = Record<string, any>;
+
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Express-style path without the `/v1` prefix (both are served), e.g. `/verifications/identity/:id`. */
+  path: string;
+  summary: string;
+  /** JSON body fields; unknown fields of a request body are dropped. Absent = the route takes no body. */
+  body?: readonly Field[];
+  /** Query parameters; `integer` ones are parsed (400 when not an integer), others passed as strings. */
+  query?: readonly Field[];
+  /** GraphQL document: one named operation plus the fragments it spreads (see fragments.ts). */
+  operation: string;
+  variables: (input: RouteInput) => Record<string, unknown>;
+  /** Picks the response body from `data`; default: the operation's only root field. */
+  result?: (data: OperationData) => unknown;
+  /** Success status; default 200. */
+  status?: number | ((data: OperationData) => number);
+}

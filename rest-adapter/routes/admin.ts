@@ -1,0 +1,25 @@
+import { CREATED_API_CLIENT } from '../fragments.js';
+import type { Route } from '../route.js';
+
+export const adminRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/admin/api-clients',
+    summary: 'Create an API client (header X-Admin-Secret); the API key is shown once',
+    body: [
+      { name: 'name', type: 'string', required: true },
+      { name: 'permissions', type: { array: 'string' }, description: 'Empty or absent = all of the service' },
+      { name: 'rateLimit', type: 'integer', description: 'Requests per minute' },
+      { name: 'service', type: { enum: ['verification', 'risk', 'notify'] }, description: 'Default verification' },
+      { name: 'environment', type: { enum: ['live', 'test'] }, description: 'Default live' },
+      { name: 'organizationId', type: 'string', description: 'A new organization when absent' },
+    ],
+    operation: /* GraphQL */ `
+mutation CreateApiClient($input: CreateApiClientInput!) {
+  createApiClient(input: $input) { ...CreatedApiClientFields }
+}
+${CREATED_API_CLIENT}`,
+    variables: ({ body }) => ({ input: body }),
+    status: 201,
+  },
+];

@@ -1,0 +1,48 @@
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArrayMaxSize, IsNotEmpty, IsOptional, MaxLength } from 'class-validator';
+import { ENVIRONMENTS, SERVICES, type Environment, type ServiceName } from '../../../../platform/auth/principal.js';
+
+export const ApiServiceEnum = Object.fromEntries(SERVICES.map((s) => [s, s])) as { [K in ServiceName]: K };
+export const ApiEnvironmentEnum = Object.fromEntries(ENVIRONMENTS.map((e) => [e, e])) as { [K in Environment]: K };
+registerEnumType(ApiServiceEnum, { name: 'ApiService', description: 'Which service the key calls' });
+registerEnumType(ApiEnvironmentEnum, { name: 'ApiEnvironment', description: 'live, or test (sandbox)' });
+
+@InputType()
+export class CreateApiClientInput {
+  @Field()
+  @IsNotEmpty({ message: 'name must not be empty' })
+  @MaxLength(200)
+  name!: string;
+
+  @Field(() => [String], { nullable: true, description: 'Empty or absent = every permission of the service' })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  permissions?: string[] | null;
+
+  @Field(() => Int, { nullable: true, description: 'Requests per minute (default DEFAULT_RATE_LIMIT)' })
+  rateLimit?: number | null;
+
+  @Field(() => ApiServiceEnum, { nullable: true, description: 'Default verification' })
+  service?: ServiceName | null;
+
+  @Field(() => ApiEnvironmentEnum, { nullable: true, description: 'Default live' })
+  environment?: Environment | null;
+
+  @Field(() => ID, { nullable: true, description: 'Add the client to this organization; a new one when absent' })
+  organizationId?: string | null;
+}
+
+@ObjectType('CreatedApiClient')
+export class CreatedApiClient {
+  @Field(() => ID) id!: string;
+  @Field() name!: string;
+  @Field(() => ID) organizationId!: string;
+  @Field(() => ApiServiceEnum) service!: string;
+  @Field(() => ApiEnvironmentEnum) environment!: string;
+  @Field({ description: 'Shown once; only its hash is stored' }) apiKey!: string;
+  @Field() keyPrefix!: string;
+  @Field(() => [String]) permissions!: string[];
+  @Field(() => Int) rateLimit!: number;
+  @Field() message!: string;
+  @Field() createdAt!: Date;
+}

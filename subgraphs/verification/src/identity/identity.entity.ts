@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { IdentityStatus } from './identity.lifecycle.js';
+
+export const IDENTITY_TIERS = ['BASIC', 'STANDARD', 'ENHANCED'] as const;
+export type IdentityTier = (typeof IDENTITY_TIERS)[number];
+
+@Entity({ schema: 'verification', tableName: 'identity_verifications' })
+export class IdentityVerification {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'text' })
+  environment!: string;
+
+  @Property({ type: 'text' })
+  userId!: string;
+
+  @Property({ type: 'text' })
+  tier!: IdentityTier;
+
+  @Property({ type: 'text' })
+  overallStatus: IdentityStatus & Opt = 'PENDING';
+
+  @Property({ type: 'double', nullable: true })
+  faceMatchScore?: number | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  verifiedAt?: Date | null;
+
+  @Property({ type: 'text', nullable: true })
+  reviewedBy?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  reviewNotes?: string | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  reviewedAt?: Date | null;
+
+  /** Set by restart: the verification no longer counts; `replacedById` is the new one. */
+  @Property({ type: 'datetime', nullable: true })
+  invalidatedAt?: Date | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  replacedById?: string | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  restartedFromId?: string | null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime', onUpdate: () => new Date() })
+  updatedAt: Date & Opt = new Date();
+}

@@ -1,0 +1,115 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, notFound } from '../../../../platform/errors.js';
+import type { Page } from '../../../../platform/graphql/pagination.js';
+import { isUuid } from '../../../../platform/ids.js';
+import { IdentityVerification, type IdentityTier } from './identity.entity.js';
+import { ACTIVE_STATUSES, transition, type IdentityTrigger } from './identity.lifecycle.js';
+import { recordIdentityEvent } from './identity.events.js';
+
+/** The tenant a caller acts for: rows of other organizations or environments do not exist for it. */
+export interface Tenant {
+  organizationId: string;
+  environment: string;
+}
+
+export interface ReviewCommand {
+  decision: 'VERIFIED' | 'REJECTED';
+  reviewedBy: string;
+  reviewNotes: string;
+}
+
+export class IdentityService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenant: Tenant,
+  ) {}
+
+  /** Returns the user's active verification when there is one, else starts a new PENDING one. */
+  async create(userId: string, tier: IdentityTier = 'BASIC'): Promise<{ created: boolean; verification: IdentityVerification }> {
+    const active = await this.findActive(userId);
+    if (active) return { created: false, verification: active };
+    try {
+      const verification = await this.em.transactional(async (em) => {
+        const v = em.create(IdentityVerification, { ...this.tenant, userId, tier });
+        recordIdentityEvent(em, 'identity.created', v);
+        return v;
+      });
+      return { created: true, verification };
+    } catch (err) {
+      // a concurrent create won the unique "one active per user" index: return its record
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      this.em.clear();
+      const winner = await this.findActive(userId);
+      if (!winner) throw err;
+      return { created: false, verification: winner };
+    }
+  }
+
+  async get(id: string): Promise<IdentityVerification> {
+    const v = isUuid(id) ? await this.em.findOne(IdentityVerification, { id, ...this.tenant }) : null;
+    if (!v) throw notFound('Identity verification', id);
+    return v;
+  }
+
+  async listByUser(userId: string, page: number, limit: number): Promise<Page<IdentityVerification>> {
+    const [data, total] = await this.em.findAndCount(
+      IdentityVerification,
+      { userId, ...this.tenant },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
+    );
+    return { data, total, page, limit };
+  }
+
+  review(id: string, cmd: ReviewCommand): Promise<IdentityVerification> {
+    const trigger: IdentityTrigger = cmd.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected';
+    return this.apply(id, trigger, (v, now) => {
+      Object.assign(v, { reviewedBy: cmd.reviewedBy, reviewNotes: cmd.reviewNotes, reviewedAt: now });
+      if (cmd.decision === 'VERIFIED') v.verifiedAt = now;
+    });
+  }
+
+  /** Invalidates the verification and starts a new PENDING one for the same user and tier. */
+  async restart(id: string): Promise<IdentityVerification> {
+    await this.get(id);
+    return this.em.transactional(async (em) => {
+      const current = await em.findOneOrFail(IdentityVerification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (current.invalidatedAt) {
+        throw conflict(
+          `Identity verification ${id} was already restarted; its replacement is ${current.replacedById}`,
+        );
+      }
+      const now = new Date();
+      current.invalidatedAt = now;
+      // release the "one active per user" slot before the replacement takes it
+      await em.flush();
+      const next = em.create(IdentityVerification, { ...this.tenant, userId: current.userId, tier: current.tier, restartedFromId: current.id });
+      current.replacedById = next.id;
+      recordIdentityEvent(em, 'identity.restarted', current);
+      recordIdentityEvent(em, 'identity.created', next);
+      return next;
+    });
+  }
+
+  private async findActive(userId: string): Promise<IdentityVerification | null> {
+    return this.em.findOne(IdentityVerification, {
+      userId,
+      ...this.tenant,
+      overallStatus: { $in: [...ACTIVE_STATUSES] },
+      invalidatedAt: null,
+    });
+  }
+
+  /** Every status change: lock, check the lifecycle table, change, record the event — one transaction. */
+  private async apply(id: string, trigger: IdentityTrigger, change: (v: IdentityVerification, now: Date) => void): Promise<IdentityVerification> {
+    await this.get(id);
+    return this.em.transactional(async (em) => {
+      const v = await em.findOneOrFail(IdentityVerification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const t = transition(v.overallStatus, trigger);
+      change(v, new Date());
+      v.overallStatus = t.to;
+      recordIdentityEvent(em, t.event, v);
+      return v;
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiClient } from '../../../../platform/auth/api-client.entity.js';
+import { invalid, notFound } from '../../../../platform/errors.js';
+import type { Page } from '../../../../platform/graphql/pagination.js';
+import { isUuid } from '../../../../platform/ids.js';
+import type { Tenant } from '../identity/identity.service.js';
+import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity.js';
+import { generateWebhookSecret } from './webhook.signature.js';
+import { resolveTarget } from './webhook.target.js';
+
+/** Every event kind of the spec's Events table. */
+export const WEBHOOK_EVENTS = [
+  'document.verified', 'document.rejected', 'liveness.passed', 'liveness.failed',
+  'identity.verified', 'identity.rejected', 'identity.manual_review', 'phone.verified', 'phone.failed',
+  'email.verified', 'email.failed', 'address.verified', 'address.rejected', 'address.manual_review',
+  'aml.clear', 'aml.flagged', 'aml.batch_complete', 'watchlist.alert', 'watchlist.clear',
+  'business.verified', 'business.rejected', 'business.manual_review', 'dedup.unique', 'dedup.match',
+  'mobile_money.verified', 'mobile_money.failed', 'verification.completed',
+] as const;
+
+export const SECRET_SHOWN_ONCE = 'Store this signing secret securely: it will not be shown again.';
+
+export interface ConfigureCommand {
+  clientId: string;
+  callbackUrl: string;
+  events: string[];
+}
+
+export class WebhookService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenant: Tenant,
+    private readonly allowPrivateTargets: boolean,
+  ) {}
+
+  async configure(cmd: ConfigureCommand): Promise<Webhook> {
+    const errors: string[] = [];
+    let url: URL | null = null;
+    try {
+      url = new URL(cmd.callbackUrl);
+    } catch {
+      errors.push('callbackUrl must be a valid URL');
+    }
+    if (url && url.protocol !== 'https:') errors.push('callbackUrl must be an HTTPS URL');
+    if (!cmd.events.length) errors.push('events must contain at least one event');
+    const unknown = cmd.events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+    if (unknown.length) errors.push(`events must be among: ${WEBHOOK_EVENTS.join(', ')} (unknown: ${unknown.join(', ')})`);
+    const client = isUuid(cmd.clientId)
+      ? await this.em.findOne(ApiClient, { id: cmd.clientId, organizationId: this.tenant.organizationId })
+      : null;
+    if (!client) errors.push('clientId must be the id of an API client of your organization');
+    if (url && !errors.length) {
+      await resolveTarget(url.href, this.allowPrivateTargets).catch((err: Error) => errors.push(err.message));
+    }
+    if (errors.length) throw invalid(errors);
+
+    const webhook = this.em.create(Webhook, {
+      ...this.tenant,
+      clientId: cmd.clientId,
+      callbackUrl: url!.href,
+      events: [...new Set(cmd.events)],
+      secret: generateWebhookSecret(),
+    });
+    await this.em.flush();
+    return webhook;
+  }
+
+  listByClient(clientId: string): Promise<Webhook[]> {
+    return this.em.find(Webhook, { clientId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
+  async get(id: string): Promise<Webhook> {
+    const w = isUuid(id) ? await this.em.findOne(Webhook, { id, ...this.tenant }) : null;
+    if (!w) throw notFound('Webhook', id);
+    return w;
+  }
+
+  /** DELETE deactivates: deliveries stop, history stays queryable. */
+  async deactivate(id: string): Promise<Webhook> {
+    const w = await this.get(id);
+    if (w.active) {
+      w.active = false;
+      w.deactivatedAt = new Date();
+      await this.em.flush();
+    }
+    return w;
+  }
+
+  async deliveries(webhookId: string, page: number, limit: number): Promise<Page<WebhookDelivery>> {
+    await this.get(webhookId);
+    const [data, total] = await this.em.findAndCount(WebhookDelivery, { webhookId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit });
+    return { data, total, page, limit };
+  }
+
+  async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
+    const attempts = await this.em.find(WebhookAttempt, { deliveryId: { $in: deliveryIds } }, { orderBy: { number: 'asc' } });
+    const byDelivery = new Map<string, WebhookAttempt[]>(deliveryIds.map((id) => [id, []]));
+    for (const a of attempts) byDelivery.get(a.deliveryId)?.push(a);
+    return byDelivery;
+  }
+
+  /** Manual redelivery: the delivery becomes PENDING again and is attempted now. */
+  async prepareRedelivery(deliveryId: string): Promise<WebhookDelivery> {
+    const d = isUuid(deliveryId) ? await this.em.findOne(WebhookDelivery, { id: deliveryId, organizationId: this.tenant.organizationId }) : null;
+    if (!d) throw notFound('Webhook delivery', deliveryId);
+    const webhook = await this.get(d.webhookId);
+    if (!webhook.active) throw invalid('The webhook is deactivated');
+    d.status = 'PENDING';
+    d.nextAttemptAt = new Date();
+    await this.em.flush();
+    return d;
+  }
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { loadConfig } from '../../platform/config.js';
+import { startStack, type Stack, type StackOptions } from '../../cli/stack.js';
+
+export const ADMIN_SECRET = 'test-admin-secret-0123456789';
+
+/** A database of its own in the run's PostgreSQL cluster (see global-setup.mjs). */
+export async function createTestDatabase(): Promise<string> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set: run the tests with npm test');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface TestStack extends Stack {
+  databaseUrl: string;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: { data?: T; errors?: any[] }; headers: Headers }>;
+  rest(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Creates an API client through the REST admin route and returns its key and ids. */
+  createClient(input?: Record<string, unknown>): Promise<{ apiKey: string; id: string; organizationId: string }>;
+  subscribe(query: string, variables: Record<string, unknown>, connectionParams: Record<string, string>): Subscription;
+}
+
+export interface Subscription {
+  events: any[];
+  /** Resolves with the first `n` events (waits up to `ms`). */
+  next(n?: number, ms?: number): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+export async function startTestStack(env: Record<string, string> = {}, extra: Partial<StackOptions> = {}): Promise<TestStack> {
+  const databaseUrl = extra.databaseUrl ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    GATEWAY_PORT: '0',
+    VERIFICATION_PORT: '0',
+    RISK_PORT: '0',
+    NOTIFY_PORT: '0',
+    REST_PORT: '0',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    OUTBOX_POLL_MS: '500',
+    ...env,
+  });
+  const stack = await startStack({ config, databaseUrl, adminSecret: ADMIN_SECRET, internalSecret: 'test-internal-secret-0123456789', ...extra });
+  const gatewayUrl = stack.urls.gateway!;
+  const restUrl = stack.urls.rest!;
+
+  const gql: TestStack['gql'] = async (query, variables, headers = {}) => {
+    const res = await fetch(gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: res.status, body: (await res.json()) as never, headers: res.headers };
+  };
+  const rest: TestStack['rest'] = async (method, path, body, headers = {}) => {
+    const res = await fetch(restUrl + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  };
+  const createClientFn: TestStack['createClient'] = async (input = {}) => {
+    const res = await rest('POST', '/admin/api-clients', { name: 'test client', ...input }, { 'x-admin-secret': ADMIN_SECRET });
+    if (res.status !== 201) throw new Error(`createClient failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const subscribe: TestStack['subscribe'] = (query, variables, connectionParams) => {
+    const client: Client = createClient({ url: gatewayUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+    const events: any[] = [];
+    const waiters: Array<() => void> = [];
+    const unsubscribe = client.subscribe({ query, variables }, {
+      next: (v) => {
+        events.push(v);
+        waiters.splice(0).forEach((w) => w());
+      },
+      error: (e) => {
+        events.push({ error: e });
+        waiters.splice(0).forEach((w) => w());
+      },
+      complete: () => undefined,
+    });
+    return {
+      events,
+      next: async (n = 1, ms = 10_000) => {
+        const deadline = Date.now() + ms;
+        while (events.length < n) {
+          if (Date.now() > deadline) throw new Error(`expected ${n} subscription events, got ${JSON.stringify(events)}`);
+          await new Promise<void>((resolve) => {
+            waiters.push(resolve);
+            setTimeout(resolve, 100);
+          });
+        }
+        return events.slice(0, n);
+      },
+      close: async () => {
+        unsubscribe();
+        await client.dispose();
+      },
+    };
+  };
+  return { ...stack, databaseUrl, gql, rest, createClient: createClientFn, subscribe };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` returns a truthy value (or throws after `ms`). */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 10_000, every = 100): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw last instanceof Error ? last : new Error('condition not met in time');
+    await sleep(every);
+  }
+}
