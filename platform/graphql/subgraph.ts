@@ -3,6 +3,7 @@ import http from 'node:http';
 import express from 'express';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
@@ -100,7 +101,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   mountObservability(app, {
     service: opts.definition.name,
     logger,
-    ready: async () => opts.orm.isConnected(),
+    ready: async () => (await opts.orm.em.getConnection().execute('select 1')).length === 1,
   });
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
@@ -130,7 +131,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     schema,
     formatError: formatError(logger),
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
   app.use(
