@@ -48,14 +48,18 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
 
   try {
-    await migrate(opts.databaseUrl);
+    // the REST adapter alone talks only to the gateway; everything else uses the database
+    const usesDatabase = [...services].some((s) => s !== 'rest');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // an idle connection the server closed (restart, shutdown) must not crash the process
     pool.on('error', (err) => logger.warn({ err: err.message }, 'database connection lost'));
     stops.push(() => pool.end());
     const events = new EventStream(opts.databaseUrl, logger);
-    await events.start();
-    stops.push(() => events.stop());
+    if (usesDatabase) {
+      await migrate(opts.databaseUrl);
+      await events.start();
+      stops.push(() => events.stop());
+    }
 
     const subgraph = async <D>(definition: SubgraphDefinition<D>, entities: Function[], deps: D, port: number): Promise<RunningSubgraph> => {
       const orm: Orm = await openOrm({ url: opts.databaseUrl, entities, logger });

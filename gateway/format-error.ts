@@ -14,6 +14,16 @@ const REQUEST_DOCUMENT_CODES = new Set([
   'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
 
+/** Network failures reaching a subgraph: the graph is degraded, not broken. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+
+/** Whether `error` or anything it wraps (GraphQLError.originalError, Error.cause) failed to reach a subgraph. */
+function isUnreachable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const { code, originalError, cause } = error as { code?: unknown; originalError?: unknown; cause?: unknown };
+  return UNREACHABLE_CODES.has(code as string) || isUnreachable(originalError, depth + 1) || isUnreachable(cause, depth + 1);
+}
+
 /** Extensions a client may see; everything else (stack traces, subgraph bodies, serviceName) stays inside. */
 const PUBLIC_EXTENSIONS = ['messages', 'retryAfter'] as const;
 
@@ -28,7 +38,8 @@ export interface ErrorFormatterOptions {
 /**
  * The gateway's one error formatter, used for HTTP (Apollo's formatError) and graphql-ws alike:
  * platform codes pass with their message, coercion failures are reworded, anything unknown becomes
- * INTERNAL with an error id that is logged together with the original error.
+ * INTERNAL (or UNAVAILABLE when a subgraph could not be reached) with an error id that is logged
+ * together with the original error.
  */
 export function createErrorFormatter({ logger, schema }: ErrorFormatterOptions): ErrorFormatter {
   return (formatted, error) => {
@@ -49,6 +60,10 @@ export function createErrorFormatter({ logger, schema }: ErrorFormatterOptions):
     }
 
     const errorId = randomUUID();
+    if (isUnreachable(error)) {
+      logger.warn({ errorId, err: error }, 'subgraph unreachable');
+      return { message: `A backing service is unavailable (error id ${errorId})`, ...where, extensions: { code: 'UNAVAILABLE', errorId } };
+    }
     logger.error({ errorId, err: error, formatted }, 'unexpected GraphQL error');
     return { message: `Internal server error (error id ${errorId})`, ...where, extensions: { code: 'INTERNAL', errorId } };
   };

@@ -178,3 +178,23 @@ describe('gateway in production mode', () => {
     expect(body.errors![0].message).not.toContain('Did you mean');
   });
 });
+
+describe('gateway with a subgraph down', () => {
+  let degraded: TestStack;
+
+  beforeAll(async () => {
+    degraded = await startTestStack();
+    await degraded.risk.stop();
+  });
+
+  afterAll(async () => {
+    await degraded?.stop();
+  });
+
+  it("answers the reachable subgraph's fields and UNAVAILABLE for the rest", async () => {
+    const { body } = await graphqlPost(degraded, { query: '{ whoami riskPing }' });
+    expect(body.data).toEqual({ whoami: PRINCIPAL.clientId, riskPing: null });
+    expect(body.errors).toEqual([expect.objectContaining({ extensions: { code: 'UNAVAILABLE', errorId: expect.any(String) } })]);
+    expect(JSON.stringify(body)).not.toContain('127.0.0.1');
+  });
+});

@@ -138,14 +138,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const url = `http://${host}:${port}${GRAPHQL_PATH}`;
   logger.info({ url }, 'gateway listening');
 
+  let stopping: Promise<void> | undefined;
   return {
     url,
     wsUrl: url.replace(/^http/, 'ws'),
     server,
-    async stop() {
-      await ws.close();
-      // Stops the gateway and drains the HTTP server (ApolloServerPluginDrainHttpServer).
-      await apollo.stop();
+    stop() {
+      // WebSockets first (they hold upstream subscriptions), then Apollo, which stops the gateway
+      // and drains the HTTP server (ApolloServerPluginDrainHttpServer). Safe to call twice.
+      stopping ??= ws.close().then(() => apollo.stop());
+      return stopping;
     },
   };
 }

@@ -138,9 +138,11 @@ export class SubscriptionRouter {
   }
 
   /** graphql-ws `subscribe`: an iterator of fully resolved events whose `return()` closes the upstream. */
-  subscribe(args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> | ExecutionResult {
+  subscribe(args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> | Promise<ExecutionResult> | ExecutionResult {
     const op = args.contextValue as PreparedOperation;
-    const node = op.plan.node as SubscriptionNode;
+    const node = op.plan.node;
+    // e.g. `subscription { __typename }`: nothing to subscribe to upstream.
+    if (node?.kind !== 'Subscription') return this.execute(args);
     const { primary } = node;
     const source = this.opts.dataSources.get(primary.serviceName);
     if (!source) return { errors: [new GraphQLError(`No data source for subgraph ${primary.serviceName}`)] };

@@ -39,12 +39,15 @@ async function bufferUploads(value: unknown, read: Map<Upload, Promise<BufferedU
 }
 
 /**
- * Parses graphql-multipart-request-spec bodies (maxFileSize 10 MB, maxFiles 10); parser failures
+ * Parses graphql-multipart-request-spec bodies (maxFileSize 10 MB, maxFiles 10) and reads every
+ * file into memory (at most MAX_FILES × MAX_FILE_SIZE per request); parser failures
  * carry an HTTP status that the route's error handler turns into PAYLOAD_TOO_LARGE / BAD_USER_INPUT.
  */
 export function multipartUploads(): RequestHandler {
   return async (req, res, next) => {
-    if (!req.is('multipart/form-data')) return next();
+    // Without a preflight header Apollo's CSRF prevention refuses the request: don't read its files first.
+    const preflighted = req.headers['apollo-require-preflight'] || req.headers['x-apollo-operation-name'];
+    if (!req.is('multipart/form-data') || !preflighted) return next();
     try {
       const operations = await processRequest(req, res, { maxFileSize: MAX_FILE_SIZE, maxFiles: MAX_FILES });
       req.body = await bufferUploads(operations, new Map());

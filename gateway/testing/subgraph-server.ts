@@ -69,16 +69,20 @@ export async function startTestSubgraph(def: TestSubgraphDefinition, internalSec
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  let stopping: Promise<void> | undefined;
   return {
     name: def.name,
     typeDefs: def.typeDefs,
     url: `http://127.0.0.1:${port}/graphql`,
     received,
-    async stop() {
-      await ws.dispose();
-      await apollo.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    stop() {
+      stopping ??= (async () => {
+        await ws.dispose();
+        await apollo.stop();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })();
+      return stopping;
     },
   };
 }
