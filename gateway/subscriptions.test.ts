@@ -132,6 +132,17 @@ describe('subscriptions over graphql-ws', () => {
       expect(sub.state.error).toEqual([expect.objectContaining({ extensions: { code: 'BAD_USER_INPUT' } })]);
     });
 
+    it('answers a document graphql-js fails to validate with an error, keeping the socket open', async () => {
+      const client = connect();
+      const sub = subscribe(client, 'subscription($s: Boolean!) { identityUpdated(id: "1") @skip(if: $s) { id } }', { s: false });
+      await until(() => sub.state.error !== undefined, 'the error');
+      expect(sub.state.error).toEqual([expect.objectContaining({ extensions: { code: 'BAD_USER_INPUT' } })]);
+
+      const next = subscribe(client, '{ riskPing }');
+      await until(() => next.state.completed, 'a second operation on the same socket');
+      expect(next.results).toEqual([{ data: { riskPing: 'pong' } }]);
+    });
+
     it('formats errors in events without stack traces', async () => {
       const sub = subscribe(connect(), '{ conflicting crashing }');
       await until(() => sub.state.completed, 'the query to complete');

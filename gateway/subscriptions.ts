@@ -97,19 +97,32 @@ export class SubscriptionRouter {
     };
   }
 
-  /** graphql-ws onSubscribe: parse, validate, coerce variables and plan; errors go back to the client. */
+  /**
+   * graphql-ws onSubscribe: parse, validate, coerce variables and plan; errors go back to the client.
+   * Nothing may throw from here: graphql-ws would close the whole socket (4500) for it.
+   */
   prepare(payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
     const state = this.state;
     if (!state) return [new GraphQLError('The gateway is starting', { extensions: { code: 'UNAVAILABLE' } })];
+    try {
+      return this.prepareWith(state, payload, context);
+    } catch (error) {
+      // Planning failed on a valid operation: ours to fix, so INTERNAL (logged by the formatter).
+      return [new GraphQLError('The operation could not be planned', { originalError: error as Error })];
+    }
+  }
 
+  private prepareWith(state: SchemaState, payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
     let document: DocumentNode;
+    let invalid: readonly GraphQLError[];
     try {
       document = parse(payload.query, { maxTokens: MAX_TOKENS });
+      const rules = [...specifiedRules, ...this.opts.validationRules, ...(this.opts.production ? [NoSchemaIntrospectionCustomRule] : [])];
+      invalid = validate(state.apiSchema, document, rules);
     } catch (error) {
+      // Syntax errors, and graphql-js rules that throw (e.g. @skip(if: $var) on a subscription's root field).
       return [badInput((error as Error).message)];
     }
-    const rules = [...specifiedRules, ...this.opts.validationRules, ...(this.opts.production ? [NoSchemaIntrospectionCustomRule] : [])];
-    const invalid = validate(state.apiSchema, document, rules);
     if (invalid.length > 0) return invalid.map((error) => badInput(this.maskSuggestions(error.message), error));
 
     const operationName = payload.operationName ?? undefined;
@@ -141,7 +154,7 @@ export class SubscriptionRouter {
   subscribe(args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> | Promise<ExecutionResult> | ExecutionResult {
     const op = args.contextValue as PreparedOperation;
     const node = op.plan.node;
-    // e.g. `subscription { __typename }`: nothing to subscribe to upstream.
+    // Defensive: a validated subscription always plans to a SubscriptionNode.
     if (node?.kind !== 'Subscription') return this.execute(args);
     const { primary } = node;
     const source = this.opts.dataSources.get(primary.serviceName);

@@ -61,6 +61,19 @@ describe('uploads through the gateway', () => {
   });
 
   describe('limits', () => {
+    it('refuses a multipart request without a CSRF preflight header, before reading its files', async () => {
+      const form = new FormData();
+      form.append('operations', JSON.stringify({ query: UPLOAD_ONE, variables: { file: null } }));
+      form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+      form.append('0', new Blob([Buffer.from('x')]), 'x.txt');
+      stack.verification.received.length = 0;
+      const response = await fetch(stack.gateway.url, { method: 'POST', headers: { 'x-api-key': API_KEYS.good }, body: form });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { errors: any[] }).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(stack.verification.received).toHaveLength(0);
+    });
+
+
     it('answers 413 PAYLOAD_TOO_LARGE for a file over 10 MB', async () => {
       const { status, body } = await upload({ query: UPLOAD_ONE, variables: { file: null } }, { 0: ['variables.file'] }, [
         { name: 'huge.bin', type: 'application/octet-stream', content: Buffer.alloc(MAX_FILE_SIZE + 1) },
