@@ -3,7 +3,8 @@ const swc = JSON.parse(require('node:fs').readFileSync(__dirname + '/.swcrc', 'u
 /** Jest runs under --experimental-vm-modules (MikroORM 7 and pg-boss are ESM-only); see STACK.md. */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/platform', '<rootDir>/screening', '<rootDir>/gateway', '<rootDir>/subgraphs', '<rootDir>/rest-adapter', '<rootDir>/test'],
+  roots: ['<rootDir>'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/scratch/', '/.data/'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
   transformIgnorePatterns: ['/node_modules/'],
