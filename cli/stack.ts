@@ -5,13 +5,12 @@ import { createLogger, type Logger } from '../platform/logger.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
 import { EventStream } from '../platform/events/event-stream.js';
 import { startJobs, type PgBoss } from '../platform/jobs.js';
-import { startSubgraph, type RunningSubgraph, type SubgraphDefinition } from '../platform/graphql/subgraph.js';
+import { startSubgraph } from '../platform/graphql/subgraph.js';
 import { createAuthenticator, pruneRateLimitWindows } from '../platform/auth/authenticate.js';
 import { startGateway } from '../gateway/gateway.js';
 import { startRestAdapter } from '../rest-adapter/rest-adapter.js';
-import { createWebhookDispatcher, verificationEntities, verificationSubgraph } from '../subgraphs/verification/src/index.js';
-import { riskEntities, riskSubgraph } from '../subgraphs/risk/src/index.js';
-import { notifyEntities, notifySubgraph } from '../subgraphs/notify/src/index.js';
+import type { ServiceRuntime } from '../platform/service-module.js';
+import { SERVICE_MODULES, SERVICE_PORT } from './services.js';
 import { readSupergraph } from './schema.js';
 
 export const SERVICE_KEYS = ['verification', 'risk', 'notify', 'gateway', 'rest'] as const;
@@ -23,7 +22,7 @@ export interface StackOptions {
   adminSecret: string;
   internalSecret: string;
   services?: readonly ServiceKey[];
-  /** PEM of extra CAs trusted for webhook callbacks (tests' local HTTPS receiver). */
+  /** PEM of extra CAs trusted for outgoing TLS (tests' local HTTPS receivers). */
   webhookCa?: string;
   logger?: Logger;
 }
@@ -61,25 +60,38 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       stops.push(() => events.stop());
     }
 
-    const subgraph = async <D>(definition: SubgraphDefinition<D>, entities: Function[], deps: D, port: number): Promise<RunningSubgraph> => {
-      const orm: Orm = await openOrm({ url: opts.databaseUrl, entities, logger });
-      stops.push(() => orm.close());
-      const running = await startSubgraph({ definition, orm, deps, internalSecret: opts.internalSecret, logger, port, host: config.HOST });
-      stops.push(() => running.stop());
-      return running;
+    let boss: Promise<PgBoss> | null = null;
+    const runtime: ServiceRuntime = {
+      config,
+      databaseUrl: opts.databaseUrl,
+      pool,
+      events,
+      logger,
+      ca: opts.webhookCa ?? (config.WEBHOOK_CA_FILE ? readFileSync(config.WEBHOOK_CA_FILE, 'utf8') : undefined),
+      jobs: () =>
+        (boss ??= startJobs(opts.databaseUrl, logger, config.JOBS_SUPERVISE_SECONDS).then((b) => {
+          stops.push(() => b.stop({ graceful: true, timeout: 5_000 }));
+          return b;
+        })),
     };
-
-    if (services.has('verification')) {
-      const boss: PgBoss = await startJobs(opts.databaseUrl, logger, config.JOBS_SUPERVISE_SECONDS);
-      stops.push(() => boss.stop({ graceful: true, timeout: 5_000 }));
-      const dispatcher = createWebhookDispatcher({ pool, boss, events, logger, config, ca: opts.webhookCa ?? (config.WEBHOOK_CA_FILE ? readFileSync(config.WEBHOOK_CA_FILE, 'utf8') : undefined) });
-      const running = await subgraph(verificationSubgraph, verificationEntities, { config, events, webhooks: dispatcher }, config.VERIFICATION_PORT);
-      await dispatcher.start();
-      stops.push(() => dispatcher.stop());
-      urls.verification = running.url;
+    for (const module of SERVICE_MODULES.filter((m) => services.has(m.name))) {
+      const orm: Orm = await openOrm({ url: opts.databaseUrl, entities: module.entities, logger });
+      stops.push(() => orm.close());
+      const instance = await module.setup(runtime);
+      const running = await startSubgraph({
+        definition: module.definition,
+        orm,
+        deps: instance.deps,
+        internalSecret: opts.internalSecret,
+        logger,
+        port: SERVICE_PORT[module.name](config),
+        host: config.HOST,
+      });
+      stops.push(() => running.stop());
+      if (instance.start) await instance.start();
+      if (instance.stop) stops.push(instance.stop);
+      urls[module.name] = running.url;
     }
-    if (services.has('risk')) urls.risk = (await subgraph(riskSubgraph, riskEntities, {}, config.RISK_PORT)).url;
-    if (services.has('notify')) urls.notify = (await subgraph(notifySubgraph, notifyEntities, {}, config.NOTIFY_PORT)).url;
 
     if (services.has('gateway')) {
       const authenticate = createAuthenticator({ pool, adminSecret: opts.adminSecret, organizationRateLimit: config.ORGANIZATION_RATE_LIMIT });

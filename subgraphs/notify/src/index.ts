@@ -1,5 +1,6 @@
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
+import type { ServiceModule } from '../../../platform/service-module.js';
 
 /** Notification dispatch (templates, send, batches): capabilities land with their issue. */
 export const notifySubgraph: SubgraphDefinition = {
@@ -7,4 +8,11 @@ export const notifySubgraph: SubgraphDefinition = {
   resolvers: [statusResolver('notify')],
 };
 
-export const notifyEntities: Function[] = [];
+export const notifyService: ServiceModule<Record<string, never>> = {
+  name: 'notify',
+  definition: notifySubgraph,
+  entities: [],
+  async setup() {
+    return { deps: {} };
+  },
+};

@@ -1,5 +1,6 @@
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
+import type { ServiceModule } from '../../../platform/service-module.js';
 
 /** Transaction risk (evaluate, rules, graph): capabilities land with their issue. */
 export const riskSubgraph: SubgraphDefinition = {
@@ -7,4 +8,11 @@ export const riskSubgraph: SubgraphDefinition = {
   resolvers: [statusResolver('risk')],
 };
 
-export const riskEntities: Function[] = [];
+export const riskService: ServiceModule<Record<string, never>> = {
+  name: 'risk',
+  definition: riskSubgraph,
+  entities: [],
+  async setup() {
+    return { deps: {} };
+  },
+};

@@ -1,0 +1,35 @@
+import type pg from 'pg';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { EventStream } from './events/event-stream.js';
+import type { PgBoss } from './jobs.js';
+import type { SubgraphDefinition } from './graphql/subgraph.js';
+import type { ServiceName } from './auth/principal.js';
+
+/** What the runtime hands a subgraph service when it starts (shared per process). */
+export interface ServiceRuntime {
+  config: Config;
+  databaseUrl: string;
+  pool: pg.Pool;
+  events: EventStream;
+  logger: Logger;
+  /** The process's pg-boss instance, started on first use. */
+  jobs(): Promise<PgBoss>;
+  /** Extra CA (PEM) trusted for outgoing TLS to customer endpoints (webhooks, callbacks). */
+  ca?: string;
+}
+
+export interface ServiceInstance<Deps> {
+  deps: Deps;
+  /** Background work (workers, relays) started once the subgraph listens. */
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+}
+
+/** A subgraph service: its GraphQL definition, its entities, and how to build its dependencies. */
+export interface ServiceModule<Deps = any> {
+  name: ServiceName;
+  definition: SubgraphDefinition<Deps>;
+  entities: Function[];
+  setup(runtime: ServiceRuntime): Promise<ServiceInstance<Deps>>;
+}
