@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Config } from '../platform/config.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
+import { logDatabaseError } from '../platform/db/connection-errors.js';
 import { EventStream } from '../platform/events/event-stream.js';
 import { startJobs, type PgBoss } from '../platform/jobs.js';
 import { startSubgraph } from '../platform/graphql/subgraph.js';
@@ -51,7 +52,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const usesDatabase = [...services].some((s) => s !== 'rest');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // an idle connection the server closed (restart, shutdown) must not crash the process
-    pool.on('error', (err) => logger.warn({ err: err.message }, 'database connection lost'));
+    pool.on('error', (err) => logDatabaseError(logger, err, 'database pool'));
     stops.push(() => pool.end());
     const events = new EventStream(opts.databaseUrl, logger);
     if (usesDatabase) {

@@ -1,5 +1,6 @@
 import { PgBoss } from 'pg-boss';
 import type { Logger } from './logger.js';
+import { logDatabaseError } from './db/connection-errors.js';
 
 export type { PgBoss };
 
@@ -13,7 +14,7 @@ export async function startJobs(url: string, logger: Logger, superviseSeconds = 
     superviseIntervalSeconds: superviseSeconds,
     monitorIntervalSeconds: superviseSeconds,
   });
-  boss.on('error', (err) => logger.error({ err }, 'job queue error'));
+  boss.on('error', (err) => logDatabaseError(logger, err, 'job queue'));
   await boss.start();
   return boss;
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import { logDatabaseError } from '../db/connection-errors.js';
 
 /** What the outbox trigger NOTIFYs on commit (small: the payload is read once per event). */
 export interface OutboxNotice {
@@ -42,7 +43,7 @@ export class EventStream {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (msg) => void this.dispatch(msg.payload));
     client.on('error', (err) => {
-      this.logger.warn({ err }, 'event stream connection lost; reconnecting');
+      logDatabaseError(this.logger, err, 'event stream (reconnecting)');
       this.reconnect();
     });
     await client.connect();
