@@ -20,6 +20,12 @@ import { serveGraphqlWs } from './ws-server.js';
 
 export const GRAPHQL_PATH = '/graphql';
 export const MAX_JSON_BODY = '2mb';
+/**
+ * Notify keys may send larger bodies: a 10,000-recipient batch (`sendNotificationBatch`) does not
+ * fit in 2 MB once each recipient carries its template data (about 1 KB each fits in 10 MB).
+ */
+export const NOTIFY_MAX_JSON_BODY = '10mb';
+
 
 /** graphql-armor limits (ARCHITECTURE.md: request limits at the edge). */
 const ARMOR = {
@@ -112,11 +118,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   await apollo.start();
 
+  const parseJson = express.json({ limit: MAX_JSON_BODY });
+  const parseNotifyJson = express.json({ limit: NOTIFY_MAX_JSON_BODY });
+  // the body limit depends on who calls: it is read after authentication
+  const jsonBody: express.RequestHandler = (req, res, next) =>
+    ((res.locals.principal as Principal | undefined)?.service === 'notify' ? parseNotifyJson : parseJson)(req, res, next);
   app.use(
     GRAPHQL_PATH,
     // Authenticate before reading a (possibly large) body.
     edgeAuth(opts.authenticate, logger),
-    express.json({ limit: MAX_JSON_BODY }),
+    jsonBody,
     multipartUploads(),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => ({

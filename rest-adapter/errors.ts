@@ -57,7 +57,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) return sendError(res, err.code, err.messages, err.extensions.retryAfter);
     const known = BODY_ERRORS[(err as { type?: string })?.type ?? ''];
-    if (known) return sendError(res, known[0], [known[1]]);
+    // a route may raise its limit (Route.bodyLimit): name the one that applied
+    const limit = typeof err?.limit === 'number' ? `Request body exceeds ${Math.round(err.limit / (1024 * 1024))} MB` : undefined;
+    if (known) return sendError(res, known[0], [known[0] === 'PAYLOAD_TOO_LARGE' ? (limit ?? known[1]) : known[1]]);
 
     const errorId = randomUUID();
     logger.error({ err, errorId, requestId: req.headers[REQUEST_ID_HEADER], method: req.method, url: req.originalUrl }, 'unexpected error');

@@ -13,6 +13,7 @@ const RETURNED_HEADERS = ['retry-after', 'ratelimit-limit', 'ratelimit-remaining
 const JSON_TYPES = ['application/json', 'application/*+json'];
 export const BODY_LIMIT = '2mb';
 const parseJson = express.json({ limit: BODY_LIMIT, type: JSON_TYPES });
+const jsonParser = (limit?: string) => (limit ? express.json({ limit, type: JSON_TYPES }) : parseJson);
 
 /** The middleware chain serving one route: any route, no domain logic. */
 export function routeHandlers(route: Route, gateway: GatewayClient): RequestHandler[] {
@@ -34,7 +35,7 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
     const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
     res.status(status).json(route.result ? route.result(data) : Object.values(data)[0]);
   };
-  return route.body ? [requireJson, parseJson, execute] : [execute];
+  return route.body ? [requireJson, jsonParser(route.bodyLimit), execute] : [execute];
 }
 
 /** 415 for a body that is not JSON; an empty body is fine (GraphQL then names the missing fields). */

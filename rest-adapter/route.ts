@@ -37,6 +37,8 @@ export interface Route {
   summary: string;
   /** JSON body fields; unknown fields of a request body are dropped. Absent = the route takes no body. */
   body?: readonly Field[];
+  /** JSON body limit when a route needs more than the default 2 MB (e.g. `'10mb'`); the gateway must accept it too. */
+  bodyLimit?: string;
   /** Query parameters; `integer` ones are parsed (400 when not an integer), others passed as strings. */
   query?: readonly Field[];
   /** GraphQL document: one named operation plus the fragments it spreads (see fragments.ts). */

@@ -34,3 +34,34 @@ export function recordEvent(em: EntityManager, e: DomainEvent): OutboxEvent {
   em.persist(row);
   return row;
 }
+
+/** Anything that runs SQL inside the caller's transaction (a pg client, pg-boss's `db` shape). */
+export interface SqlExecutor {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * `recordEvent` for code that writes with SQL in bulk: one multi-row INSERT in the caller's
+ * transaction, the same rows (and NOTIFYs on commit) as `recordEvent` would produce.
+ */
+export async function insertEvents(db: SqlExecutor, events: DomainEvent[]): Promise<void> {
+  if (!events.length) return;
+  const timestamp = new Date().toISOString();
+  const column = <T>(pick: (e: DomainEvent) => T) => events.map(pick);
+  await db.query(
+    `insert into platform.outbox_events (event_id, organization_id, environment, event, resource_type, resource_id, user_id, payload, snapshot, created_at)
+     select gen_random_uuid(), o, e, ev, rt, ri, u, p, s, $9
+       from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[]) as t(o, e, ev, rt, ri, u, p, s)`,
+    [
+      column((e) => e.organizationId),
+      column((e) => e.environment),
+      column((e) => e.event),
+      column((e) => e.resourceType),
+      column((e) => e.resourceId),
+      column((e) => e.userId ?? null),
+      column((e) => JSON.stringify({ event: e.event, timestamp, data: e.data })),
+      column((e) => JSON.stringify(e.snapshot)),
+      timestamp,
+    ],
+  );
+}

@@ -37,7 +37,15 @@ export interface SubgraphDefinition<Deps = unknown> {
   orphanedTypes?: Function[];
   /** `__resolveReference` per federated entity type name. */
   referenceResolvers?: Record<string, (ref: { id: string }, ctx: SubgraphContext<Deps>) => unknown>;
+  /**
+   * Plain HTTP routes the service itself serves (tracking pixels, provider callbacks), mounted
+   * before `/graphql`. They are public: they do their own checks and never see a principal.
+   */
+  routes?: (app: express.Express, deps: Deps) => void;
+  /** JSON body limit of `/graphql` (default 2mb); the gateway must let such bodies through too. */
+  bodyLimit?: string;
 }
+
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
@@ -134,9 +142,10 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
+  opts.definition.routes?.(app, opts.deps);
   app.use(
     '/graphql',
-    express.json({ limit: '2mb' }),
+    express.json({ limit: opts.definition.bodyLimit ?? '2mb' }),
     graphqlUploadExpress({ maxFileSize: 10 * 1024 * 1024, maxFiles: 10 }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
