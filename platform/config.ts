@@ -37,6 +37,23 @@ const schema = z.object({
   WEBHOOK_CA_FILE: z.string().optional(),
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
+  // notify: live providers (test keys always use the sandbox; a live channel without a provider
+  // falls back to the sandbox and says so in `provider`)
+  NOTIFY_PUBLIC_URL: z.url().default('http://localhost:4003'),
+  NOTIFY_RETRY_DELAYS: secondsList.default([10, 60, 300]),
+  EMAIL_FROM: z.string().min(3).default('Notifications <notifications@localhost>'),
+  SMTP_URL: z.url().optional(),
+  SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
+  SMS_API_URL: z.url().optional(),
+  SMS_API_KEY: z.string().optional(),
+  SMS_USERNAME: z.string().optional(),
+  SMS_SENDER_ID: z.string().optional(),
+  SMS_CALLBACK_TOKEN: z.string().optional(),
+  FCM_SERVICE_ACCOUNT: z.string().optional(),
+  FCM_API_URL: z.url().default('https://fcm.googleapis.com'),
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().default('mailto:notifications@localhost'),
 });
 
 export type Config = z.infer<typeof schema>;

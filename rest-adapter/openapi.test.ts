@@ -36,6 +36,85 @@ const SCHEMA = buildSchema(/* GraphQL */ `
     configureWebhook(input: ConfigureWebhookInput!): CreatedWebhook!
     deleteWebhook(id: ID!): DeletedWebhook!
   }
+  # notify
+  scalar NotificationData
+  enum NotificationChannel { email sms push }
+  enum ChannelStatus { queued sent delivered opened failed undeliverable }
+  enum NotificationStatus { dispatched delivered partially_delivered failed }
+  enum NotificationBatchStatus { processing completed }
+  type ChannelDelivery { channel: NotificationChannel! status: ChannelStatus! provider: String! latencyMs: Int openedAt: DateTimeISO reason: String attempts: Int! sentAt: DateTimeISO deliveredAt: DateTimeISO failedAt: DateTimeISO nextAttemptAt: DateTimeISO updatedAt: DateTimeISO! }
+  type Notification { id: ID! to: String! recipientId: String template: String! templateVersion: Int! templateId: ID! status: NotificationStatus! channels: [ChannelDelivery!]! batchId: ID createdAt: DateTimeISO! updatedAt: DateTimeISO! }
+  type NotificationPage { data: [Notification!]! total: Int! page: Int! limit: Int! }
+  type BatchChannelProgress { channel: NotificationChannel! queued: Int! sent: Int! delivered: Int! opened: Int! failed: Int! undeliverable: Int! }
+  type NotificationBatch { id: ID! template: String! templateVersion: Int! templateId: ID! channels: [NotificationChannel!]! total: Int! queued: Int! processed: Int! succeeded: Int! failed: Int! status: NotificationBatchStatus! createdAt: DateTimeISO! completedAt: DateTimeISO channelProgress: [BatchChannelProgress!]! }
+  type EmailTemplate { subject: String! html: String! }
+  type SmsTemplate { body: String! }
+  type PushTemplate { title: String! body: String! }
+  type TemplateContent { email: EmailTemplate sms: SmsTemplate push: PushTemplate }
+  type NotificationTemplate { id: ID! name: String! version: Int! channels: [NotificationChannel!]! content: TemplateContent! placeholders: [String!]! createdAt: DateTimeISO! }
+  type NotificationTemplatePage { data: [NotificationTemplate!]! total: Int! page: Int! limit: Int! }
+  type WebPushKeys { p256dh: String! auth: String! }
+  type WebPushSubscription { endpoint: String! keys: WebPushKeys! }
+  type NotificationRecipient { id: String! email: String phone: String pushTokens: [String!]! webPushSubscriptions: [WebPushSubscription!]! locale: String createdAt: DateTimeISO! updatedAt: DateTimeISO! }
+  type DeletedNotificationRecipient { id: String! deleted: Boolean! }
+  type SandboxMessage { id: ID! notificationId: ID! channel: NotificationChannel! to: String! subject: String html: String title: String body: String createdAt: DateTimeISO! }
+  type SandboxMessagePage { data: [SandboxMessage!]! total: Int! page: Int! limit: Int! }
+  input SendNotificationInput { to: String! template: String! templateVersion: Int channels: [String!]! data: NotificationData }
+  input BatchRecipientInput { to: String! data: NotificationData }
+  input SendNotificationBatchInput { template: String! templateVersion: Int channels: [String!]! recipients: [BatchRecipientInput!]! }
+  input EmailTemplateInput { subject: String! html: String! }
+  input SmsTemplateInput { body: String! }
+  input PushTemplateInput { title: String! body: String! }
+  input TemplateChannelsInput { email: EmailTemplateInput sms: SmsTemplateInput push: PushTemplateInput }
+  input CreateNotificationTemplateInput { name: String! channels: TemplateChannelsInput! }
+  input WebPushKeysInput { p256dh: String! auth: String! }
+  input WebPushSubscriptionInput { endpoint: String! keys: WebPushKeysInput! }
+  input NotificationRecipientInput { email: String phone: String pushTokens: [String!] webPushSubscriptions: [WebPushSubscriptionInput!] locale: String }
+  extend type Query {
+    notification(id: ID!): Notification!
+    notifications(batchId: ID, status: NotificationStatus, to: String, page: Int, limit: Int): NotificationPage!
+    notificationBatch(id: ID!): NotificationBatch!
+    notificationTemplate(name: String!, version: Int): NotificationTemplate!
+    notificationTemplates(page: Int, limit: Int): NotificationTemplatePage!
+    notificationTemplateVersions(name: String!): [NotificationTemplate!]!
+    notificationRecipient(id: String!): NotificationRecipient!
+    sandboxMessages(notificationId: ID, channel: String, to: String, page: Int, limit: Int): SandboxMessagePage!
+  }
+  extend type Mutation {
+    sendNotification(input: SendNotificationInput!): Notification!
+    sendNotificationBatch(input: SendNotificationBatchInput!): NotificationBatch!
+    createNotificationTemplate(input: CreateNotificationTemplateInput!): NotificationTemplate!
+    upsertNotificationRecipient(id: String!, input: NotificationRecipientInput!): NotificationRecipient!
+    deleteNotificationRecipient(id: String!): DeletedNotificationRecipient!
+  }
+  # risk
+  scalar JSONObject
+  scalar RiskJSON
+  enum RiskAction { allow review block }
+  type RiskRulesLayer { fired: Int! checked: Int! score: Float! }
+  type RiskGraphLayer { patternsFound: Int! nodesTraversed: Int! score: Float! }
+  type RiskSanctionsLayer { hits: Int! listsChecked: Int! score: Float! }
+  type RiskLayers { rules: RiskRulesLayer! graph: RiskGraphLayer! sanctions: RiskSanctionsLayer! }
+  type RiskFiredRule { id: String! name: String! description: String version: Int! action: String! severity: String! }
+  type RiskRuleError { id: String! version: Int! message: String! }
+  type RiskGraphPattern { type: String! weight: Float! accounts: [String!]! length: Int count: Int ratio: Float device: String }
+  type RiskSanctionsHit { party: String! account: String! name: String! source: String! kind: String! externalId: String! primaryName: String! matchedName: String! score: Float! listVersion: String! }
+  type RiskTransaction { amount: Float! currency: String! sender: String! receiver: String! channel: String metadata: JSONObject! }
+  type RiskEvaluation { id: ID! transactionId: String! score: Float! action: RiskAction! mock: Boolean! latencyMs: Float! layers: RiskLayers! reasons: [String!]! rulesFired: [RiskFiredRule!]! ruleErrors: [RiskRuleError!]! graphPatterns: [RiskGraphPattern!]! sanctionsHits: [RiskSanctionsHit!]! transaction: RiskTransaction! facts: JSONObject! rulesRevision: String! createdAt: DateTimeISO! }
+  type RiskRule { id: String! name: String! description: String condition: String! action: String! severity: String! enabled: Boolean! version: Int! isDefault: Boolean! createdAt: DateTimeISO! updatedAt: DateTimeISO! }
+  type RiskRuleChange { id: String! updated: Boolean! created: Boolean! effectiveAt: DateTimeISO! version: Int! revision: String! rule: RiskRule! }
+  type RiskGraphQueryResult { results: [JSONObject!]! columns: [String!]! nodesScanned: Int! latencyMs: Float! truncated: Boolean! }
+  input EvaluateTransactionInput { transactionId: String! amount: Float! currency: String! sender: String! receiver: String! channel: String metadata: RiskJSON }
+  input RiskRuleInput { condition: String action: String severity: String name: String description: String enabled: Boolean }
+  extend type Query {
+    riskEvaluation(id: ID!): RiskEvaluation!
+    riskRules(includeDisabled: Boolean): [RiskRule!]!
+    riskGraphQuery(query: String!, params: RiskJSON): RiskGraphQueryResult!
+  }
+  extend type Mutation {
+    evaluateTransaction(input: EvaluateTransactionInput!): RiskEvaluation!
+    putRiskRule(id: String!, input: RiskRuleInput!): RiskRuleChange!
+  }
 `);
 
 describe('route table', () => {

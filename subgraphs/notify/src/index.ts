@@ -1,18 +1,55 @@
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
+import type { NotifyDeps } from './deps.js';
+import { Template } from './templates/template.entity.js';
+import { TemplateResolver } from './templates/template.resolver.js';
+import { TemplateRenderer } from './templates/template.render.js';
+import { Recipient } from './recipients/recipient.entity.js';
+import { RecipientResolver } from './recipients/recipient.resolver.js';
+import { NotificationResolver } from './send/notification.resolver.js';
+import { Dispatcher } from './send/dispatch.worker.js';
+import { BatchResolver } from './batch/batch.resolver.js';
+import { ChannelProviders } from './channels/registry.js';
+import { SandboxResolver } from './channels/sandbox.resolver.js';
+import { trackingRoutes } from './tracking/tracking.routes.js';
 
-/** Notification dispatch (templates, send, batches): capabilities land with their issue. */
-export const notifySubgraph: SubgraphDefinition = {
+/** Bodies of 10,000-recipient batches; the gateway (NOTIFY_MAX_JSON_BODY) and the REST route allow the same. */
+export const NOTIFY_BODY_LIMIT = '10mb';
+
+export const notifySubgraph: SubgraphDefinition<NotifyDeps> = {
   name: 'notify',
-  resolvers: [statusResolver('notify')],
+  resolvers: [statusResolver('notify'), TemplateResolver, RecipientResolver, NotificationResolver, BatchResolver, SandboxResolver],
+  bodyLimit: NOTIFY_BODY_LIMIT,
+  routes: trackingRoutes,
 };
 
-export const notifyService: ServiceModule<Record<string, never>> = {
+/** Notification dispatch: templates, recipients, send, batches, channels (sandbox + SMTP, Africa's Talking, FCM, Web Push), tracking. */
+export const notifyService: ServiceModule<NotifyDeps> = {
   name: 'notify',
   definition: notifySubgraph,
-  entities: [],
-  async setup() {
-    return { deps: {} };
+  entities: [Template, Recipient],
+  async setup(rt) {
+    const providers = new ChannelProviders(rt.config, rt.pool, rt.ca);
+    const renderer = new TemplateRenderer();
+    const boss = await rt.jobs();
+    const logger = rt.logger.child({ service: 'notify' });
+    const dispatcher = new Dispatcher({
+      pool: rt.pool,
+      boss,
+      providers,
+      renderer,
+      logger,
+      retryDelays: rt.config.NOTIFY_RETRY_DELAYS,
+      publicUrl: rt.config.NOTIFY_PUBLIC_URL,
+    });
+    return {
+      deps: { config: rt.config, logger, pool: rt.pool, events: rt.events, providers, renderer, jobs: boss, kick: () => dispatcher.kick() },
+      start: () => dispatcher.start(),
+      stop: async () => {
+        await dispatcher.stop();
+        await providers.close();
+      },
+    };
   },
 };

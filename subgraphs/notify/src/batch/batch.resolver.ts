@@ -1,0 +1,54 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
+import { requirePermission } from '../../../../platform/auth/permissions.js';
+import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
+import type { NotifyDeps } from '../deps.js';
+import { BatchService, batchFromSnapshot } from './batch.service.js';
+import { BatchChannelProgressType, NotificationBatchType, SendNotificationBatchInput } from './batch.type.js';
+import { BATCH_RESOURCE } from './batch.events.js';
+import { channelProgress, type BatchView } from './batch.store.js';
+
+type Ctx = SubgraphContext<NotifyDeps>;
+
+function service(ctx: Ctx, permission: 'send' | 'notifications:read'): BatchService {
+  requirePermission(ctx.principal, 'notify', permission);
+  return new BatchService(ctx.em, ctx.deps, { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment });
+}
+
+@Resolver(() => NotificationBatchType)
+export class BatchResolver {
+  @Mutation(() => NotificationBatchType, {
+    description: 'POST /v1/send/batch: up to 10,000 recipients accepted in one transaction (status processing), fanned out to jobs',
+  })
+  sendNotificationBatch(@Arg('input') input: SendNotificationBatchInput, @Ctx() ctx: Ctx) {
+    return service(ctx, 'send').send(input, ctx.idempotencyKey);
+  }
+
+  @Query(() => NotificationBatchType, { description: 'GET /v1/send/batch/{id}: progress' })
+  notificationBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: Ctx) {
+    return service(ctx, 'notifications:read').get(id);
+  }
+
+  @FieldResolver(() => [BatchChannelProgressType], { description: 'Per channel: how many notifications are in each status now' })
+  channelProgress(@Root() batch: BatchView, @Ctx() ctx: Ctx) {
+    // the batch itself was read (or streamed) for this tenant
+    return channelProgress(ctx.deps.pool, batch.id);
+  }
+
+  @Subscription(() => NotificationBatchType, {
+    description: 'Batch progress: after each chunk of recipients is dispatched, and once completed',
+    subscribe: ({ args, context }) => {
+      const ctx = context as Ctx;
+      requirePermission(ctx.principal, 'notify', 'notifications:read');
+      const { organizationId, environment } = ctx.principal;
+      const { id } = args as { id: string };
+      return ctx.deps.events.subscribe(
+        (n) =>
+          n.resourceType === BATCH_RESOURCE && n.resourceId === id && n.organizationId === organizationId && n.environment === environment,
+      );
+    },
+  })
+  notificationBatchProgress(@Root() event: StreamedEvent, @Arg('id', () => ID) _id: string): BatchView {
+    return batchFromSnapshot(event.snapshot);
+  }
+}

@@ -1,0 +1,62 @@
+import type pg from 'pg';
+import { recordBatchProgress } from '../batch/batch.progress.js';
+import { fromStatuses, transitionOf, type DeliveryTrigger } from './delivery.lifecycle.js';
+import { loadViews, lockNotifications, refreshNotifications } from './notification.store.js';
+import { recordNotificationEvents } from './notification.events.js';
+
+export type DeliveryLookup = { trackingToken: string } | { provider: string; providerMessageId: string };
+
+/**
+ * A change reported after the send (a delivery report, an opened pixel), in one transaction with the
+ * notification's new status and its outbox event. Returns `unchanged` when the lifecycle does not
+ * allow it from the channel's current status (repeated opens, late or duplicate reports).
+ */
+export async function applyDeliveryReport(
+  pool: pg.Pool,
+  lookup: DeliveryLookup,
+  trigger: Extract<DeliveryTrigger, 'report.delivered' | 'report.failed' | 'tracking.opened'>,
+  reason?: string,
+): Promise<'changed' | 'unchanged' | 'not_found'> {
+  const [where, values] =
+    'trackingToken' in lookup
+      ? ['tracking_token = $1', [lookup.trackingToken]]
+      : ['provider = $1 and provider_message_id = $2', [lookup.provider, lookup.providerMessageId]];
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const { rows } = await client.query<{ id: string; notification_id: string }>(
+      `select id, notification_id from notify.deliveries where ${where}`,
+      values,
+    );
+    if (!rows[0]) {
+      await client.query('rollback');
+      return 'not_found';
+    }
+    const { id, notification_id: notificationId } = rows[0];
+    await lockNotifications(client, [notificationId]);
+    const to = transitionOf(trigger).to;
+    const updated = await client.query(
+      `update notify.deliveries
+          set status = $2, reason = coalesce($4, reason), updated_at = now(),
+              opened_at = case when $2 = 'opened' then coalesce(opened_at, now()) else opened_at end,
+              delivered_at = case when $2 = 'delivered' then now() else delivered_at end,
+              failed_at = case when $2 = 'failed' then now() else failed_at end
+        where id = $1 and status = any($3::text[])`,
+      [id, to, fromStatuses(trigger), reason ?? null],
+    );
+    if (!updated.rowCount) {
+      await client.query('commit');
+      return 'unchanged';
+    }
+    const refreshed = await refreshNotifications(client, [notificationId]);
+    await recordNotificationEvents(client, 'notification.updated', await loadViews(client, [notificationId]));
+    await recordBatchProgress(client, refreshed);
+    await client.query('commit');
+    return 'changed';
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

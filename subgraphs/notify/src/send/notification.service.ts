@@ -1,0 +1,126 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput, notFound } from '../../../../platform/errors.js';
+import type { Page } from '../../../../platform/graphql/pagination.js';
+import { isUuid } from '../../../../platform/ids.js';
+import type { NotifyDeps, Tenant } from '../deps.js';
+import { RecipientService } from '../recipients/recipient.service.js';
+import { TemplateService } from '../templates/template.service.js';
+import { describeRenderError } from '../templates/template.render.js';
+import { NOTIFICATION_STATUSES } from './delivery.lifecycle.js';
+import { enqueueDispatch } from './dispatch.worker.js';
+import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from './idempotency.js';
+import { buildNotification, checkTemplateChannels, missingData, requiredFields, validateChannels } from './notification.prepare.js';
+import { insertNotifications, listViews, loadView, loadViews, type ListFilter, type NotificationView } from './notification.store.js';
+import { notificationSnapshot, recordNotificationEvents } from './notification.events.js';
+import { isDataObject } from './notification-data.scalar.js';
+
+export interface SendCommand {
+  to: string;
+  template: string;
+  templateVersion?: number | null;
+  channels: string[];
+  data?: Record<string, unknown> | null;
+}
+
+/** A notification snapshot (events, idempotent replays) back as a view: ISO strings → dates. */
+export function viewFromSnapshot(s: Record<string, unknown>): NotificationView {
+  const d = (v: unknown) => (typeof v === 'string' ? new Date(v) : (v as null));
+  const channels = (s.channels as Array<Record<string, unknown>>).map((c) => ({
+    ...c,
+    openedAt: d(c.openedAt),
+    sentAt: d(c.sentAt),
+    deliveredAt: d(c.deliveredAt),
+    failedAt: d(c.failedAt),
+    nextAttemptAt: d(c.nextAttemptAt),
+    updatedAt: d(c.updatedAt),
+  }));
+  return { ...s, channels, createdAt: d(s.createdAt), updatedAt: d(s.updatedAt) } as unknown as NotificationView;
+}
+
+export class NotificationService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: NotifyDeps,
+    private readonly tenant: Tenant,
+  ) {}
+
+  /**
+   * Accepts one notification: validated (400 with every problem; unknown template or recipient
+   * 404), stored with one `queued` delivery per channel and its dispatch job in one transaction,
+   * then delivered by the workers. With an Idempotency-Key, a repeat returns the first response.
+   */
+  async send(cmd: SendCommand, idempotencyKey?: string): Promise<NotificationView> {
+    const key = validateIdempotencyKey(idempotencyKey);
+    const errors: string[] = [];
+    const channels = validateChannels(cmd.channels, errors);
+    if (!cmd.to.trim()) errors.push('to must not be empty');
+    if (!cmd.template.trim()) errors.push('template must not be empty');
+    if (cmd.data != null && !isDataObject(cmd.data)) errors.push('data must be a JSON object');
+    if (errors.length) throw badInput(errors);
+    const data = cmd.data ?? {};
+
+    const template = await new TemplateService(this.em, this.tenant).get(cmd.template, cmd.templateVersion);
+    checkTemplateChannels(template, channels, errors);
+    if (!errors.length) errors.push(...missingData(template, requiredFields(template, channels), data, 'data'));
+    if (!errors.length) {
+      // the exact rendering the worker will do: anything strict mode still refuses is named now
+      for (const channel of channels) {
+        try {
+          this.deps.renderer.render(template.id, template.content, channel, data);
+        } catch (err) {
+          errors.push(
+            `data does not fit template "${template.name}" version ${template.version} (${channel}): ${describeRenderError(err)}`,
+          );
+        }
+      }
+    }
+    if (errors.length) throw badInput(errors);
+
+    const addressing = (await new RecipientService(this.em, this.tenant).resolve([cmd.to])).get(cmd.to);
+    if (!addressing) throw notFound('Recipient', cmd.to);
+    const item = buildNotification(cmd.to, addressing, data, channels, this.tenant.environment, this.deps.providers);
+
+    const client = await this.deps.pool.connect();
+    let view: NotificationView;
+    try {
+      await client.query('begin');
+      if (key) {
+        const claim = await claimIdempotencyKey(client, this.tenant, 'send', key, requestHash(cmd));
+        if ('replay' in claim) {
+          await client.query('rollback');
+          return viewFromSnapshot(claim.replay);
+        }
+      }
+      await insertNotifications(client, this.tenant, template, [item], null);
+      [view] = await loadViews(client, [item.id]);
+      await recordNotificationEvents(client, 'notification.dispatched', [view]);
+      const queued = item.deliveries.filter((d) => d.status === 'queued').map((d) => d.id);
+      if (queued.length) await enqueueDispatch(this.deps.jobs, client, [{ job: { deliveryIds: queued } }]);
+      if (key) await storeIdempotentResponse(client, this.tenant, 'send', key, notificationSnapshot(view));
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    this.deps.kick();
+    return view;
+  }
+
+  async get(id: string): Promise<NotificationView> {
+    const view = isUuid(id) ? await loadView(this.deps.pool, this.tenant, id) : null;
+    if (!view) throw notFound('Notification', id);
+    return view;
+  }
+
+  async list(filter: ListFilter, page: number, limit: number): Promise<Page<NotificationView>> {
+    const errors: string[] = [];
+    if (filter.batchId && !isUuid(filter.batchId)) errors.push('batchId must be a batch id');
+    if (filter.status && !(NOTIFICATION_STATUSES as readonly string[]).includes(filter.status)) {
+      errors.push(`status must be one of: ${NOTIFICATION_STATUSES.join(', ')}`);
+    }
+    if (errors.length) throw badInput(errors);
+    return { ...(await listViews(this.deps.pool, this.tenant, filter, page, limit)), page, limit };
+  }
+}

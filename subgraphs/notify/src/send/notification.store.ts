@@ -1,0 +1,240 @@
+import type { Channel, PushTarget } from '../channels/channel.js';
+import type { Tenant } from '../deps.js';
+import { NOTIFICATION_STATUS_SQL, type DeliveryStatus, type NotificationStatus } from './delivery.lifecycle.js';
+
+/** A pg client inside a transaction (or the pool, outside one). */
+export interface Db {
+  query<R = any>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+export interface ChannelView {
+  channel: Channel;
+  status: DeliveryStatus;
+  provider: string;
+  /** From acceptance to the provider taking the message. */
+  latencyMs: number | null;
+  openedAt: Date | null;
+  reason: string | null;
+  attempts: number;
+  sentAt: Date | null;
+  deliveredAt: Date | null;
+  failedAt: Date | null;
+  nextAttemptAt: Date | null;
+  updatedAt: Date;
+}
+
+export interface NotificationView {
+  id: string;
+  to: string;
+  recipientId: string | null;
+  template: string;
+  templateVersion: number;
+  templateId: string;
+  status: NotificationStatus;
+  batchId: string | null;
+  channels: ChannelView[];
+  createdAt: Date;
+  updatedAt: Date;
+  organizationId: string;
+  environment: string;
+}
+
+export interface NewDelivery {
+  id: string;
+  channel: Channel;
+  status: 'queued' | 'undeliverable';
+  provider: string;
+  address: string | null;
+  pushTargets: PushTarget[] | null;
+  trackingToken: string | null;
+  reason: string | null;
+}
+
+export interface NewNotification {
+  id: string;
+  to: string;
+  recipientId: string | null;
+  data: Record<string, unknown>;
+  batchSeq: number | null;
+  deliveries: NewDelivery[];
+}
+
+const CHANNEL_ORDER = `array_position(array['email', 'sms', 'push'], d.channel)`;
+
+const VIEW_SQL = `
+  select n.id, n.recipient, n.recipient_id, n.template_name, n.template_version, n.template_id, n.status, n.batch_id,
+         n.created_at, n.updated_at, n.organization_id, n.environment,
+         json_agg(json_build_object(
+           'channel', d.channel, 'status', d.status, 'provider', d.provider, 'latencyMs', d.latency_ms,
+           'openedAt', d.opened_at, 'reason', d.reason, 'attempts', d.attempts, 'sentAt', d.sent_at,
+           'deliveredAt', d.delivered_at, 'failedAt', d.failed_at, 'nextAttemptAt', d.next_attempt_at, 'updatedAt', d.updated_at)
+           order by ${CHANNEL_ORDER}) as channels
+    from notify.notifications n join notify.deliveries d on d.notification_id = n.id`;
+
+const date = (v: unknown): Date | null => (v == null ? null : new Date(v as string));
+
+function toView(r: any): NotificationView {
+  return {
+    id: r.id,
+    to: r.recipient,
+    recipientId: r.recipient_id,
+    template: r.template_name,
+    templateVersion: r.template_version,
+    templateId: r.template_id,
+    status: r.status,
+    batchId: r.batch_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    organizationId: r.organization_id,
+    environment: r.environment,
+    channels: (r.channels as any[]).map((c) => ({
+      ...c,
+      openedAt: date(c.openedAt),
+      sentAt: date(c.sentAt),
+      deliveredAt: date(c.deliveredAt),
+      failedAt: date(c.failedAt),
+      nextAttemptAt: date(c.nextAttemptAt),
+      updatedAt: new Date(c.updatedAt),
+    })),
+  };
+}
+
+export async function loadViews(db: Db, ids: readonly string[]): Promise<NotificationView[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query(`${VIEW_SQL} where n.id = any($1::uuid[]) group by n.id order by n.created_at, n.id`, [ids]);
+  return rows.map(toView);
+}
+
+export async function loadView(db: Db, tenant: Tenant, id: string): Promise<NotificationView | null> {
+  const { rows } = await db.query(`${VIEW_SQL} where n.id = $1 and n.organization_id = $2 and n.environment = $3 group by n.id`, [
+    id,
+    tenant.organizationId,
+    tenant.environment,
+  ]);
+  return rows[0] ? toView(rows[0]) : null;
+}
+
+export interface ListFilter {
+  batchId?: string | null;
+  status?: string | null;
+  to?: string | null;
+}
+
+export async function listViews(
+  db: Db,
+  tenant: Tenant,
+  filter: ListFilter,
+  page: number,
+  limit: number,
+): Promise<{ data: NotificationView[]; total: number }> {
+  const where = ['n.organization_id = $1', 'n.environment = $2'];
+  const values: unknown[] = [tenant.organizationId, tenant.environment];
+  if (filter.batchId) where.push(`n.batch_id = $${values.push(filter.batchId)}`);
+  if (filter.status) where.push(`n.status = $${values.push(filter.status)}`);
+  if (filter.to) where.push(`n.recipient = $${values.push(filter.to)}`);
+  const order = filter.batchId ? 'n.batch_seq' : 'n.created_at desc, n.id desc';
+  const filtered = `from notify.notifications n where ${where.join(' and ')}`;
+  const total = Number((await db.query(`select count(*) as n ${filtered}`, values)).rows[0].n);
+  const { rows: ids } = await db.query<{ id: string }>(
+    `select n.id ${filtered} order by ${order} limit $${values.length + 1} offset $${values.length + 2}`,
+    [...values, limit, (page - 1) * limit],
+  );
+  const views = new Map(
+    (
+      await loadViews(
+        db,
+        ids.map((r) => r.id),
+      )
+    ).map((v) => [v.id, v]),
+  );
+  return { data: ids.map((r) => views.get(r.id)!), total };
+}
+
+/** One multi-row INSERT per table (unnest), whatever the count: 1 for a send, 10,000 for a batch. */
+export async function insertNotifications(
+  db: Db,
+  tenant: Tenant,
+  template: { id: string; name: string; version: number },
+  items: readonly NewNotification[],
+  batchId: string | null,
+): Promise<void> {
+  const col = <T>(pick: (n: NewNotification) => T) => items.map(pick);
+  await db.query(
+    `insert into notify.notifications (id, organization_id, environment, template_id, template_name, template_version, recipient, recipient_id, data, status, batch_id, batch_seq, processed_at)
+     select t.id, $1, $2, $3, $4, $5, t.recipient, t.recipient_id, t.data, 'dispatched', $6, t.seq, case when t.processed then now() end
+       from unnest($7::uuid[], $8::text[], $9::text[], $10::jsonb[], $11::int[], $12::boolean[]) as t(id, recipient, recipient_id, data, seq, processed)`,
+    [
+      tenant.organizationId,
+      tenant.environment,
+      template.id,
+      template.name,
+      template.version,
+      batchId,
+      col((n) => n.id),
+      col((n) => n.to),
+      col((n) => n.recipientId),
+      col((n) => JSON.stringify(n.data)),
+      col((n) => n.batchSeq),
+      col((n) => n.deliveries.every((d) => d.status !== 'queued')),
+    ],
+  );
+  const deliveries = items.flatMap((n) => n.deliveries.map((d) => ({ ...d, notificationId: n.id })));
+  const dcol = <T>(pick: (d: (typeof deliveries)[number]) => T) => deliveries.map(pick);
+  await db.query(
+    `insert into notify.deliveries (id, notification_id, organization_id, environment, channel, status, provider, address, push_targets, tracking_token, reason, failed_at)
+     select t.id, t.notification_id, $1, $2, t.channel, t.status, t.provider, t.address, t.push_targets, t.tracking_token, t.reason,
+            case when t.status = 'undeliverable' then now() end
+       from unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::uuid[], $11::text[])
+         as t(id, notification_id, channel, status, provider, address, push_targets, tracking_token, reason)`,
+    [
+      tenant.organizationId,
+      tenant.environment,
+      dcol((d) => d.id),
+      dcol((d) => d.notificationId),
+      dcol((d) => d.channel),
+      dcol((d) => d.status),
+      dcol((d) => d.provider),
+      dcol((d) => d.address),
+      dcol((d) => (d.pushTargets ? JSON.stringify(d.pushTargets) : null)),
+      dcol((d) => d.trackingToken),
+      dcol((d) => d.reason),
+    ],
+  );
+}
+
+/**
+ * Every transaction that changes deliveries first locks their notifications (in id order, so
+ * two transactions never wait for each other in a cycle): the status recomputed afterwards then
+ * sees every committed channel change.
+ */
+export async function lockNotifications(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length) await db.query('select id from notify.notifications where id = any($1::uuid[]) order by id for update', [ids]);
+}
+
+export interface Refreshed {
+  id: string;
+  batchId: string | null;
+  /** No channel is queued any more, for the first time (batch progress counts it once). */
+  newlyProcessed: boolean;
+  /** At least one channel was taken by a provider. */
+  succeeded: boolean;
+}
+
+/** Recomputes the status of notifications whose channels changed (after `lockNotifications`). */
+export async function refreshNotifications(db: Db, ids: readonly string[]): Promise<Refreshed[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query(
+    `with agg as (
+       select d.notification_id as id, ${NOTIFICATION_STATUS_SQL} as status,
+              bool_or(d.status = 'queued') as pending, bool_or(d.status in ('sent', 'delivered', 'opened')) as succeeded
+         from notify.deliveries d where d.notification_id = any($1::uuid[]) group by d.notification_id)
+     update notify.notifications n
+        set status = agg.status, updated_at = now(),
+            processed_at = case when old.processed_at is null and not agg.pending then now() else old.processed_at end
+       from agg, notify.notifications old
+      where n.id = agg.id and old.id = agg.id
+     returning n.id, n.batch_id, (old.processed_at is null and not agg.pending) as newly_processed, agg.succeeded`,
+    [ids],
+  );
+  return rows.map((r) => ({ id: r.id, batchId: r.batch_id, newlyProcessed: r.newly_processed, succeeded: r.succeeded }));
+}

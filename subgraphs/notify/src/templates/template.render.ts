@@ -1,0 +1,100 @@
+import Handlebars from 'handlebars';
+import type { Channel, RenderedContent } from '../channels/channel.js';
+import { CHANNEL_FIELDS, fieldText, type TemplateContent } from './template.content.js';
+
+/** An isolated Handlebars: built-in helpers only, no partials, no prototype access. */
+const hb = Handlebars.create();
+
+type AstNode = { type: string; [key: string]: any };
+
+/** Statements a template may not use: partials would read other templates, decorators run code. */
+const FORBIDDEN = new Set(['PartialStatement', 'PartialBlockStatement', 'Decorator', 'DecoratorBlock']);
+
+/** Parses one field; throws an Error naming the problem (syntax error, partial). */
+export function parseField(source: string): AstNode {
+  const ast = hb.parse(source) as unknown as AstNode;
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (FORBIDDEN.has((node as AstNode).type)) throw new Error('partials and decorators are not supported');
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object' && 'type' in value) walk(value);
+    }
+  };
+  walk(ast);
+  return ast;
+}
+
+/**
+ * The data fields a field needs: every `{{field}}` / `{{{field}}}` / `{{a.b}}` outside blocks.
+ * Fields used only inside `{{#if x}}…{{/if}}` and other blocks are optional by design.
+ */
+export function placeholdersOf(ast: AstNode): string[] {
+  const found = new Set<string>();
+  for (const node of ast.body as AstNode[]) {
+    if (node.type !== 'MustacheStatement' || node.params.length || node.hash) continue;
+    const path = node.path as AstNode;
+    if (path.type !== 'PathExpression' || path.data || path.this || !path.parts.length) continue;
+    found.add(path.parts.join('.'));
+  }
+  return [...found];
+}
+
+/** Placeholders of every field of `channels`, as `{field, where}` (where = `email.subject`). */
+export function placeholdersOfContent(content: TemplateContent, channels: readonly Channel[]): Array<{ field: string; where: string }> {
+  const out: Array<{ field: string; where: string }> = [];
+  for (const channel of channels) {
+    for (const { field } of CHANNEL_FIELDS[channel]) {
+      for (const name of placeholdersOf(parseField(fieldText(content, channel, field))))
+        out.push({ field: name, where: `${channel}.${field}` });
+    }
+  }
+  return out;
+}
+
+/** The value at a dotted path of `data`, or undefined. */
+export function lookup(data: Record<string, unknown>, path: string): unknown {
+  let value: unknown = data;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+type Compiled = (data: Record<string, unknown>) => string;
+
+/**
+ * Renders template versions (immutable, so compiled once and cached by id). Strict mode: a
+ * placeholder without a value throws instead of rendering a silent blank.
+ */
+export class TemplateRenderer {
+  private readonly cache = new Map<string, Compiled>();
+
+  constructor(private readonly maxEntries = 2000) {}
+
+  render(templateId: string, content: TemplateContent, channel: Channel, data: Record<string, unknown>): RenderedContent {
+    const out: Record<string, string> = {};
+    for (const { field, escape } of CHANNEL_FIELDS[channel]) {
+      out[field] = this.compiled(`${templateId}:${channel}.${field}`, fieldText(content, channel, field), escape)(data);
+    }
+    return out as RenderedContent;
+  }
+
+  private compiled(key: string, source: string, escape: boolean): Compiled {
+    let fn = this.cache.get(key);
+    if (!fn) {
+      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+      fn = hb.compile(source, { strict: true, noEscape: !escape, knownHelpersOnly: false });
+      this.cache.set(key, fn);
+    }
+    return fn;
+  }
+}
+
+/** A Handlebars strict-mode error as a sentence: `"first_name" not defined in … - 1:6` → the field. */
+export function describeRenderError(err: unknown): string {
+  const message = (err as Error).message ?? String(err);
+  const field = /^"([^"]+)" not defined/.exec(message)?.[1];
+  return field ? `data field "${field}" is missing` : message;
+}

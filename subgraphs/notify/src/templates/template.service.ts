@@ -1,0 +1,129 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput, notFound } from '../../../../platform/errors.js';
+import type { Page } from '../../../../platform/graphql/pagination.js';
+import { isUuid } from '../../../../platform/ids.js';
+import type { Channel } from '../channels/channel.js';
+import type { Tenant } from '../deps.js';
+import { Template } from './template.entity.js';
+import { CHANNEL_FIELDS, channelsOf, fieldText, type TemplateContent } from './template.content.js';
+import { parseField, placeholdersOfContent } from './template.render.js';
+
+export const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+/** A template version as the API shows it. */
+export interface TemplateView {
+  id: string;
+  name: string;
+  version: number;
+  channels: Channel[];
+  content: TemplateContent;
+  placeholders: string[];
+  createdAt: Date;
+}
+
+export function templateView(t: Template): TemplateView {
+  const channels = channelsOf(t.content);
+  return {
+    id: t.id,
+    name: t.name,
+    version: t.version,
+    channels,
+    content: t.content,
+    placeholders: [...new Set(placeholdersOfContent(t.content, channels).map((p) => p.field))],
+    createdAt: t.createdAt,
+  };
+}
+
+export class TemplateService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenant: Tenant,
+  ) {}
+
+  /** Validates and stores the next version of `name` (1 for a new name). Invalid content is a 400 listing every problem. */
+  async create(name: string, channels: TemplateContent): Promise<Template> {
+    const errors: string[] = [];
+    if (!TEMPLATE_NAME.test(name)) errors.push('name must be 1-100 letters, digits, _ . or -, starting with a letter or digit');
+    const content: TemplateContent = {};
+    const given = channelsOf(channels);
+    if (!given.length) errors.push('channels must contain at least one of email, sms, push');
+    for (const channel of given) {
+      const fields: Record<string, string> = {};
+      for (const { field, max } of CHANNEL_FIELDS[channel]) {
+        const text = fieldText(channels, channel, field);
+        const where = `channels.${channel}.${field}`;
+        if (!text.trim()) errors.push(`${where} must not be empty`);
+        else if (text.length > max) errors.push(`${where} must be at most ${max} characters`);
+        else {
+          try {
+            parseField(text);
+          } catch (err) {
+            errors.push(`${where} is not a valid template: ${(err as Error).message.split('\n')[0]}`);
+          }
+        }
+        fields[field] = text;
+      }
+      (content as Record<string, unknown>)[channel] = fields;
+    }
+    if (errors.length) throw badInput(errors);
+
+    return this.em.transactional(async (em) => {
+      // versions of one name are numbered one after the other, also under concurrent saves
+      await em.execute('select pg_advisory_xact_lock(hashtext(?))', [
+        `notify.template:${this.tenant.organizationId}:${this.tenant.environment}:${name}`,
+      ]);
+      const [{ max }] = await em.execute<Array<{ max: number | null }>>(
+        'select max(version) as max from notify.templates where organization_id = ? and environment = ? and name = ?',
+        [this.tenant.organizationId, this.tenant.environment, name],
+      );
+      return em.create(Template, { ...this.tenant, name, version: (max ?? 0) + 1, content });
+    });
+  }
+
+  /** The named version, or the latest one; 404 when the name (or that version) does not exist. */
+  async get(name: string, version?: number | null): Promise<Template> {
+    const found = await this.em.findOne(
+      Template,
+      { ...this.tenant, name, ...(version != null ? { version } : {}) },
+      { orderBy: { version: 'desc' } },
+    );
+    if (!found) throw notFound(version != null ? `Template ${name} version ${version}` : `Template ${name}`);
+    return found;
+  }
+
+  async getById(id: string): Promise<Template> {
+    const found = isUuid(id) ? await this.em.findOne(Template, { id, ...this.tenant }) : null;
+    if (!found) throw notFound('Template', id);
+    return found;
+  }
+
+  /** Every version of a name, newest first. */
+  async versions(name: string): Promise<Template[]> {
+    const all = await this.em.find(Template, { ...this.tenant, name }, { orderBy: { version: 'desc' } });
+    if (!all.length) throw notFound(`Template ${name}`);
+    return all;
+  }
+
+  /** The latest version of every name, by name. */
+  async listLatest(page: number, limit: number): Promise<Page<Template>> {
+    const rows = await this.em.execute<Array<{ id: string; total: string }>>(
+      `select id, count(*) over () as total from (
+         select distinct on (name) id, name from notify.templates
+          where organization_id = ? and environment = ? order by name, version desc) latest
+        order by name limit ? offset ?`,
+      [this.tenant.organizationId, this.tenant.environment, limit, (page - 1) * limit],
+    );
+    const byId = new Map((await this.em.find(Template, { id: { $in: rows.map((r) => r.id) } })).map((t) => [t.id, t]));
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number(
+          (
+            await this.em.execute<Array<{ n: string }>>(
+              'select count(distinct name) as n from notify.templates where organization_id = ? and environment = ?',
+              [this.tenant.organizationId, this.tenant.environment],
+            )
+          )[0].n,
+        );
+    return { data: rows.map((r) => byId.get(r.id)!), total, page, limit };
+  }
+}

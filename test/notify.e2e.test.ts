@@ -1,0 +1,439 @@
+import { eventually, startTestStack, type TestStack } from './support/stack.js';
+
+const NOTIFICATION_FIELDS = `id to recipientId template templateVersion status batchId createdAt
+  channels { channel status provider latencyMs openedAt reason attempts sentAt deliveredAt failedAt }`;
+
+const WELCOME = {
+  name: 'welcome',
+  channels: {
+    email: { subject: 'Welcome, {{first_name}}', html: '<html><body><p>Hello {{first_name}}, your code is {{code}}.</p></body></html>' },
+    sms: { body: 'Hi {{first_name}}, code {{code}}' },
+    push: { title: 'Hi {{first_name}}', body: 'Your code: {{code}}' },
+  },
+};
+
+describe('notify end to end: templates, recipients, send, status (sandbox)', () => {
+  let stack: TestStack;
+  let h: Record<string, string>;
+  let orgId: string;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ NOTIFY_RETRY_DELAYS: '0.2,0.2' });
+    const client = await stack.createClient({ name: 'notify test', service: 'notify', environment: 'test' });
+    h = { authorization: `Bearer ${client.apiKey}` };
+    orgId = client.organizationId;
+    expect((await stack.rest('POST', '/v1/templates', WELCOME, h)).status).toBe(201);
+  });
+  afterAll(() => stack?.stop());
+
+  /** Waits until every channel of the notification is past `queued`. */
+  async function settled(id: string) {
+    return eventually(async () => {
+      const res = await stack.rest('GET', `/v1/notifications/${id}`, undefined, h);
+      return Object.values(res.body.channels).every((c: any) => c.status !== 'queued') ? res.body : null;
+    });
+  }
+
+  describe('templates', () => {
+    it('creates immutable versions; sends use the latest unless one is named', async () => {
+      const first = await stack.rest('POST', '/v1/templates', { name: 'receipt', channels: { sms: { body: 'Paid {{amount}}' } } }, h);
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ name: 'receipt', version: 1, channels: ['sms'], placeholders: ['amount'] });
+      expect(first.body.template_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(Date.parse(first.body.created_at)).not.toBeNaN();
+      const second = await stack.rest(
+        'POST',
+        '/v1/templates',
+        { name: 'receipt', channels: { sms: { body: 'You paid {{amount}} to {{shop}}' } } },
+        h,
+      );
+      expect(second.body).toMatchObject({ version: 2, placeholders: ['amount', 'shop'] });
+      expect(second.body.template_id).not.toBe(first.body.template_id);
+
+      const latest = await stack.rest('GET', '/v1/templates/receipt', undefined, h);
+      expect(latest.body).toMatchObject({ version: 2, content: { sms: { body: 'You paid {{amount}} to {{shop}}' } } });
+      expect((await stack.rest('GET', '/v1/templates/receipt?version=1', undefined, h)).body.content.sms.body).toBe('Paid {{amount}}');
+      const versions = await stack.rest('GET', '/v1/templates/receipt/versions', undefined, h);
+      expect(versions.body.versions.map((v: any) => v.version)).toEqual([2, 1]);
+      const list = await stack.rest('GET', '/v1/templates', undefined, h);
+      expect(list.body.data.map((t: any) => [t.name, t.version])).toEqual([
+        ['receipt', 2],
+        ['welcome', 1],
+      ]);
+
+      const v1 = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: '+254711000111', template: 'receipt', template_version: 1, channels: ['sms'], data: { amount: 'KES 100' } },
+        h,
+      );
+      expect(v1.status).toBe(202);
+      expect(v1.body).toMatchObject({ template: 'receipt', template_version: 1 });
+      const latestSend = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: '+254711000111', template: 'receipt', channels: ['sms'], data: { amount: 'KES 5', shop: 'Duka' } },
+        h,
+      );
+      expect(latestSend.body.template_version).toBe(2);
+      await settled(latestSend.body.notification_id);
+      const sent = await stack.rest('GET', `/v1/sandbox/messages?notification_id=${latestSend.body.notification_id}`, undefined, h);
+      expect(sent.body.data).toEqual([expect.objectContaining({ channel: 'sms', to: '+254711000111', body: 'You paid KES 5 to Duka' })]);
+    });
+
+    it('400 for invalid templates, naming each problem; 404 for unknown names and versions', async () => {
+      const bad = await stack.rest(
+        'POST',
+        '/v1/templates',
+        { name: 'bad name!', channels: { email: { subject: '', html: '<p>{{#if}}</p>' } } },
+        h,
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('BAD_USER_INPUT');
+      expect(bad.body.message).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^name must be/),
+          'channels.email.subject must not be empty',
+          expect.stringMatching(/^channels\.email\.html is not a valid template/),
+        ]),
+      );
+      expect((await stack.rest('POST', '/v1/templates', { name: 'x', channels: {} }, h)).body.message).toEqual([
+        'channels must contain at least one of email, sms, push',
+      ]);
+      expect((await stack.rest('POST', '/v1/templates', { name: 'x', channels: { sms: { body: '{{> partial}}' } } }, h)).status).toBe(400);
+      const missing = await stack.rest('POST', '/v1/templates', { name: 'x', channels: { email: { subject: 's' } } }, h);
+      expect(missing.status).toBe(400);
+      expect(missing.body.message).toEqual(['channels.email.html is required']);
+      expect((await stack.rest('POST', '/v1/templates', { name: 'x', channels: { fax: { body: 'b' } } }, h)).status).toBe(400);
+      expect((await stack.rest('POST', '/v1/templates', { channels: { sms: { body: 'b' } } }, h)).body.message).toEqual([
+        'name is required',
+      ]);
+      expect((await stack.rest('GET', '/v1/templates/nothing', undefined, h)).status).toBe(404);
+      expect((await stack.rest('GET', '/v1/templates/welcome?version=9', undefined, h)).status).toBe(404);
+    });
+
+    it('escapes placeholders in email HTML, not in the subject, SMS or push', async () => {
+      const data = { first_name: '<b>Ama & "Kofi"</b>', code: '42' };
+      const res = await stack.rest('POST', '/v1/send', { to: 'ama@example.com', template: 'welcome', channels: ['email'], data }, h);
+      await settled(res.body.notification_id);
+      const [mail] = (await stack.rest('GET', `/v1/sandbox/messages?notification_id=${res.body.notification_id}`, undefined, h)).body.data;
+      expect(mail.subject).toBe('Welcome, <b>Ama & "Kofi"</b>');
+      expect(mail.html).toContain('Hello &lt;b&gt;Ama &amp; &quot;Kofi&quot;&lt;/b&gt;, your code is 42.');
+      expect(mail.html).toMatch(/<img src="http:\/\/localhost:4003\/track\/open\/[0-9a-f-]{36}\.gif"[^>]*><\/body>/);
+    });
+  });
+
+  describe('send', () => {
+    it('accepts at once (dispatched, channels queued), then delivers every channel through the sandbox', async () => {
+      await stack.rest(
+        'PUT',
+        '/v1/recipients/user-42',
+        { email: 'kwame@example.com', phone: '+233241234567', push_tokens: ['device-token-1'], locale: 'en-GH' },
+        h,
+      );
+      const res = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: 'user-42', template: 'welcome', channels: ['email', 'sms', 'push'], data: { first_name: 'Kwame', code: '123' } },
+        h,
+      );
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({
+        status: 'dispatched',
+        to: 'user-42',
+        recipient_id: 'user-42',
+        template: 'welcome',
+        template_version: 1,
+      });
+      expect(res.body.notification_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(Object.keys(res.body.channels)).toEqual(['email', 'sms', 'push']);
+      for (const c of Object.values(res.body.channels) as any[]) expect(c).toMatchObject({ provider: 'sandbox' });
+      expect(res.body.channels.email).toHaveProperty('opened_at', null);
+      expect(res.body.channels.sms).not.toHaveProperty('opened_at');
+
+      const done = await settled(res.body.notification_id);
+      expect(done.status).toBe('delivered');
+      for (const c of Object.values(done.channels) as any[]) {
+        expect(c).toMatchObject({ status: 'delivered', provider: 'sandbox', attempts: 1, reason: null });
+        expect(c.latency_ms).toBeGreaterThanOrEqual(0);
+      }
+      const sent = (await stack.rest('GET', `/v1/sandbox/messages?notification_id=${res.body.notification_id}`, undefined, h)).body.data;
+      const byChannel = Object.fromEntries(sent.map((m: any) => [m.channel, m]));
+      expect(byChannel.email).toMatchObject({ to: 'kwame@example.com', subject: 'Welcome, Kwame' });
+      expect(byChannel.sms).toMatchObject({ to: '+233241234567', body: 'Hi Kwame, code 123' });
+      expect(byChannel.push).toMatchObject({ to: 'device-token-1', title: 'Hi Kwame', body: 'Your code: 123' });
+
+      const gql = await stack.gql(
+        `query($id: ID!) { notification(id: $id) { ${NOTIFICATION_FIELDS} } }`,
+        { id: res.body.notification_id },
+        h,
+      );
+      expect(gql.body.data.notification).toMatchObject({ id: res.body.notification_id, status: 'delivered', recipientId: 'user-42' });
+    });
+
+    it('uses an email address or an E.164 number in `to` directly; other channels are undeliverable with a reason', async () => {
+      const res = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: '+254722000555', template: 'welcome', channels: ['sms', 'email'], data: { first_name: 'A', code: '1' } },
+        h,
+      );
+      expect(res.status).toBe(202);
+      expect(res.body.channels.email).toMatchObject({ status: 'undeliverable', reason: 'the recipient has no email address' });
+      expect(res.body.channels.sms.status).toBe('queued');
+      const done = await settled(res.body.notification_id);
+      expect(done.status).toBe('partially_delivered');
+      expect(done.channels.sms.status).toBe('delivered');
+    });
+
+    it('a missing placeholder field is a 400 naming the field, never a blank', async () => {
+      const res = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: 'a@example.com', template: 'welcome', channels: ['email', 'sms'], data: { first_name: 'Ama' } },
+        h,
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('BAD_USER_INPUT');
+      expect(res.body.message).toEqual(['data.code is required by template "welcome" version 1 (email.html)']);
+      const nulls = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: 'a@example.com', template: 'welcome', channels: ['sms'], data: { first_name: null, code: '1' } },
+        h,
+      );
+      expect(nulls.body.message).toEqual(['data.first_name is required by template "welcome" version 1 (sms.body)']);
+    });
+
+    it('400 for invalid bodies, 404 for unknown templates and recipients', async () => {
+      const base = { to: 'a@example.com', template: 'welcome', channels: ['email'], data: { first_name: 'A', code: '1' } };
+      const cases: Array<[unknown, number, unknown?]> = [
+        [{ ...base, channels: ['fax'] }, 400, ['channels must be among: email, sms, push (unknown: fax)']],
+        [{ ...base, channels: [] }, 400, ['channels must contain at least one of email, sms, push']],
+        [{ ...base, channels: ['email', 'email'] }, 400, ['channels must not repeat a channel']],
+        [{ ...base, to: undefined }, 400, ['to is required']],
+        [{ ...base, data: 'nope' }, 400, ['data must be a JSON object']],
+        [{ ...base, data: ['a'] }, 400, ['data must be a JSON object']],
+        [{ ...base, data: { first_name: 'A', code: '1' }, channels: 'email' }, 202],
+        [{ ...base, template: 'nothing' }, 404, 'Template nothing not found'],
+        [{ ...base, to: 'nobody-known' }, 404, 'Recipient nobody-known not found'],
+      ];
+      for (const [body, status, message] of cases) {
+        const res = await stack.rest('POST', '/v1/send', body, h);
+        expect([JSON.stringify(body), res.status]).toEqual([JSON.stringify(body), status]);
+        if (message) expect(res.body.message).toEqual(message);
+      }
+      const noSms = await stack.rest('POST', '/v1/templates', { name: 'email-only', channels: { email: { subject: 's', html: 'h' } } }, h);
+      expect(noSms.status).toBe(201);
+      const res = await stack.rest('POST', '/v1/send', { to: 'a@example.com', template: 'email-only', channels: ['sms'] }, h);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toEqual(['template "email-only" version 1 has no sms content']);
+      expect((await stack.rest('GET', '/v1/notifications/00000000-0000-0000-0000-000000000000', undefined, h)).status).toBe(404);
+      expect((await stack.rest('GET', '/v1/notifications/not-a-uuid', undefined, h)).status).toBe(404);
+    });
+
+    it('Idempotency-Key returns the first result again; a different body with the same key is a 409', async () => {
+      const body = { to: 'idem@example.com', template: 'welcome', channels: ['email'], data: { first_name: 'I', code: '7' } };
+      const key = { ...h, 'idempotency-key': 'order-1001' };
+      const first = await stack.rest('POST', '/v1/send', body, key);
+      await settled(first.body.notification_id);
+      const again = await stack.rest('POST', '/v1/send', body, key);
+      expect(again.status).toBe(202);
+      expect(again.body).toEqual(first.body);
+      const [a, b] = await Promise.all([
+        stack.rest('POST', '/v1/send', body, { ...h, 'idempotency-key': 'order-1002' }),
+        stack.rest('POST', '/v1/send', body, { ...h, 'idempotency-key': 'order-1002' }),
+      ]);
+      expect(a.body.notification_id).toBe(b.body.notification_id);
+      const other = await stack.rest('POST', '/v1/send', { ...body, data: { first_name: 'J', code: '7' } }, key);
+      expect(other.status).toBe(409);
+      expect(other.body.code).toBe('CONFLICT');
+      const list = await stack.rest('GET', '/v1/notifications?to=idem@example.com', undefined, h);
+      expect(list.body.total).toBe(2);
+    });
+
+    it('retries transient provider errors with backoff; permanent ones are not retried (sandbox magic values)', async () => {
+      const send = (to: string, channels: string[]) =>
+        stack
+          .rest('POST', '/v1/send', { to, template: 'welcome', channels, data: { first_name: 'M', code: '9' } }, h)
+          .then((r) => r.body.notification_id as string);
+      const flaky = await settled(await send('flaky@example.com', ['email']));
+      expect(flaky.channels.email).toMatchObject({ status: 'delivered', attempts: 2 });
+      const failing = await settled(await send('fail@example.com', ['email']));
+      expect(failing.status).toBe('failed');
+      expect(failing.channels.email).toMatchObject({ status: 'failed', attempts: 3 });
+      expect(failing.channels.email.reason).toMatch(/temporary email provider failure \(after 3 attempts\)/);
+      const bounce = await settled(await send('bounce@example.com', ['email']));
+      expect(bounce.channels.email).toMatchObject({ status: 'undeliverable', attempts: 1, reason: 'sandbox: mailbox does not exist' });
+      const invalidNumber = await settled(await send('+254700000001', ['sms']));
+      expect(invalidNumber.channels.sms).toMatchObject({ status: 'undeliverable', attempts: 1, reason: 'sandbox: invalid phone number' });
+      const flakySms = await settled(await send('+254700000003', ['sms']));
+      expect(flakySms.channels.sms).toMatchObject({ status: 'delivered', attempts: 2 });
+    });
+
+    it('records an email open from the tracking pixel served by the notify service', async () => {
+      const res = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: 'opener@example.com', template: 'welcome', channels: ['email'], data: { first_name: 'O', code: '0' } },
+        h,
+      );
+      await settled(res.body.notification_id);
+      const [mail] = (await stack.rest('GET', `/v1/sandbox/messages?notification_id=${res.body.notification_id}`, undefined, h)).body.data;
+      const path = /src="http:\/\/localhost:4003(\/track\/open\/[^"]+)"/.exec(mail.html)![1];
+      const notifyOrigin = new URL(stack.urls.notify!).origin;
+      const pixel = await fetch(notifyOrigin + path);
+      expect(pixel.status).toBe(200);
+      expect(pixel.headers.get('content-type')).toBe('image/gif');
+      expect((await pixel.arrayBuffer()).byteLength).toBeGreaterThan(30);
+      const opened = (await stack.rest('GET', `/v1/notifications/${res.body.notification_id}`, undefined, h)).body;
+      expect(opened.channels.email.status).toBe('opened');
+      const openedAt = opened.channels.email.opened_at;
+      expect(Date.parse(openedAt)).not.toBeNaN();
+      await fetch(notifyOrigin + path);
+      expect((await stack.rest('GET', `/v1/notifications/${res.body.notification_id}`, undefined, h)).body.channels.email.opened_at).toBe(
+        openedAt,
+      );
+      // unknown tokens still get the image, and change nothing
+      expect((await fetch(`${notifyOrigin}/track/open/00000000-0000-0000-0000-000000000000.gif`)).status).toBe(200);
+    });
+  });
+
+  describe('recipients', () => {
+    it('creates and updates profiles through REST and GraphQL, validating each field', async () => {
+      const created = await stack.rest('PUT', '/v1/recipients/cust-7', { email: 'c7@example.com', phone: '+2348012345678' }, h);
+      expect(created.status).toBe(200);
+      expect(created.body).toMatchObject({ id: 'cust-7', email: 'c7@example.com', phone: '+2348012345678', push_tokens: [], locale: null });
+      const updated = await stack.rest('PUT', '/v1/recipients/cust-7', { phone: null, locale: 'fr-SN' }, h);
+      expect(updated.body).toMatchObject({ email: 'c7@example.com', phone: null, locale: 'fr-SN' });
+      const gql = await stack.gql(
+        `mutation { upsertNotificationRecipient(id: "cust-7", input: { pushTokens: ["t1", "t1", "t2"] }) { id email pushTokens locale } }`,
+        {},
+        h,
+      );
+      expect(gql.body.data.upsertNotificationRecipient).toEqual({
+        id: 'cust-7',
+        email: 'c7@example.com',
+        pushTokens: ['t1', 't2'],
+        locale: 'fr-SN',
+      });
+      expect((await stack.rest('GET', '/v1/recipients/cust-7', undefined, h)).body.push_tokens).toEqual(['t1', 't2']);
+
+      const bad = await stack.rest(
+        'PUT',
+        '/v1/recipients/cust-8',
+        {
+          email: 'nope',
+          phone: '0712345678',
+          locale: 'english!',
+          web_push_subscriptions: [{ endpoint: 'http://x', keys: { p256dh: 'a', auth: 'b' } }],
+        },
+        h,
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toEqual([
+        'email must be a valid email address',
+        'phone must be an E.164 number, e.g. +254712345678',
+        'webPushSubscriptions[0].endpoint must be an HTTPS URL',
+        'webPushSubscriptions[0].keys.p256dh must be a base64url P-256 public key (65 bytes)',
+        'webPushSubscriptions[0].keys.auth must be a base64url secret of 16 bytes',
+        'locale must be a BCP 47 tag, e.g. en-KE',
+      ]);
+      expect((await stack.rest('PUT', '/v1/recipients/someone@example.com', { email: 'a@example.com' }, h)).status).toBe(400);
+      const racing = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          stack.rest('PUT', '/v1/recipients/racer', { locale: `en-${['KE', 'GH', 'NG', 'ZA', 'RW'][i]}` }, h),
+        ),
+      );
+      expect(racing.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect((await stack.rest('GET', '/v1/recipients/cust-8', undefined, h)).status).toBe(404);
+      expect((await stack.rest('DELETE', '/v1/recipients/cust-7', undefined, h)).body).toEqual({ id: 'cust-7', deleted: true });
+      expect((await stack.rest('GET', '/v1/recipients/cust-7', undefined, h)).status).toBe(404);
+    });
+  });
+
+  describe('keys, permissions and tenancy', () => {
+    it('needs a notify key with the right permission; other tenants and environments see nothing', async () => {
+      const res = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: 'x@example.com', template: 'welcome', channels: ['email'], data: { first_name: 'x', code: '1' } },
+        h,
+      );
+      const id = res.body.notification_id;
+      expect((await stack.rest('GET', `/v1/notifications/${id}`)).status).toBe(401);
+      const reader = await stack.createClient({
+        name: 'reader',
+        service: 'notify',
+        environment: 'test',
+        organizationId: orgId,
+        permissions: ['notifications:read'],
+      });
+      const rh = { authorization: `Bearer ${reader.apiKey}` };
+      expect((await stack.rest('GET', `/v1/notifications/${id}`, undefined, rh)).status).toBe(200);
+      const denied = await stack.rest('POST', '/v1/send', { to: 'x@example.com', template: 'welcome', channels: ['email'] }, rh);
+      expect(denied.status).toBe(403);
+      expect(denied.body.message).toBe('Insufficient permissions: requires send');
+      expect((await stack.rest('POST', '/v1/templates', WELCOME, rh)).status).toBe(403);
+      expect((await stack.rest('GET', '/v1/templates/welcome', undefined, rh)).status).toBe(403);
+      const verification = await stack.createClient({ name: 'verif' });
+      expect((await stack.rest('GET', `/v1/notifications/${id}`, undefined, { 'x-api-key': verification.apiKey })).status).toBe(403);
+      const live = await stack.createClient({ name: 'live', service: 'notify', organizationId: orgId });
+      expect((await stack.rest('GET', `/v1/notifications/${id}`, undefined, { authorization: `Bearer ${live.apiKey}` })).status).toBe(404);
+      const other = await stack.createClient({ name: 'other org', service: 'notify', environment: 'test' });
+      const oh = { authorization: `Bearer ${other.apiKey}` };
+      expect((await stack.rest('GET', `/v1/notifications/${id}`, undefined, oh)).status).toBe(404);
+      expect((await stack.rest('GET', '/v1/templates/welcome', undefined, oh)).status).toBe(404);
+      expect((await stack.rest('GET', '/v1/sandbox/messages', undefined, oh)).body.total).toBe(0);
+    });
+
+    it('a live key without configured providers falls back to the sandbox and says so', async () => {
+      const live = await stack.createClient({ name: 'live sender', service: 'notify' });
+      const lh = { authorization: `Bearer ${live.apiKey}` };
+      await stack.rest('POST', '/v1/templates', WELCOME, lh);
+      const res = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: 'live@example.com', template: 'welcome', channels: ['email'], data: { first_name: 'L', code: '2' } },
+        lh,
+      );
+      expect(res.body.channels.email.provider).toBe('sandbox (no live email provider configured)');
+      await eventually(
+        async () => (await stack.rest('GET', `/v1/notifications/${res.body.notification_id}`, undefined, lh)).body.status === 'delivered',
+      );
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('notificationUpdated streams channel changes through the gateway', async () => {
+      const sent = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: 'sub@example.com', template: 'welcome', channels: ['email'], data: { first_name: 'S', code: '5' } },
+        h,
+      );
+      const id = sent.body.notification_id;
+      await settled(id);
+      const sub = stack.subscribe(
+        `subscription($id: ID!) { notificationUpdated(id: $id) { id status channels { channel status openedAt } } }`,
+        { id },
+        h,
+      );
+      try {
+        await new Promise((r) => setTimeout(r, 500));
+        const [mail] = (await stack.rest('GET', `/v1/sandbox/messages?notification_id=${id}`, undefined, h)).body.data;
+        const path = /src="http:\/\/localhost:4003(\/track\/open\/[^"]+)"/.exec(mail.html)![1];
+        await fetch(new URL(stack.urls.notify!).origin + path);
+        const [event] = await sub.next(1);
+        expect(event.data.notificationUpdated).toMatchObject({
+          id,
+          status: 'delivered',
+          channels: [{ channel: 'email', status: 'opened' }],
+        });
+        expect(Date.parse(event.data.notificationUpdated.channels[0].openedAt)).not.toBeNaN();
+      } finally {
+        await sub.close();
+      }
+    });
+  });
+});
