@@ -26,7 +26,6 @@ export const MAX_JSON_BODY = '2mb';
  */
 export const NOTIFY_MAX_JSON_BODY = '10mb';
 
-
 /** graphql-armor limits (ARCHITECTURE.md: request limits at the edge). */
 const ARMOR = {
   maxDepth: { n: 12 },

@@ -46,7 +46,6 @@ export interface SubgraphDefinition<Deps = unknown> {
   bodyLimit?: string;
 }
 
-
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
 
