@@ -31,13 +31,19 @@ const RECONNECT_MS = 1_000;
  */
 export class EventStream {
   private client: pg.Client | null = null;
+  /** Payload reads go through a small pool: the LISTEN connection only listens. */
+  private readonly reader: pg.Pool;
   private readonly listeners = new Set<Listener>();
+  private readonly noticeHandlers = new Set<(n: OutboxNotice) => void>();
   private stopped = false;
 
   constructor(
     private readonly url: string,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.reader = new pg.Pool({ connectionString: url, max: 2 });
+    this.reader.on('error', (err) => logDatabaseError(logger, err, 'event stream reader'));
+  }
 
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
@@ -64,15 +70,17 @@ export class EventStream {
     this.stopped = true;
     await this.client?.end().catch(() => undefined);
     this.client = null;
+    await this.reader.end().catch(() => undefined);
   }
 
   private async dispatch(raw: string | undefined): Promise<void> {
     if (!raw || !this.client) return;
     const notice = JSON.parse(raw) as OutboxNotice;
+    for (const handler of this.noticeHandlers) handler(notice);
     const targets = [...this.listeners].filter((l) => l.matches(notice));
     if (!targets.length) return;
     try {
-      const { rows } = await this.client.query<{ payload: StreamedEvent['payload']; snapshot: StreamedEvent['snapshot'] }>(
+      const { rows } = await this.reader.query<{ payload: StreamedEvent['payload']; snapshot: StreamedEvent['snapshot'] }>(
         'select payload, snapshot from platform.outbox_events where id = $1',
         [notice.id],
       );
@@ -82,6 +90,12 @@ export class EventStream {
     } catch (err) {
       this.logger.error({ err, notice }, 'could not read outbox event for subscribers');
     }
+  }
+
+  /** Calls `handler` with every committed event's notice (no payload read): for wake-ups. */
+  onNotice(handler: (n: OutboxNotice) => void): () => void {
+    this.noticeHandlers.add(handler);
+    return () => this.noticeHandlers.delete(handler);
   }
 
   /**

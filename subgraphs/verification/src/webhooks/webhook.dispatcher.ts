@@ -8,6 +8,7 @@ import { resolveTarget } from './webhook.target.js';
 import { signedHeaders } from './webhook.signature.js';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
+const RELAY_CHUNK = 1000;
 
 export interface DispatcherOptions {
   pool: pg.Pool;
@@ -44,8 +45,9 @@ const executorOf = (client: pg.PoolClient): Executor => ({ executeSql: (text, va
  */
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
-  private wake: AsyncIterableIterator<unknown> | null = null;
+  private unwake: (() => void) | null = null;
   private relaying: Promise<void> | null = null;
+  private again = false;
 
   constructor(private readonly opts: DispatcherOptions) {}
 
@@ -57,29 +59,38 @@ export class WebhookDispatcher {
       await this.deliver(job.data.deliveryId);
     });
     // wake the relay on every committed event; poll as a safety net (missed notifications, restarts)
-    this.wake = this.opts.events.subscribe(() => true);
-    void (async () => {
-      for await (const _ of this.wake!) this.relaySoon();
-    })();
+    this.unwake = this.opts.events.onNotice(() => this.relaySoon());
     this.timer = setInterval(() => this.relaySoon(), this.opts.pollMs);
     this.relaySoon();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.wake?.return?.();
+    this.timer = null;
+    this.unwake?.();
     await this.relaying;
   }
 
   private relaySoon(): void {
-    if (this.relaying) return;
+    // an event committed while a relay runs may have missed its SELECT: run once more after it
+    if (this.relaying) {
+      this.again = true;
+      return;
+    }
+    this.again = false;
     this.relaying = this.relay()
       .catch((err) => this.opts.logger.error({ err }, 'outbox relay failed'))
       .then(() => undefined)
-      .finally(() => (this.relaying = null));
+      .finally(() => {
+        this.relaying = null;
+        if (this.again && this.timer) this.relaySoon();
+      });
   }
 
-  /** Claims unrelayed outbox events and creates one delivery (and job) per matching webhook. */
+  /**
+   * Claims unrelayed outbox events and creates one delivery (and job) per matching webhook, set
+   * at a time: a 10,000-notification batch costs a few statements, not one per event.
+   */
   async relay(): Promise<number> {
     let total = 0;
     for (;;) {
@@ -88,24 +99,33 @@ export class WebhookDispatcher {
         await client.query('begin');
         const { rows } = await client.query<{ id: string; event_id: string; organization_id: string; environment: string; event: string; payload: unknown }>(
           `select id, event_id, organization_id, environment, event, payload from platform.outbox_events
-            where relayed_at is null order by id limit 100 for update skip locked`,
+            where relayed_at is null order by id limit ${RELAY_CHUNK} for update skip locked`,
         );
-        for (const e of rows) {
+        if (rows.length) {
           const created = await client.query<{ id: string }>(
             `insert into verification.webhook_deliveries (id, organization_id, webhook_id, event_id, event, body, status, next_attempt_at)
-             select gen_random_uuid(), w.organization_id, w.id, $1, $2, $3, 'PENDING', now()
-               from verification.webhooks w
-              where w.organization_id = $4 and w.environment = $5 and w.active and w.events ? $2
+             select gen_random_uuid(), w.organization_id, w.id, e.event_id, e.event, e.body, 'PENDING', now()
+               from unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::text[]) as e(event_id, event, body, organization_id, environment)
+               join verification.webhooks w
+                 on w.organization_id = e.organization_id and w.environment = e.environment and w.active and w.events ? e.event
              on conflict (webhook_id, event_id) do nothing
              returning id`,
-            [e.event_id, e.event, JSON.stringify(e.payload), e.organization_id, e.environment],
+            [
+              rows.map((e) => e.event_id),
+              rows.map((e) => e.event),
+              rows.map((e) => JSON.stringify(e.payload)),
+              rows.map((e) => e.organization_id),
+              rows.map((e) => e.environment),
+            ],
           );
-          for (const d of created.rows) await this.enqueue(d.id, 0, executorOf(client));
+          if (created.rows.length) {
+            await this.opts.boss.insert(DELIVERY_QUEUE, created.rows.map((d) => ({ data: { deliveryId: d.id } })), { db: executorOf(client) });
+          }
+          await client.query('update platform.outbox_events set relayed_at = now() where id = any($1)', [rows.map((r) => r.id)]);
         }
-        if (rows.length) await client.query('update platform.outbox_events set relayed_at = now() where id = any($1)', [rows.map((r) => r.id)]);
         await client.query('commit');
         total += rows.length;
-        if (rows.length < 100) return total;
+        if (rows.length < RELAY_CHUNK) return total;
       } catch (err) {
         await client.query('rollback').catch(() => undefined);
         throw err;
