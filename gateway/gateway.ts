@@ -13,7 +13,7 @@ import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
 import { edgeAuth } from './edge-auth.js';
 import { createErrorFormatter } from './format-error.js';
 import { graphqlHttpErrorHandler } from './http-errors.js';
-import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
+import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, clientIpOf, type GatewayContext } from './subgraph-data-source.js';
 import { SubscriptionRouter } from './subscriptions.js';
 import { multipartUploads } from './uploads.js';
 import { serveGraphqlWs } from './ws-server.js';
@@ -133,6 +133,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         principal: res.locals.principal as Principal,
         requestId: header(req.headers, REQUEST_ID_HEADER)!, // set by the observability middleware
         idempotencyKey: header(req.headers, IDEMPOTENCY_KEY_HEADER),
+        clientIp: clientIpOf(req.headers, req.ip),
       }),
     }),
     graphqlHttpErrorHandler(logger),

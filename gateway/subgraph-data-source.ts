@@ -1,4 +1,6 @@
 import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { GraphQLError } from 'graphql';
+import { isErrorCode } from '../platform/errors.js';
 import { principalHeaders, type Principal } from '../platform/auth/principal.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { UploadDataSource } from './upload-data-source.js';
@@ -10,6 +12,17 @@ export interface GatewayContext {
   principal: Principal;
   requestId: string;
   idempotencyKey?: string;
+  /** The caller's IP: first X-Forwarded-For hop (the REST adapter sets it), else the socket's. */
+  clientIp?: string;
+}
+
+export const CLIENT_IP_HEADER = 'x-forwarded-for';
+
+/** The client IP the gateway forwards to subgraphs (device intelligence detects `ip` from it). */
+export function clientIpOf(headers: Record<string, string | string[] | undefined>, socketIp?: string): string | undefined {
+  const forwarded = headers[CLIENT_IP_HEADER];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return (first || socketIp)?.replace(/^::ffff:/, '') || undefined;
 }
 
 /** Headers (HTTP) or connectionParams (graphql-ws) that carry a request's identity to a subgraph. */
@@ -18,6 +31,7 @@ export function forwardedHeaders(context: GatewayContext, internalSecret: string
     ...principalHeaders(context.principal, internalSecret),
     [REQUEST_ID_HEADER]: context.requestId,
     ...(context.idempotencyKey && { [IDEMPOTENCY_KEY_HEADER]: context.idempotencyKey }),
+    ...(context.clientIp && { [CLIENT_IP_HEADER]: context.clientIp }),
   };
 }
 
@@ -28,6 +42,22 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
     private readonly internalSecret: string,
   ) {
     super({ url });
+  }
+
+  /**
+   * A subgraph answers some client mistakes (variables its own scalars reject) with HTTP 400 and a
+   * GraphQL error body: keep that error's message and code instead of a generic "400: Bad Request",
+   * which would reach the client as INTERNAL.
+   */
+  override async errorFromResponse(response: Parameters<UploadDataSource<GatewayContext>['errorFromResponse']>[0]): Promise<GraphQLError> {
+    const generic = await super.errorFromResponse(response);
+    const body = (generic.extensions.response as { body?: { errors?: { message?: string; extensions?: { code?: unknown } }[] } } | undefined)?.body;
+    const first = body?.errors?.[0];
+    const code = first?.extensions?.code;
+    if (response.status >= 400 && response.status < 500 && first?.message && (isErrorCode(code) || code === 'GRAPHQL_VALIDATION_FAILED')) {
+      return new GraphQLError(first.message, { extensions: { code: isErrorCode(code) ? code : 'BAD_USER_INPUT' } });
+    }
+    return generic;
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {

@@ -23,12 +23,75 @@ const SCHEMA = buildSchema(/* GraphQL */ `
   type CreatedWebhook { id: ID! clientId: String! callbackUrl: String! events: [String!]! secret: String! message: String! active: Boolean! createdAt: DateTimeISO! }
   type Webhook { id: ID! clientId: String! callbackUrl: String! events: [String!]! active: Boolean! createdAt: DateTimeISO! }
   type DeletedWebhook { id: ID! active: Boolean! message: String! }
+  enum IntelligenceRiskLevel { LOW MEDIUM HIGH }
+  enum IpThreatType { VPN PROXY TOR DATACENTER KNOWN_ABUSER BOTNET }
+  enum IpConnectionType { MOBILE RESIDENTIAL BUSINESS DATACENTER SATELLITE }
+  enum IpFeedCategory { DATACENTER TOR VPN PROXY BOTNET MOBILE SATELLITE BUSINESS RESIDENTIAL }
+  type IpGeolocation { country: String countryName: String region: String city: String latitude: Float longitude: Float timezone: String }
+  type IpNetwork { isp: String organization: String asn: String connectionType: IpConnectionType }
+  type IpThreats { isVpn: Boolean! isProxy: Boolean! isTor: Boolean! isDatacenter: Boolean! isKnownAbuser: Boolean! threatTypes: [IpThreatType!]! }
+  type IpMatchedRange { feed: String! category: IpFeedCategory! network: String! provider: String service: String region: String }
+  type IpAnalysis { id: ID! ip: String! userId: String version: Int! riskScore: Float! riskLevel: IntelligenceRiskLevel! geolocation: IpGeolocation! network: IpNetwork! threats: IpThreats! matchedRanges: [IpMatchedRange!]! checkedAt: DateTimeISO! }
+  input AnalyzeIpInput { ip: String! userId: String }
+  type DeviceSignals { emulator: Boolean! rooted: Boolean! vpn: Boolean! knownFraudDevice: Boolean! geoMismatch: Boolean! multipleAccounts: Int! deviceAge: String! }
+  type DeviceLocation { country: String countryName: String city: String isp: String }
+  type DeviceRiskReason { signal: String! weight: Float! detail: String! }
+  type DeviceDescription { browser: String os: String deviceType: String vendor: String model: String }
+  type DeviceAssessment { id: ID! userId: String! sessionId: String! deviceId: String! firstSeen: DateTimeISO! riskScore: Float! riskLevel: IntelligenceRiskLevel! signals: DeviceSignals! location: DeviceLocation ip: String ipDetected: Boolean! device: DeviceDescription! reasons: [DeviceRiskReason!]! createdAt: DateTimeISO! }
+  input DeviceFingerprintInput { userAgent: String platform: String screenResolution: String timezone: String language: String webgl: String canvas: String ip: String }
+  input AssessDeviceInput { userId: String! sessionId: String! fingerprint: DeviceFingerprintInput! ip: String }
+  enum AmlList { SANCTIONS PEP ADVERSE_MEDIA LAW_ENFORCEMENT }
+  enum AmlStatus { CLEAR POTENTIAL_MATCH CONFIRMED_MATCH }
+  enum AmlRiskLevel { LOW MEDIUM HIGH }
+  enum AmlMatchResolution { OPEN TRUE_POSITIVE FALSE_POSITIVE }
+  enum AmlMatchDecision { TRUE_POSITIVE FALSE_POSITIVE }
+  enum AmlBatchStatus { PENDING PROCESSING COMPLETED }
+  enum AmlCallbackStatus { PENDING DELIVERED FAILED }
+  type AmlMatchToken { query: String! matched: String how: String! score: Float! weight: Float! }
+  type AmlMatchQualifier { kind: String! effect: Float! detail: String! }
+  type AmlMatchExplanation { nameScore: Float! tokens: [AmlMatchToken!]! qualifiers: [AmlMatchQualifier!]! }
+  type AmlMatch { id: ID! listName: String! source: String! kind: AmlList! externalId: String! entityType: String! primaryName: String! matchedName: String! score: Float! explanation: AmlMatchExplanation! programs: [String!]! addedDate: String listVersion: String! resolution: AmlMatchResolution! resolvedBy: String resolutionReason: String resolvedAt: DateTimeISO }
+  type AmlListVersion { source: String! version: String! kind: AmlList! }
+  type AmlScreening { id: ID! userId: String! fullName: String! dateOfBirth: String nationality: String documentNumber: String matchThreshold: Float! lists: [AmlList!]! status: AmlStatus! riskLevel: AmlRiskLevel! matchCount: Int! matches: [AmlMatch!]! listsChecked: [String!]! listVersions: [AmlListVersion!]! batchId: ID checkedAt: DateTimeISO! resolvedAt: DateTimeISO createdAt: DateTimeISO! updatedAt: DateTimeISO! }
+  type AmlScreeningPage { data: [AmlScreening!]! total: Int! page: Int! limit: Int! }
+  type AmlBatchResult { position: Int! userId: String! fullName: String! status: String! screeningId: ID riskLevel: AmlRiskLevel matchCount: Int error: String screening: AmlScreening }
+  type AmlBatch { id: ID! status: AmlBatchStatus! total: Int! processed: Int! clearCount: Int! flaggedCount: Int! failedCount: Int! callbackUrl: String callbackStatus: AmlCallbackStatus callbackAttempts: Int! callbackLastStatusCode: Int callbackDeliveredAt: DateTimeISO callbackNextAttemptAt: DateTimeISO createdAt: DateTimeISO! completedAt: DateTimeISO results: [AmlBatchResult!]! }
+  type AmlBatchAccepted { id: ID! batchId: ID! status: AmlBatchStatus! total: Int! callbackUrl: String callbackSecret: String message: String! createdAt: DateTimeISO! }
+  input AmlScreeningInput { userId: String! fullName: String! dateOfBirth: String nationality: String documentNumber: String matchThreshold: Float lists: [AmlList!] }
+  input AmlBatchInput { subjects: [AmlScreeningInput!]! callbackUrl: String }
+  input ResolveAmlMatchInput { resolution: AmlMatchDecision! resolvedBy: String! reason: String! }
+  enum WatchlistList { SANCTIONS PEP ADVERSE_MEDIA }
+  enum WatchlistSubscriptionStatus { ACTIVE CANCELLED }
+  enum WatchlistAlertStatus { OPEN REVIEWED DISMISSED }
+  enum WatchlistAlertDecision { REVIEWED DISMISSED }
+  type WatchlistSubscription { id: ID! userId: String! fullName: String! dateOfBirth: String nationality: String country: String status: WatchlistSubscriptionStatus! lists: [WatchlistList!]! matchThreshold: Float! nextScanAt: DateTimeISO lastScanAt: DateTimeISO createdAt: DateTimeISO! cancelledAt: DateTimeISO }
+  type WatchlistAlertMatch { listName: String! matchScore: Float! matchedName: String! source: String! addedDate: String kind: AmlList! externalId: String! primaryName: String! listVersion: String! programs: [String!]! }
+  type WatchlistAlert { id: ID! subscriptionId: ID! userId: String! status: WatchlistAlertStatus! match: WatchlistAlertMatch! detectedAt: DateTimeISO! clearedAt: DateTimeISO reviewedBy: String reviewNote: String reviewedAt: DateTimeISO }
+  type WatchlistPagination { page: Int! limit: Int! total: Int! }
+  type WatchlistSubscriptionList { data: [WatchlistSubscription!]! pagination: WatchlistPagination! }
+  type WatchlistAlertList { data: [WatchlistAlert!]! pagination: WatchlistPagination! }
+  input WatchlistSubscribeInput { userId: String! fullName: String! dateOfBirth: String nationality: String country: String lists: [WatchlistList!] }
+  input ReviewWatchlistAlertInput { status: WatchlistAlertDecision! reviewedBy: String! note: String! }
   type Query {
+    amlScreening(id: ID!): AmlScreening!
+    amlScreeningsByUser(page: Int = 1, limit: Int = 20, userId: String!): AmlScreeningPage!
+    amlBatch(id: ID!): AmlBatch!
+    watchlistAlerts(page: Int = 1, limit: Int = 20, userId: String, status: WatchlistAlertStatus, subscriptionId: ID): WatchlistAlertList!
+    watchlistSubscriptions(page: Int = 1, limit: Int = 20, status: WatchlistSubscriptionStatus, userId: String): WatchlistSubscriptionList!
+    deviceAssessment(id: String!): DeviceAssessment!
     identityVerification(id: ID!): IdentityVerification!
     identityVerificationsByUser(userId: String!, page: Int, limit: Int): IdentityVerificationPage!
     webhooksByClient(clientId: String!): [Webhook!]!
   }
   type Mutation {
+    screenAml(input: AmlScreeningInput!): AmlScreening!
+    createAmlBatch(input: AmlBatchInput!): AmlBatchAccepted!
+    resolveAmlMatch(input: ResolveAmlMatchInput!, matchId: ID!, screeningId: ID!): AmlScreening!
+    subscribeWatchlist(input: WatchlistSubscribeInput!): WatchlistSubscription!
+    unsubscribeWatchlist(id: ID!): WatchlistSubscription!
+    reviewWatchlistAlert(input: ReviewWatchlistAlertInput!, id: ID!): WatchlistAlert!
+    analyzeIp(input: AnalyzeIpInput!): IpAnalysis!
+    assessDevice(input: AssessDeviceInput!): DeviceAssessment!
     createIdentityVerification(input: CreateIdentityVerificationInput!): CreateIdentityVerificationPayload!
     reviewIdentityVerification(id: ID!, input: ReviewIdentityVerificationInput!): IdentityVerification!
     restartIdentityVerification(id: ID!): IdentityVerification!

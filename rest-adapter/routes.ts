@@ -3,6 +3,9 @@ import { adminRoutes } from './routes/admin.js';
 import { identityRoutes } from './routes/identity.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { notifyRoutes } from './routes/notify.js';
+import { intelligenceRoutes } from './routes/intelligence.js';
+import { screeningRoutes, watchlistRoutes } from './routes/screening.js';
+import { riskRoutes } from './routes/risk.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
-export const routes: readonly Route[] = [...adminRoutes, ...identityRoutes, ...webhookRoutes, ...notifyRoutes];
+export const routes: readonly Route[] = [...adminRoutes, ...identityRoutes, ...webhookRoutes, ...notifyRoutes, ...intelligenceRoutes, ...screeningRoutes, ...watchlistRoutes, ...riskRoutes];

@@ -36,6 +36,7 @@ export class EventStream {
   private readonly listeners = new Set<Listener>();
   private readonly noticeHandlers = new Set<(n: OutboxNotice) => void>();
   private stopped = false;
+  private dispatching: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly url: string,
@@ -47,7 +48,12 @@ export class EventStream {
 
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
-    client.on('notification', (msg) => void this.dispatch(msg.payload));
+    // one at a time, so subscribers see events in commit order
+    client.on('notification', (msg) => {
+      this.dispatching = this.dispatching
+        .then(() => this.dispatch(msg.payload))
+        .catch((err) => this.logger.error({ err }, 'could not dispatch an outbox notice'));
+    });
     client.on('error', (err) => {
       logDatabaseError(this.logger, err, 'event stream (reconnecting)');
       this.reconnect();

@@ -26,6 +26,8 @@ export interface SubgraphContext<Deps = unknown> {
   em: EntityManager;
   requestId: string;
   idempotencyKey?: string;
+  /** The caller's IP as the gateway saw it (X-Forwarded-For it sets); absent on graphql-ws. */
+  clientIp?: string;
   logger: Logger;
   deps: Deps;
 }
@@ -155,6 +157,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
           em: opts.orm.em.fork(),
           requestId: String(req.headers[REQUEST_ID_HEADER] ?? ''),
           idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+          clientIp: (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim() || undefined,
           logger: logger.child({ requestId: req.headers[REQUEST_ID_HEADER] }),
           deps: opts.deps,
         };

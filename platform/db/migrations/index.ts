@@ -1,8 +1,14 @@
 import { Migration20261122000000Init } from './Migration20261122000000Init.js';
 import { Migration20261122010000Notify } from './Migration20261122010000Notify.js';
+import { Migration20261122020000Screening } from './Migration20261122020000Screening.js';
+import { Migration20261122030000Intelligence } from './Migration20261122030000Intelligence.js';
+import { Migration20261122040000Risk } from './Migration20261122040000Risk.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
   { name: 'Migration20261122000000Init', class: Migration20261122000000Init },
   { name: 'Migration20261122010000Notify', class: Migration20261122010000Notify },
+  { name: 'Migration20261122020000Screening', class: Migration20261122020000Screening },
+  { name: 'Migration20261122030000Intelligence', class: Migration20261122030000Intelligence },
+  { name: 'Migration20261122040000Risk', class: Migration20261122040000Risk },
 ];

@@ -1,18 +1,73 @@
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
+import { ConfigError } from '../../../platform/config.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
+import type { RiskDeps } from './deps.js';
+import { Evaluation } from './evaluation/evaluation.entity.js';
+import { EvaluationEngine } from './evaluation/evaluation.engine.js';
+import { EvaluationResolver, resolveEvaluationReference } from './evaluation/evaluation.resolver.js';
+import { Rule, RuleAudit, RuleVersion } from './rules/rule.entity.js';
+import { RuleResolver } from './rules/rule.resolver.js';
+import { RuleCache } from './rules/rules.cache.js';
+import { RulesStore } from './rules/rules.store.js';
+import { GraphQueryExecutor } from './cypher/cypher.executor.js';
+import { GraphQueryResolver } from './cypher/cypher.resolver.js';
+import { pruneVelocity } from './graph/graph.store.js';
+import { SanctionsLayer } from './sanctions/sanctions.layer.js';
+import { ProfileStore } from './sanctions/profile.store.js';
+import { ProfileResolver } from './sanctions/profile.resolver.js';
+import { loadScreeningEngine } from './sanctions/sanctions.engine.js';
 
-/** Transaction risk (evaluate, rules, graph): capabilities land with their issue. */
-export const riskSubgraph: SubgraphDefinition = {
+/** Transaction risk: evaluate (rules, graph, sanctions), hot-reloaded CEL rules, read-only Cypher. */
+export const riskSubgraph: SubgraphDefinition<RiskDeps> = {
   name: 'risk',
-  resolvers: [statusResolver('risk')],
+  resolvers: [statusResolver('risk'), EvaluationResolver, RuleResolver, GraphQueryResolver, ProfileResolver],
+  referenceResolvers: { RiskEvaluation: resolveEvaluationReference },
 };
 
-export const riskService: ServiceModule<Record<string, never>> = {
+export const riskEntities = [Evaluation, Rule, RuleVersion, RuleAudit];
+
+const PRUNE_EVERY_MS = 5 * 60_000;
+
+export const riskService: ServiceModule<RiskDeps> = {
   name: 'risk',
   definition: riskSubgraph,
-  entities: [],
-  async setup() {
-    return { deps: {} };
+  entities: riskEntities,
+  async setup(rt) {
+    const c = rt.config;
+    if (c.RISK_REVIEW_THRESHOLD >= c.RISK_BLOCK_THRESHOLD) {
+      throw new ConfigError(`RISK_REVIEW_THRESHOLD (${c.RISK_REVIEW_THRESHOLD}) must be below RISK_BLOCK_THRESHOLD (${c.RISK_BLOCK_THRESHOLD})`);
+    }
+    const logger = rt.logger.child({ service: 'risk' });
+    const rules = new RulesStore(rt.pool);
+    const ruleCache = new RuleCache(rt.databaseUrl, rt.pool, logger);
+    const screening = loadScreeningEngine(rt.pool, logger);
+    const sanctions = new SanctionsLayer(screening.engine, c.RISK_SANCTIONS_THRESHOLD);
+    const engine = new EvaluationEngine({
+      pool: rt.pool,
+      rules: ruleCache,
+      store: rules,
+      sanctions,
+      thresholds: { review: c.RISK_REVIEW_THRESHOLD, block: c.RISK_BLOCK_THRESHOLD },
+      cycleWindowHours: c.RISK_CYCLE_WINDOW_HOURS,
+      degreeCap: c.RISK_GRAPH_DEGREE_CAP,
+      logger,
+    });
+    const graphQuery = new GraphQueryExecutor({ pool: rt.pool, timeoutMs: c.GRAPH_QUERY_TIMEOUT_MS, maxRows: c.GRAPH_QUERY_MAX_ROWS, maxHops: c.GRAPH_QUERY_MAX_HOPS, logger });
+    let prune: NodeJS.Timeout | null = null;
+    return {
+      deps: { config: c, events: rt.events, engine, rules, ruleCache, graphQuery, sanctions, profiles: new ProfileStore(rt.pool) },
+      async start() {
+        await ruleCache.start();
+        await screening.start();
+        prune = setInterval(() => void pruneVelocity(rt.pool).catch((err) => logger.warn({ err }, 'velocity pruning failed')), PRUNE_EVERY_MS);
+        prune.unref();
+      },
+      async stop() {
+        if (prune) clearInterval(prune);
+        await ruleCache.stop();
+        await screening.stop();
+      },
+    };
   },
 };

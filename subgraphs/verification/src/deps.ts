@@ -1,9 +1,24 @@
 import type { Config } from '../../../platform/config.js';
 import type { EventStream } from '../../../platform/events/event-stream.js';
+import type { ScreeningEngine } from '../../../screening/index.js';
+import type { IpFeedStore } from './ip/ip-feeds.store.js';
+import type { IpIntelligence } from './ip/ip.service.js';
+import type { AmlJobs, ListCatalog } from './aml/aml.service.js';
+import type { WatchlistDeps } from './watchlist/watchlist.service.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
   config: Config;
   events: EventStream;
   webhooks: { enqueue(deliveryId: string): Promise<void> };
+  /** Sanctions/PEP list matching over the newest list snapshots (reloaded on every new snapshot). */
+  screening: ScreeningEngine;
+  /** Imported IP feeds (datacenter ranges, Tor, VPN/proxy lists) and the IP analysis over them. */
+  ipFeeds: IpFeedStore;
+  ipIntelligence: IpIntelligence;
+  /** AML: which loaded list is of which kind; batch jobs. */
+  amlCatalog: ListCatalog;
+  amlJobs: AmlJobs;
+  /** Watchlist monitoring: the engine and the scan schedule. */
+  watchlist: WatchlistDeps;
 }

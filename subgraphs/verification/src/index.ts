@@ -11,12 +11,28 @@ import { ApiClientResolver } from './admin/api-client.resolver.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhooks/webhook.entity.js';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher.js';
+import { acquireScreeningEngine } from '../../../screening/index.js';
+import { ListsResolver } from './lists/lists.resolver.js';
+import { IpCheck } from './ip/ip.entity.js';
+import { DeviceAssessment } from './device/device.entity.js';
+import { DeviceResolver } from './device/device.resolver.js';
+import { IpResolver } from './ip/ip.resolver.js';
+import { IpFeedStore } from './ip/ip-feeds.store.js';
+import { IpIntelligence } from './ip/ip.service.js';
+import { openOrm } from '../../../platform/db/orm.js';
+import { AmlBatch, AmlBatchSubject, AmlHit, AmlScreening } from './aml/aml.entity.js';
+import { AmlBatchResolver, AmlResolver } from './aml/aml.resolver.js';
+import { ListCatalog } from './aml/aml.service.js';
+import { AmlWorker } from './aml/aml.worker.js';
+import { WatchlistAlert, WatchlistMatch, WatchlistSubscription } from './watchlist/watchlist.entity.js';
+import { WatchlistResolver } from './watchlist/watchlist.resolver.js';
+import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 
-export const verificationEntities = [Organization, ApiClient, OutboxEvent, IdentityVerification, Webhook, WebhookDelivery, WebhookAttempt];
+export const verificationEntities = [Organization, ApiClient, OutboxEvent, IdentityVerification, Webhook, WebhookDelivery, WebhookAttempt, IpCheck, DeviceAssessment, AmlScreening, AmlHit, AmlBatch, AmlBatchSubject, WatchlistSubscription, WatchlistAlert, WatchlistMatch];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
   name: 'verification',
-  resolvers: [statusResolver('verification'), ApiClientResolver, IdentityResolver, WebhookResolver],
+  resolvers: [statusResolver('verification'), ApiClientResolver, IdentityResolver, WebhookResolver, ListsResolver, IpResolver, DeviceResolver, AmlResolver, AmlBatchResolver, WatchlistResolver],
   referenceResolvers: { IdentityVerification: resolveIdentityReference },
 };
 
@@ -25,6 +41,8 @@ export const verificationService: ServiceModule<VerificationDeps> = {
   definition: verificationSubgraph,
   entities: verificationEntities,
   async setup(rt) {
+    // the screening index is loaded before the subgraph serves (AML must never screen an empty index)
+    const { engine: screening, release: releaseScreening } = await acquireScreeningEngine({ pool: rt.pool, logger: rt.logger.child({ component: 'screening' }) });
     // background work: the outbox relay and webhook deliveries
     const dispatcher = new WebhookDispatcher({
       pool: rt.pool,
@@ -37,10 +55,49 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       pollMs: rt.config.OUTBOX_POLL_MS,
       ca: rt.ca,
     });
+    const ipFeeds = new IpFeedStore(rt.pool);
+    const ipIntelligence = new IpIntelligence(ipFeeds, rt.pool);
+    // AML batches, callbacks and watchlist scans run in jobs with an EntityManager of their own
+    const workerOrm = await openOrm({ url: rt.databaseUrl, entities: verificationEntities, logger: rt.logger, poolSize: 4 });
+    const amlCatalog = new ListCatalog(rt.pool, screening);
+    const amlJobs = new AmlWorker({
+      orm: workerOrm,
+      boss: await rt.jobs(),
+      logger: rt.logger.child({ component: 'aml' }),
+      screening,
+      catalog: amlCatalog,
+      timeoutMs: rt.config.WEBHOOK_TIMEOUT_MS,
+      retryDelays: rt.config.WEBHOOK_RETRY_DELAYS,
+      allowPrivateTargets: rt.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      ca: rt.ca,
+    });
+    const watchlist = {
+      screening,
+      scanIntervalMs: rt.config.WATCHLIST_SCAN_INTERVAL_HOURS * 3_600_000,
+      matchThreshold: rt.config.WATCHLIST_MATCH_THRESHOLD,
+    };
+    const watchlistWorker = new WatchlistWorker({
+      orm: workerOrm,
+      screening,
+      catalog: amlCatalog,
+      logger: rt.logger.child({ component: 'watchlist' }),
+      deps: watchlist,
+      pollMs: rt.config.WATCHLIST_POLL_SECONDS * 1000,
+    });
     return {
-      deps: { config: rt.config, events: rt.events, webhooks: dispatcher },
-      start: () => dispatcher.start(),
-      stop: () => dispatcher.stop(),
+      deps: { config: rt.config, events: rt.events, webhooks: dispatcher, screening, ipFeeds, ipIntelligence, amlCatalog, amlJobs, watchlist },
+      start: async () => {
+        await dispatcher.start();
+        await amlJobs.start();
+        watchlistWorker.start();
+      },
+      stop: async () => {
+        await dispatcher.stop();
+        await watchlistWorker.stop();
+        await amlJobs.stop();
+        await workerOrm.close();
+        await releaseScreening();
+      },
     };
   },
 };

@@ -1,0 +1,91 @@
+import { DEVICE_ASSESSMENT, IP_ANALYSIS } from '../fragments.js';
+import type { Route } from '../route.js';
+
+const FINGERPRINT_MEMBERS = ['userAgent', 'platform', 'screenResolution', 'timezone', 'language', 'webgl', 'canvas', 'ip'];
+
+/** Browser SDKs send more fingerprint members than the spec's: only the spec's go to GraphQL. */
+function fingerprintOf(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value; // GraphQL answers 400
+  return Object.fromEntries(Object.entries(value).filter(([k]) => FINGERPRINT_MEMBERS.includes(k)));
+}
+
+const ANALYZE_IP = /* GraphQL */ `
+  mutation AnalyzeIp($input: AnalyzeIpInput!) {
+    analyzeIp(input: $input) {
+      ...IpAnalysisFields
+    }
+  }
+  ${IP_ANALYSIS}
+`;
+
+export const intelligenceRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/intelligence/device/fingerprint',
+    summary: 'Assess a device from its browser fingerprint',
+    body: [
+      { name: 'userId', type: 'string', required: true },
+      { name: 'sessionId', type: 'string', required: true },
+      {
+        name: 'fingerprint',
+        type: 'object',
+        required: true,
+        description:
+          'userAgent, platform, screenResolution, timezone (IANA), language, webgl, canvas (strings, optional; at least one); ip',
+      },
+      { name: 'ip', type: 'string', description: 'Detected from the request when omitted' },
+    ],
+    operation: /* GraphQL */ `
+      mutation AssessDevice($input: AssessDeviceInput!) {
+        assessDevice(input: $input) {
+          ...DeviceAssessmentFields
+        }
+      }
+      ${DEVICE_ASSESSMENT}
+    `,
+    variables: ({ body }) => ({ input: { ...body, ...('fingerprint' in body ? { fingerprint: fingerprintOf(body.fingerprint) } : {}) } }),
+  },
+  {
+    method: 'GET',
+    path: '/intelligence/device/:id',
+    summary: 'Get a device assessment (assessment id, or dfp_ device id for its latest)',
+    operation: /* GraphQL */ `
+      query DeviceAssessment($id: String!) {
+        deviceAssessment(id: $id) {
+          ...DeviceAssessmentFields
+        }
+      }
+      ${DEVICE_ASSESSMENT}
+    `,
+    variables: ({ params }) => ({ id: params.id }),
+  },
+  {
+    method: 'POST',
+    path: '/intelligence/ip',
+    summary: 'Analyse an IP address (Form A)',
+    body: [
+      { name: 'ip', type: 'string', required: true, description: 'IPv4 or IPv6' },
+      { name: 'userId', type: 'string' },
+    ],
+    operation: ANALYZE_IP,
+    variables: ({ body }) => ({ input: body }),
+  },
+  {
+    method: 'POST',
+    path: '/intelligence/ip/check',
+    summary: 'Analyse an IP address (Form B)',
+    body: [
+      { name: 'ipAddress', type: 'string', required: true, description: 'IPv4 or IPv6' },
+      { name: 'userId', type: 'string', required: true },
+    ],
+    operation: /* GraphQL */ `
+      mutation CheckIp($ipAddress: String!, $userId: String!) {
+        analyzeIp(input: { ip: $ipAddress, userId: $userId }) {
+          ...IpAnalysisFields
+        }
+      }
+      ${IP_ANALYSIS}
+    `,
+    variables: ({ body }) => ({ ipAddress: body.ipAddress, userId: body.userId }),
+  },
+];

@@ -1,0 +1,387 @@
+import { canonicalAbd, prepareName, type NameToken, type PreparedName } from './normalize.js';
+import { equivalenceKeys } from './equivalents.js';
+import { abjadKey, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
+import { combine, round, scorePrepared, tokenWeight } from './name-score.js';
+import { maxBoost, qualify } from './qualifiers.js';
+import { DEFAULT_LIMIT, DEFAULT_THRESHOLD, type EntityType, type ListEntry, type NameType, type ScreeningHit, type ScreeningQuery } from '../types.js';
+
+/**
+ * In-memory screening index. Every list name is prepared once (normalised tokens with roles);
+ * distinct tokens form a dictionary, and blocking keys point at dictionary tokens:
+ *   x: the token · e: its equivalence groups · p: Double Metaphone codes · s: transliteration
+ *   skeleton · a: abjad consonant key · d: single-deletion variants (one typo) · r: token without
+ *   a glued article (alzawahiri → zawahiri)
+ * plus two adjacent tokens joined ("ben ali" → "benali") as extra dictionary entries.
+ * A query collects candidate tokens through the same keys, scores each candidate token once, and
+ * only names whose best possible score reaches the threshold are aligned and scored in full.
+ */
+
+/** Longer queries are cut: names do not have more parts, and the search cost grows with them. */
+export const MAX_QUERY_CHARS = 300;
+export const MAX_QUERY_TOKENS = 12;
+
+/** Weak aliases (OFAC "a.k.a. weak", UN low-quality aliases) are discounted. */
+export const NAME_TYPE_FACTOR: Record<NameType, number> = { PRIMARY: 1, ALIAS: 1, ORIGINAL_SCRIPT: 1, WEAK_ALIAS: 0.93 };
+
+interface IndexedName {
+  entry: number;
+  type: NameType;
+  full: string;
+  prepared: PreparedName;
+  totalWeight: number;
+  /** token weights, descending */
+  weights: number[];
+}
+
+interface DictToken {
+  token: NameToken;
+  /** names containing it; joined = the token is two adjacent name tokens joined */
+  names: number[];
+  joined: boolean;
+}
+
+/**
+ * Per candidate name during a search (flat typed arrays, one slot per name: no allocation per
+ * candidate): best similarity per query token, whether it matched other than by an initial, and how
+ * many joined tokens were used.
+ */
+class Accumulator {
+  readonly slotOf = new Map<number, number>();
+  readonly names: number[] = [];
+  best: Float64Array;
+  strong: Uint8Array;
+  joined: Int32Array;
+
+  constructor(readonly width: number) {
+    this.best = new Float64Array(256 * width);
+    this.strong = new Uint8Array(256 * width);
+    this.joined = new Int32Array(256);
+  }
+
+  slot(nameId: number, create: boolean): number {
+    const s = this.slotOf.get(nameId);
+    if (s !== undefined) return s;
+    if (!create) return -1;
+    const n = this.names.length;
+    if (n === this.joined.length) {
+      const grow = <T extends Float64Array | Uint8Array | Int32Array>(a: T, size: number): T => {
+        const b = new (a.constructor as new (n: number) => T)(size);
+        b.set(a);
+        return b;
+      };
+      this.best = grow(this.best, n * 2 * this.width);
+      this.strong = grow(this.strong, n * 2 * this.width);
+      this.joined = grow(this.joined, n * 2);
+    }
+    this.names.push(nameId);
+    this.slotOf.set(nameId, n);
+    return n;
+  }
+
+  get size(): number {
+    return this.names.length;
+  }
+}
+
+const tokenKey = (t: NameToken) => (t.abjad ? `${t.text}#` : t.text);
+
+function deletions(text: string): string[] {
+  if (text.length < 4) return [];
+  const out = new Set<string>();
+  for (let i = 0; i < text.length; i++) out.add(text.slice(0, i) + text.slice(i + 1));
+  return [...out];
+}
+
+const ARTICLE = /^(al|el|ul)(?=[a-z]{3,})/;
+
+/** Keys a list token is filed under (joined tokens only under their text: they serve concatenations). */
+function indexKeys(t: NameToken, joined: boolean): string[] {
+  const text = t.text;
+  const keys = [`x${text}`];
+  const stripped = text.replace(ARTICLE, '');
+  if (stripped !== text) keys.push(`r${stripped}`);
+  if (joined || text.length === 1) return keys;
+  for (const e of equivalenceKeys(text)) keys.push(`e${e}`);
+  if (stripped !== text) for (const e of equivalenceKeys(stripped)) keys.push(`e${e}`);
+  if (/\d/.test(text)) return keys;
+  for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
+  if (text.length >= 4) keys.push(`s${skeleton(text)}`);
+  const ak = abjadKey(text);
+  if (ak.length >= 2) keys.push(`a${ak}`);
+  if (text.length >= 4) {
+    keys.push(`d${text}`);
+    for (const d of deletions(text)) keys.push(`d${d}`);
+  }
+  return keys;
+}
+
+/** Keys a query token looks up. */
+function queryKeys(t: NameToken): string[] {
+  const text = t.text;
+  const stripped = text.replace(ARTICLE, '');
+  const keys = [`x${text}`, `r${text}`];
+  if (stripped !== text) keys.push(`x${stripped}`, `r${stripped}`);
+  if (text.length === 1) return keys;
+  for (const e of equivalenceKeys(text)) keys.push(`e${e}`);
+  if (stripped !== text) for (const e of equivalenceKeys(stripped)) keys.push(`e${e}`);
+  if (/\d/.test(text)) return keys;
+  for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
+  if (text.length >= 4) keys.push(`s${skeleton(text)}`);
+  const ak = abjadKey(text);
+  if (ak.length >= 2) keys.push(`a${ak}`);
+  // one typo either side: the token and its deletions against the list's deletions
+  if (text.length >= 3) {
+    keys.push(`d${text}`);
+    if (text.length >= 4) for (const d of deletions(text)) keys.push(`d${d}`);
+  }
+  return keys;
+}
+
+export function entityMatches(queryType: ScreeningQuery['entityType'], entryType: EntityType): boolean {
+  if (!queryType || entryType === 'UNKNOWN') return true;
+  if (queryType === 'INDIVIDUAL') return entryType === 'INDIVIDUAL';
+  return entryType !== 'INDIVIDUAL';
+}
+
+export class ScreeningIndex {
+  private readonly entries: ListEntry[];
+  private readonly versions: Record<string, string>;
+  private readonly names: IndexedName[] = [];
+  private readonly dict: DictToken[] = [];
+  private readonly dictByKey = new Map<string, number>();
+  private readonly blocks = new Map<string, number[]>();
+
+  private constructor(entries: ListEntry[], versions: Record<string, string>) {
+    this.entries = entries;
+    this.versions = { ...versions };
+  }
+
+  static build(entries: ListEntry[], versions: Record<string, string>): ScreeningIndex {
+    const index = new ScreeningIndex(entries, versions);
+    entries.forEach((entry, e) => index.addEntry(entry, e));
+    return index;
+  }
+
+  /**
+   * The same, yielding to the event loop every `chunk` entries so that a process keeps serving
+   * (with its previous index) while a new snapshot is indexed.
+   */
+  static async buildAsync(entries: ListEntry[], versions: Record<string, string>, chunk = 500): Promise<ScreeningIndex> {
+    const index = new ScreeningIndex(entries, versions);
+    for (let e = 0; e < entries.length; e++) {
+      index.addEntry(entries[e], e);
+      if (e % chunk === chunk - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return index;
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Number of indexed names (primary names and aliases). */
+  get nameCount(): number {
+    return this.names.length;
+  }
+
+  private addEntry(entry: ListEntry, e: number): void {
+    const seen = new Set<string>();
+    for (const n of entry.names) {
+      const prepared = prepareName(n.full, { entityType: entry.entityType, commaMeansFamily: true });
+      if (!prepared.tokens.length || seen.has(prepared.normalized + (prepared.tokens.some((t) => t.role === 'family') ? '|f' : ''))) continue;
+      seen.add(prepared.normalized + (prepared.tokens.some((t) => t.role === 'family') ? '|f' : ''));
+      const weights = prepared.tokens.map(tokenWeight).sort((a, b) => b - a);
+      const id = this.names.length;
+      this.names.push({ entry: e, type: n.type, full: n.full, prepared, totalWeight: weights.reduce((s, w) => s + w, 0), weights });
+      const toks = prepared.tokens;
+      for (const t of toks) this.addToken(t, id, false);
+      for (let i = 0; i + 1 < toks.length; i++) {
+        if (toks[i].role === 'initial' || toks[i + 1].role === 'initial') continue;
+        this.addToken({ text: canonicalAbd(toks[i].text + toks[i + 1].text), role: toks[i].role, abjad: toks[i].abjad && toks[i + 1].abjad }, id, true);
+      }
+    }
+  }
+
+  private addToken(t: NameToken, nameId: number, joined: boolean): void {
+    const k = (joined ? '+' : '') + tokenKey(t);
+    let id = this.dictByKey.get(k);
+    if (id === undefined) {
+      id = this.dict.length;
+      this.dictByKey.set(k, id);
+      this.dict.push({ token: t, names: [], joined });
+      for (const key of indexKeys(t, joined)) {
+        const list = this.blocks.get(key);
+        if (list) list.push(id);
+        else this.blocks.set(key, [id]);
+      }
+    }
+    const names = this.dict[id].names;
+    if (names[names.length - 1] !== nameId) names.push(nameId);
+  }
+
+  search(q: ScreeningQuery): ScreeningHit[] {
+    const threshold = q.threshold ?? DEFAULT_THRESHOLD;
+    const limit = q.limit ?? DEFAULT_LIMIT;
+    const prepared = prepareName(q.fullName.slice(0, MAX_QUERY_CHARS), { entityType: q.entityType, commaMeansFamily: true });
+    prepared.tokens = prepared.tokens.slice(0, MAX_QUERY_TOKENS);
+    const qt = prepared.tokens;
+    if (!qt.length) return [];
+    const qWeights = qt.map(tokenWeight);
+    const qTotal = qWeights.reduce((s, w) => s + w, 0);
+    const boost = maxBoost(q);
+    const floor = Math.max(0, threshold - boost - 1e-9);
+
+    // query units: single tokens and adjacent pairs joined
+    const units: { idx: number[]; token: NameToken }[] = qt.map((token, i) => ({ idx: [i], token }));
+    for (let i = 0; i + 1 < qt.length; i++) {
+      if (qt[i].role === 'initial' || qt[i + 1].role === 'initial') continue;
+      units.push({ idx: [i, i + 1], token: { text: canonicalAbd(qt[i].text + qt[i + 1].text), role: qt[i].role, abjad: qt[i].abjad && qt[i + 1].abjad } });
+    }
+
+    // per candidate name: best similarity per query token, and whether a joined token was used
+    const W = qt.length;
+    const acc = new Accumulator(W);
+    const simCache = new Map<string, TokenSimilarity>();
+    const touch = (nameId: number, idx: number[], sim: TokenSimilarity, joined: boolean, create: boolean) => {
+      const slot = acc.slot(nameId, create);
+      if (slot < 0) return;
+      for (const i of idx) {
+        const at = slot * W + i;
+        if (sim.score > acc.best[at]) acc.best[at] = sim.score;
+        if (sim.how !== 'initial') acc.strong[at] = 1;
+      }
+      if (joined || idx.length > 1) acc.joined[slot]++;
+    };
+    const lookup = (unit: { idx: number[]; token: NameToken }, keys: string[], create: boolean) => {
+      const candidates = new Set<number>();
+      for (const key of keys) for (const id of this.blocks.get(key) ?? []) candidates.add(id);
+      for (const id of candidates) {
+        const d = this.dict[id];
+        if (unit.idx.length > 1 && d.joined) continue;
+        const ck = `${unit.idx.join(',')}|${id}`;
+        let sim = simCache.get(ck);
+        if (!sim) {
+          sim = compareTokens(unit.token, d.token);
+          simCache.set(ck, sim);
+        }
+        if (sim.score < MIN_TOKEN_SCORE || ((unit.idx.length > 1 || d.joined) && (sim.score < 0.85 || sim.how === 'initial'))) continue;
+        for (const n of d.names) touch(n, unit.idx, sim, d.joined, create);
+      }
+    };
+    // significant tokens open candidates; initials and particles only add to existing ones
+    const opening = units.filter((u) => u.token.role !== 'initial' && u.token.role !== 'particle');
+    const secondary = units.filter((u) => u.token.role === 'initial' || u.token.role === 'particle');
+    const openAll = opening.length === 0;
+    for (const u of opening) lookup(u, queryKeys(u.token), true);
+    for (const u of secondary) lookup(u, queryKeys(u.token), openAll);
+    // query initials vs any list token with that first letter, and full query tokens vs list initials
+    for (const u of units) {
+      if (u.idx.length > 1) continue;
+      if (u.token.role === 'initial') this.initialLookup(u.token.text[0], u.idx[0], acc, openAll);
+      else lookup(u, [`x${u.token.text[0]}`], false);
+    }
+
+    // token pairs repeat across candidate names: compare each pair once per query
+    const pairCache = new Map<string, TokenSimilarity>();
+    const cachedCompare = (a: NameToken, b: NameToken): TokenSimilarity => {
+      const key = `${a.abjad ? '#' : ''}${a.text}|${b.abjad ? '#' : ''}${b.text}`;
+      let sim = pairCache.get(key);
+      if (!sim) {
+        sim = compareTokens(a, b);
+        pairCache.set(key, sim);
+      }
+      return sim;
+    };
+    const kinds = q.kinds?.length ? new Set(q.kinds) : null;
+    const sources = q.sources?.length ? new Set(q.sources) : null;
+    const best = new Map<number, ScreeningHit & { nameScore: number }>();
+    let scored = 0;
+    for (let slot = 0; slot < acc.size; slot++) {
+      const nameId = acc.names[slot];
+      const name = this.names[nameId];
+      const entry = this.entries[name.entry];
+      if ((kinds && !kinds.has(entry.kind)) || (sources && !sources.has(entry.source)) || !entityMatches(q.entityType, entry.entityType)) continue;
+      // upper bound of the name score from the per-token bests
+      let qm = 0;
+      let k = 0;
+      let strong = 0;
+      for (let i = 0; i < W; i++) {
+        const b = acc.best[slot * W + i];
+        qm += qWeights[i] * b;
+        if (b > 0) k++;
+        if (acc.strong[slot * W + i] && qt[i].role !== 'particle' && qt[i].role !== 'initial') strong++;
+      }
+      const covQ = qm / qTotal;
+      const take = Math.min(name.weights.length, k + acc.joined[slot]);
+      let cm = 0;
+      for (let i = 0; i < take; i++) cm += name.weights[i];
+      const covC = Math.min(1, cm / name.totalWeight);
+      const ub = combine(covQ, covC, strong) * NAME_TYPE_FACTOR[name.type];
+      if (ub < floor) continue;
+
+      scored++;
+      const ns = scorePrepared(prepared, name.prepared, cachedCompare);
+      const nameScore = round(ns.score * NAME_TYPE_FACTOR[name.type]);
+      if (nameScore < floor) continue;
+      const prev = best.get(name.entry);
+      if (prev && prev.nameScore >= nameScore) continue;
+      best.set(name.entry, {
+        source: entry.source,
+        kind: entry.kind,
+        externalId: entry.externalId,
+        entityType: entry.entityType,
+        primaryName: entry.names.find((n) => n.type === 'PRIMARY')?.full ?? entry.names[0]?.full ?? '',
+        matchedName: name.full,
+        score: nameScore,
+        nameScore,
+        explanation: { nameScore, tokens: ns.tokens, qualifiers: [] },
+        programs: entry.programs,
+        ...(entry.addedDate ? { addedDate: entry.addedDate } : {}),
+        listVersion: this.versions[entry.source] ?? 'unversioned',
+      });
+    }
+
+    this.lastStats = { candidates: acc.size, scored, tokenPairs: pairCache.size + simCache.size };
+    const hits: ScreeningHit[] = [];
+    for (const [e, hit] of best) {
+      const qualifiers = qualify(q, this.entries[e]);
+      const score = round(Math.min(1, Math.max(0, hit.nameScore + qualifiers.reduce((s, x) => s + x.effect, 0))));
+      if (score < threshold) continue;
+      const { nameScore: _n, ...rest } = hit;
+      hits.push({ ...rest, score, explanation: { ...hit.explanation, qualifiers } });
+    }
+    hits.sort((a, b) => b.score - a.score || a.source.localeCompare(b.source) || a.externalId.localeCompare(b.externalId));
+    return hits.slice(0, limit);
+  }
+
+  private initialCache: Map<string, number[]> | null = null;
+
+  /** Work done by the last search (candidate names, names fully scored, token pairs compared). */
+  lastStats = { candidates: 0, scored: 0, tokenPairs: 0 };
+
+  /** A query initial matches list tokens starting with that letter (only names already found, unless the query is all initials). */
+  private initialLookup(letter: string, i: number, acc: Accumulator, create: boolean): void {
+    const W = acc.width;
+    if (!create) {
+      for (let slot = 0; slot < acc.size; slot++) {
+        if (acc.best[slot * W + i] >= 0.9) continue;
+        if (this.names[acc.names[slot]].prepared.tokens.some((t) => t.text[0] === letter)) acc.best[slot * W + i] = 0.9;
+      }
+      return;
+    }
+    if (!this.initialCache) {
+      this.initialCache = new Map();
+      this.names.forEach((n, id) => {
+        for (const l of new Set(n.prepared.tokens.map((t) => t.text[0]))) {
+          const list = this.initialCache!.get(l) ?? [];
+          list.push(id);
+          this.initialCache!.set(l, list);
+        }
+      });
+    }
+    for (const nameId of this.initialCache.get(letter) ?? []) {
+      const slot = acc.slot(nameId, true);
+      acc.best[slot * W + i] = Math.max(acc.best[slot * W + i], 0.9);
+    }
+  }
+}

@@ -1,0 +1,242 @@
+import { doubleMetaphone } from 'double-metaphone';
+import { equivalenceScore, knownDistinct } from './equivalents.js';
+import type { NameToken } from './normalize.js';
+import type { TokenMatchHow } from '../types.js';
+
+/** Token-level similarity: exact, equivalent, initial, phonetic, fuzzy. */
+
+const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
+/** Consonant pairs that transliterations confuse (cost 0.5 instead of 1). */
+const CLOSE = new Set(['ck', 'kq', 'cq', 'gq', 'jy', 'sz', 'cs', 'dt', 'vw', 'uw', 'iy', 'ey', 'dz', 'sx']);
+/** Neighbouring keys on a QWERTY/AZERTY keyboard: typing slips cost 0.75. */
+const KEYBOARD = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const ADJACENT = new Set<string>();
+KEYBOARD.forEach((row, r) => {
+  for (let i = 0; i < row.length; i++) {
+    const pairs = [row[i + 1], KEYBOARD[r + 1]?.[i], KEYBOARD[r + 1]?.[i - 1]].filter(Boolean) as string[];
+    for (const p of pairs) ADJACENT.add(row[i] < p ? row[i] + p : p + row[i]);
+  }
+});
+ADJACENT.add('aq').add('wz').add('mq'); // AZERTY swaps
+
+function subCost(a: string, b: string): number {
+  if (a === b) return 0;
+  if (VOWELS.has(a) && VOWELS.has(b)) return 0.5;
+  const k = a < b ? a + b : b + a;
+  return CLOSE.has(k) ? 0.6 : ADJACENT.has(k) ? 0.75 : 1;
+}
+
+/**
+ * Damerau-Levenshtein (optimal string alignment) with transliteration-aware costs: vowel ↔ vowel
+ * and close consonants (c/k/q, s/z, d/t…) cost less than other substitutions; adjacent
+ * transpositions cost 1; deleting or inserting a vowel or an h costs 0.6 (Mohamed/Mohammed,
+ * Abdelkader/Abdelkadir).
+ */
+export function weightedDamerau(a: string, b: string): number {
+  const n = a.length;
+  const m = b.length;
+  if (!n) return m;
+  if (!m) return n;
+  const indel = (ch: string, prev: string | undefined) => (VOWELS.has(ch) || ch === 'h' || ch === prev ? 0.6 : 1);
+  let prev2 = new Float64Array(m + 1);
+  let prev = new Float64Array(m + 1);
+  let cur = new Float64Array(m + 1);
+  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1] + indel(b[j - 1], b[j - 2]);
+  for (let i = 1; i <= n; i++) {
+    cur[0] = prev[0] + indel(a[i - 1], a[i - 2]);
+    for (let j = 1; j <= m; j++) {
+      let v = Math.min(prev[j] + indel(a[i - 1], a[i - 2]), cur[j - 1] + indel(b[j - 1], b[j - 2]), prev[j - 1] + subCost(a[i - 1], b[j - 1]));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] && a[i - 1] !== a[i - 2]) v = Math.min(v, prev2[j - 2] + 0.8);
+      cur[j] = v;
+    }
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[m];
+}
+
+/** Plain Damerau-Levenshtein (OSA) distance, unit costs. */
+export function damerauLevenshtein(a: string, b: string): number {
+  const n = a.length;
+  const m = b.length;
+  if (!n) return m;
+  if (!m) return n;
+  let prev2 = new Array<number>(m + 1).fill(0);
+  let prev = Array.from({ length: m + 1 }, (_, j) => j);
+  let cur = new Array<number>(m + 1).fill(0);
+  for (let i = 1; i <= n; i++) {
+    cur[0] = i;
+    for (let j = 1; j <= m; j++) {
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+      cur[j] = v;
+    }
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[m];
+}
+
+/** Double Metaphone codes (primary, secondary) of a token. */
+export function phoneticCodes(token: string): string[] {
+  if (token.length < 2 || /\d/.test(token)) return [];
+  const cached = CODES.get(token);
+  if (cached) return cached;
+  const [p, s] = doubleMetaphone(token);
+  const out = p === s ? (p ? [p] : []) : [p, s].filter(Boolean);
+  if (CODES.size > MEMO_LIMIT) CODES.clear();
+  CODES.set(token, out);
+  return out;
+}
+
+/**
+ * Transliteration folding (vowels kept): digraphs and letters that different romanisation systems
+ * write differently become one form: ph→f, dj/zh→j, kh→k, gh→g, dh→d, th→t, sh/ch/tch→s, ou/oo→u,
+ * ee→i, q/ck→k, c before a/o/u→k, x→ks, w→u, y→i, doubled letters collapsed, a final h after a
+ * vowel dropped. Prigozhin/Prigojine, Chérif/Sharif, Daoud/Dawud, Siddiq/Sidiki meet here.
+ */
+export function fold(token: string): string {
+  const cached = FOLDS.get(token);
+  if (cached !== undefined) return cached;
+  const out = computeFold(token);
+  if (FOLDS.size > MEMO_LIMIT) FOLDS.clear();
+  FOLDS.set(token, out);
+  return out;
+}
+
+/** Per-process memo of folds and phonetic codes (names repeat a lot); cleared when it grows past this. */
+const MEMO_LIMIT = 200_000;
+const FOLDS = new Map<string, string>();
+const CODES = new Map<string, string[]>();
+
+function computeFold(token: string): string {
+  let t = token
+    .replace(/ph/g, 'f')
+    .replace(/tch/g, 's')
+    .replace(/(dj|zh)/g, 'j')
+    .replace(/(sch|sh|ch)/g, 's')
+    .replace(/kh/g, 'k')
+    .replace(/gh/g, 'g')
+    .replace(/dh/g, 'd')
+    .replace(/th/g, 't')
+    .replace(/(ou|oo)/g, 'u')
+    .replace(/ee/g, 'i')
+    .replace(/ck/g, 'k')
+    .replace(/q/g, 'k')
+    .replace(/c(?=[aou]|$)/g, 'k')
+    .replace(/x/g, 'ks')
+    .replace(/w/g, 'u')
+    .replace(/y/g, 'i')
+    .replace(/([aeiou])h$/, '$1');
+  let out = '';
+  for (const ch of t) if (out[out.length - 1] !== ch) out += ch;
+  t = out;
+  return t;
+}
+
+/** Consonant skeleton of the folded token (vowels after the first letter dropped). */
+export function skeleton(token: string, dropFirstVowel = false): string {
+  const t = fold(token).replace(/c/g, 's').replace(/z/g, 's');
+  const first = t[0] ?? '';
+  let out = dropFirstVowel && /[aeiou]/.test(first) ? '' : first;
+  for (const ch of t.slice(1).replace(/[aeiou]/g, '')) if (out[out.length - 1] !== ch) out += ch;
+  return out;
+}
+
+/**
+ * Key for comparing an abjad (vowel-less) token with a Latin one: doubled letters collapsed, then
+ * vowels and w/y (long vowels in Arabic script) dropped; z/dh (ظ ذ) share a class, q → k, dj → j,
+ * French ch → sh; a final h (ة) dropped. السيسي "sysy" and "Sisi" both give "ss".
+ */
+export function abjadKey(token: string): string {
+  return token
+    .replace(/(dh|z)/g, 'Z')
+    .replace(/q/g, 'k')
+    .replace(/dj/g, 'j')
+    .replace(/ch/g, 'sh')
+    .replace(/(.)\1+/g, '$1')
+    .replace(/[aeiouyw]/g, '')
+    .replace(/h$/, '');
+}
+
+export interface TokenSimilarity {
+  score: number;
+  how: TokenMatchHow;
+}
+
+const NONE: TokenSimilarity = { score: 0, how: 'missing' };
+/** Below this a token pair is not a match at all. */
+export const MIN_TOKEN_SCORE = 0.7;
+
+const ARTICLE_PREFIX = /^(al|el|ul)(?=[a-z]{3,})/;
+
+/**
+ * Fuzzy score from the relative weighted edit distance r = distance / longer length:
+ * 1 − r − 0.6 × max(0, r − 0.15). One vowel change in 6 letters ≈ 0.92, one consonant typo in 8
+ * ≈ 0.88, one in 5 ≈ 0.77, two different letters in 6 ≈ 0.69 (no match).
+ */
+export function fuzzyScore(r: number): number {
+  return Math.max(0, 1 - r - 0.6 * Math.max(0, r - 0.15));
+}
+
+/** Largest relative distance that can still reach MIN_TOKEN_SCORE (fuzzyScore(0.25) ≈ 0.69). */
+const MAX_R = 0.25;
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Similarity of two normalised tokens. Fuzzy scores fall with the weighted edit distance relative
+ * to the length: one typo in a 6-letter token ≈ 0.9, two different consonants ≈ 0.7 (no match).
+ */
+export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
+  const x = a.text;
+  const y = b.text;
+  if (x === y) return { score: 1, how: 'exact' };
+  if (x.length === 1 || y.length === 1) {
+    if (x.length === 1 && y.length === 1) return NONE;
+    const [i, w] = x.length === 1 ? [x, y] : [y, x];
+    return w[0] === i ? { score: 0.9, how: 'initial' } : NONE;
+  }
+  const eq = equivalenceScore(x, y);
+  if (eq > 0) return { score: eq, how: 'equivalent' };
+  // "alzawahiri" ~ "zawahiri"
+  const xs = x.replace(ARTICLE_PREFIX, '');
+  const ys = y.replace(ARTICLE_PREFIX, '');
+  if ((xs !== x || ys !== y) && (xs === ys || equivalenceScore(xs, ys) > 0)) return { score: 0.95, how: 'equivalent' };
+  // two known names of different groups (Hassan / Hussein) are different names, however close
+  if (knownDistinct(x, y)) return NONE;
+  if (/\d/.test(x) || /\d/.test(y)) return NONE;
+
+  if (a.abjad !== b.abjad) {
+    // Arabic script transliterated (no short vowels) vs a Latin spelling: compare consonant keys
+    const ka = abjadKey(x);
+    const kb = abjadKey(y);
+    if (ka.length >= 2 && ka === kb) return { score: 0.9, how: 'phonetic' };
+    if (ka.length >= 4 && kb.length >= 4 && damerauLevenshtein(ka, kb) === 1) return { score: 0.8, how: 'fuzzy' };
+    return NONE;
+  }
+
+  const maxLen = Math.max(x.length, y.length);
+  const minLen = Math.min(x.length, y.length);
+  if (minLen < 3) return NONE;
+  const fx = fold(x);
+  const fy = fold(y);
+  if (fx === fy) return { score: 0.93, how: 'phonetic' };
+  // lengths too far apart for any match (each missing letter costs at least 0.6)
+  if (Math.min(Math.abs(x.length - y.length) / maxLen, Math.abs(fx.length - fy.length) / Math.max(fx.length, fy.length)) * 0.6 > MAX_R) return NONE;
+  const rRaw = weightedDamerau(x, y) / maxLen;
+  const rFold = weightedDamerau(fx, fy) / Math.max(fx.length, fy.length) + 0.02;
+  // three-letter tokens tolerate only an added vowel, h or doubled letter (Isa/Issa), not a change (Ali/Alo)
+  if (minLen === 3 && (x.length === y.length || weightedDamerau(x, y) > 0.6)) return NONE;
+  let score = fuzzyScore(Math.min(rRaw, rFold));
+  let how: TokenMatchHow = rFold < rRaw ? 'phonetic' : 'fuzzy';
+  if (score >= 0.75 && score < 0.9) {
+    // same Double Metaphone code: a little more confidence
+    const pa = phoneticCodes(x);
+    const pb = phoneticCodes(y);
+    if (pa.some((c) => c.length >= 2 && pb.includes(c))) {
+      score = Math.min(0.9, score + 0.04);
+      how = 'phonetic';
+    }
+  }
+  if (score >= MIN_TOKEN_SCORE) return { score: round3(score), how };
+  return NONE;
+}

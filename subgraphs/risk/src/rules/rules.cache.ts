@@ -1,0 +1,211 @@
+import pg from 'pg';
+import type { Logger } from '../../../../platform/logger.js';
+import { tenantKey, type Tenant } from '../tenant.js';
+import type { RuleAction, RuleSeverity } from './rule.entity.js';
+import { compileCondition, type CompiledCondition, type RuleActivation } from './rules.environment.js';
+
+export interface CompiledRule {
+  id: string;
+  name: string;
+  description: string | null;
+  version: number;
+  action: RuleAction;
+  severity: RuleSeverity;
+  condition: string;
+  evaluate: CompiledCondition | null;
+  /** Set when the stored condition no longer compiles (it was type-checked when saved). */
+  compileError: string | null;
+}
+
+export interface RuleSetSnapshot {
+  revision: string;
+  rules: CompiledRule[];
+}
+
+export interface FiredRule {
+  id: string;
+  name: string;
+  description: string | null;
+  version: number;
+  action: RuleAction;
+  severity: RuleSeverity;
+}
+
+export interface RuleError {
+  id: string;
+  version: number;
+  message: string;
+}
+
+export interface RulesOutcome {
+  checked: number;
+  fired: FiredRule[];
+  errors: RuleError[];
+}
+
+/** Runs every enabled rule of a snapshot against the facts; a failing rule does not fire. */
+export function runRules(snapshot: RuleSetSnapshot, facts: RuleActivation): RulesOutcome {
+  const fired: FiredRule[] = [];
+  const errors: RuleError[] = [];
+  for (const rule of snapshot.rules) {
+    if (!rule.evaluate) {
+      errors.push({ id: rule.id, version: rule.version, message: rule.compileError ?? 'condition does not compile' });
+      continue;
+    }
+    try {
+      const result = rule.evaluate(facts);
+      if (result === true) {
+        fired.push({ id: rule.id, name: rule.name, description: rule.description, version: rule.version, action: rule.action, severity: rule.severity });
+      } else if (typeof result !== 'boolean') {
+        errors.push({ id: rule.id, version: rule.version, message: `condition yielded ${typeof result === 'bigint' ? 'int' : typeof result}, not bool` });
+      }
+    } catch (err) {
+      errors.push({ id: rule.id, version: rule.version, message: firstLine((err as Error).message) });
+    }
+  }
+  return { checked: snapshot.rules.length, fired, errors };
+}
+
+const firstLine = (s: string) => s.split('\n')[0];
+
+interface StoredRule {
+  id: string;
+  name: string;
+  description: string | null;
+  condition: string;
+  action: RuleAction;
+  severity: RuleSeverity;
+  version: number;
+}
+
+function compile(rows: StoredRule[]): CompiledRule[] {
+  return rows.map((r) => {
+    try {
+      return { ...r, evaluate: compileCondition(r.condition), compileError: null };
+    } catch (err) {
+      return { ...r, evaluate: null, compileError: firstLine((err as Error).message) };
+    }
+  });
+}
+
+const RECONNECT_MS = 1_000;
+
+/**
+ * Compiled rules per tenant, keyed by the tenant's rule-set revision. The database is
+ * authoritative: every evaluation reads the current revision in its own transaction and reloads
+ * when it differs, so a committed change applies to the very next evaluation on every instance.
+ * LISTEN `risk_rules` (NOTIFY on commit of every change) reloads eagerly, so that evaluation
+ * usually finds the new rules compiled already.
+ */
+export class RuleCache {
+  private readonly entries = new Map<string, RuleSetSnapshot>();
+  private readonly loading = new Map<string, Promise<RuleSetSnapshot | null>>();
+  private client: pg.Client | null = null;
+  private stopped = false;
+  /** Count of reloads caused by a notification (observability, tests). */
+  notifiedReloads = 0;
+
+  constructor(
+    private readonly url: string,
+    private readonly pool: pg.Pool,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (msg) => this.onNotice(msg.payload));
+    client.on('error', (err) => {
+      this.logger.warn({ err }, 'rules listener connection lost; reconnecting');
+      this.reconnect();
+    });
+    await client.connect();
+    await client.query('LISTEN risk_rules');
+    this.client = client;
+    // changes missed while disconnected are caught by the per-evaluation revision check
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+
+  private reconnect(): void {
+    this.client?.end().catch(() => undefined);
+    this.client = null;
+    if (this.stopped) return;
+    setTimeout(() => {
+      if (!this.stopped) this.start().catch(() => this.reconnect());
+    }, RECONNECT_MS).unref();
+  }
+
+  private onNotice(raw: string | undefined): void {
+    if (!raw) return;
+    let notice: { organizationId: string; environment: string; revision: string | number };
+    try {
+      notice = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    const tenant = { organizationId: notice.organizationId, environment: notice.environment };
+    const cached = this.entries.get(tenantKey(tenant));
+    // only tenants this instance serves are kept warm
+    if (!cached || BigInt(cached.revision) >= BigInt(notice.revision)) return;
+    this.notifiedReloads++;
+    void this.load(this.pool, tenant).catch((err) => this.logger.warn({ err }, 'eager rules reload failed'));
+  }
+
+  /** The cached snapshot when its revision is current (no query). */
+  peek(tenant: Tenant, revision: string): RuleSetSnapshot | null {
+    const cached = this.entries.get(tenantKey(tenant));
+    return cached && cached.revision === revision ? cached : null;
+  }
+
+  /**
+   * The rules at `revision` (read by the caller inside its transaction): from the cache, else
+   * loaded with `db` (the caller's connection, so it sees what its transaction sees).
+   */
+  async rulesAt(db: pg.ClientBase | pg.Pool, tenant: Tenant, revision: string): Promise<RuleSetSnapshot> {
+    const hit = this.peek(tenant, revision);
+    if (hit) return hit;
+    const loaded = await this.load(db, tenant);
+    if (!loaded) return { revision, rules: [] };
+    return loaded;
+  }
+
+  private load(db: pg.ClientBase | pg.Pool, tenant: Tenant): Promise<RuleSetSnapshot | null> {
+    const key = tenantKey(tenant);
+    // a caller's own connection must run its own query (it may be inside a transaction)
+    if (db === this.pool) {
+      const pending = this.loading.get(key);
+      if (pending) return pending;
+    }
+    const work = (async () => {
+      // revision and rules in one statement: one snapshot
+      const { rows } = await db.query<{ revision: string; rules: StoredRule[] }>(
+        `select s.revision::text as revision,
+           coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name, 'description', r.description,
+             'condition', r.condition, 'action', r.action, 'severity', r.severity, 'version', r.version) order by r.id)
+             from risk.rules r
+             where r.organization_id = s.organization_id and r.environment = s.environment and r.enabled), '[]') as rules
+         from risk.rule_sets s where s.organization_id = $1 and s.environment = $2`,
+        [tenant.organizationId, tenant.environment],
+      );
+      if (!rows[0]) return null;
+      const snapshot: RuleSetSnapshot = { revision: rows[0].revision, rules: compile(rows[0].rules) };
+      const current = this.entries.get(key);
+      if (!current || BigInt(current.revision) <= BigInt(snapshot.revision)) this.entries.set(key, snapshot);
+      return snapshot;
+    })();
+    if (db === this.pool) {
+      this.loading.set(key, work);
+      void work.finally(() => this.loading.delete(key)).catch(() => undefined);
+    }
+    return work;
+  }
+
+  get tenants(): number {
+    return this.entries.size;
+  }
+}

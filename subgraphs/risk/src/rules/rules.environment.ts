@@ -1,0 +1,211 @@
+import { Environment } from '@marcbachmann/cel-js';
+
+/**
+ * The CEL environment rule conditions are written against (documented in the README and served
+ * by the `riskRuleEnvironment` query). CEL integers are BigInt: counters are `int`, amounts and
+ * sums are `double` — write `txn.amount > 50000.0` or `> 50000` (mixed int/double comparisons
+ * are allowed), but arithmetic must stay within one type (`sender.sum_1h + txn.amount`).
+ */
+
+export interface FactDoc {
+  name: string;
+  type: string;
+  description: string;
+}
+
+type Schema = Record<string, string>;
+
+interface Variable {
+  name: string;
+  description: string;
+  fields: Array<[field: string, type: string, description: string]>;
+}
+
+const VARIABLES: Variable[] = [
+  {
+    name: 'txn',
+    description: 'The transaction being evaluated',
+    fields: [
+      ['amount', 'double', 'Amount in the currency unit (e.g. 1500.0)'],
+      ['currency', 'string', 'ISO 4217 code, upper case'],
+      ['channel', 'string', 'Channel as sent ("" when absent)'],
+      ['sender', 'string', 'Sending account id'],
+      ['receiver', 'string', 'Receiving account id'],
+      ['metadata', 'map<string, dyn>', 'The metadata object as sent (JSON numbers are doubles); test optional keys with has(txn.metadata.key)'],
+      ['hour_utc', 'int', 'Hour of the evaluation, 0–23 UTC'],
+    ],
+  },
+  {
+    name: 'sender',
+    description: "The sending account's history before this transaction",
+    fields: [
+      ['count_1h', 'int', 'Transfers sent in the last hour'],
+      ['sum_1h', 'double', 'Amount sent in the last hour, in this currency'],
+      ['count_24h', 'int', 'Transfers sent in the last 24 hours'],
+      ['sum_24h', 'double', 'Amount sent in the last 24 hours, in this currency'],
+      ['distinct_receivers_24h', 'int', 'Distinct accounts paid in the last 24 hours (capped at the degree cap)'],
+      ['received_count_1h', 'int', 'Transfers received in the last hour'],
+      ['received_sum_1h', 'double', 'Amount received in the last hour, in this currency'],
+      ['is_new', 'bool', 'No transfer to or from this account was seen before'],
+    ],
+  },
+  {
+    name: 'receiver',
+    description: "The receiving account's history before this transaction",
+    fields: [
+      ['count_1h', 'int', 'Transfers received in the last hour'],
+      ['sum_1h', 'double', 'Amount received in the last hour, in this currency'],
+      ['count_24h', 'int', 'Transfers received in the last 24 hours'],
+      ['sum_24h', 'double', 'Amount received in the last 24 hours, in this currency'],
+      ['distinct_senders_24h', 'int', 'Distinct accounts that paid it in the last 24 hours (capped at the degree cap)'],
+      ['is_new', 'bool', 'No transfer to or from this account was seen before'],
+    ],
+  },
+  {
+    name: 'device',
+    description: 'metadata.device_id and its history (zeros when absent)',
+    fields: [
+      ['present', 'bool', 'The transaction carries metadata.device_id'],
+      ['distinct_accounts_24h', 'int', 'Distinct accounts that used the device in the last 24 hours, this sender included'],
+      ['new_for_sender', 'bool', 'The sender never used this device before'],
+      ['count_1h', 'int', 'Transfers made from the device in the last hour'],
+    ],
+  },
+  {
+    name: 'ip',
+    description: 'metadata.ip and its history (zeros when absent)',
+    fields: [
+      ['present', 'bool', 'The transaction carries metadata.ip'],
+      ['distinct_accounts_24h', 'int', 'Distinct accounts seen from the address in the last 24 hours, this sender included'],
+    ],
+  },
+  {
+    name: 'pair',
+    description: 'Transfers from this sender to this receiver before this one',
+    fields: [
+      ['count_24h', 'int', 'Transfers in the last 24 hours'],
+      ['sum_24h', 'double', 'Amount in the last 24 hours, in this currency'],
+      ['is_new', 'bool', 'No transfer between them in the last 24 hours'],
+    ],
+  },
+  {
+    name: 'graph',
+    description: 'Facts from the graph detectors (this transaction included as an edge)',
+    fields: [
+      ['in_cycle', 'bool', 'The transfer closes a cycle of 2–5 transfers within the cycle window'],
+      ['cycle_length', 'int', 'Length of the shortest such cycle, 0 when none'],
+      ['fan_in_24h', 'int', 'Distinct senders into the receiver in the last 24 hours, this one included'],
+      ['fan_out_24h', 'int', 'Distinct receivers of the sender in the last 24 hours, this one included'],
+      ['shared_device_accounts', 'int', 'Distinct accounts on the device in the last 24 hours (0 without device)'],
+      ['pass_through', 'bool', 'The sender forwards at least 80% of what it received in the last hour'],
+      ['pass_through_ratio', 'double', 'Sent in the last hour (this one included) / received in the last hour; 0 when nothing was received'],
+      ['patterns', 'list<string>', 'Patterns found: cycle, fan_in, fan_out, shared_device, rapid_pass_through'],
+    ],
+  },
+];
+
+/**
+ * Reporting thresholds (currency → amount) used by `reporting_threshold(currency)`: the cash/
+ * transaction reporting levels of common African currencies (and USD/EUR/GBP), approximate
+ * defaults for rule writing, not legal advice. Unknown currencies answer 10000.0.
+ */
+export const REPORTING_THRESHOLDS: Record<string, number> = {
+  KES: 1_000_000,
+  NGN: 5_000_000,
+  GHS: 50_000,
+  UGX: 20_000_000,
+  TZS: 10_000_000,
+  RWF: 10_000_000,
+  ZAR: 50_000,
+  XOF: 5_000_000,
+  XAF: 5_000_000,
+  ETB: 300_000,
+  ZMW: 100_000,
+  MWK: 5_000_000,
+  EGP: 500_000,
+  MAD: 100_000,
+  USD: 10_000,
+  EUR: 10_000,
+  GBP: 10_000,
+};
+const DEFAULT_REPORTING_THRESHOLD = 10_000;
+
+export function reportingThreshold(currency: string): number {
+  return REPORTING_THRESHOLDS[currency.toUpperCase()] ?? DEFAULT_REPORTING_THRESHOLD;
+}
+
+export const FUNCTIONS: FactDoc[] = [
+  { name: 'reporting_threshold(string)', type: 'double', description: 'Reporting threshold of a currency (see the README table); 10000.0 when unknown' },
+];
+
+function schemaOf(v: Variable): Schema {
+  return Object.fromEntries(v.fields.map(([f, t]) => [f, t]));
+}
+
+function buildEnvironment(): Environment {
+  const env = new Environment({ homogeneousAggregateLiterals: false, limits: { maxAstNodes: 2_000, maxDepth: 50, maxListElements: 500, maxMapEntries: 200, maxCallArguments: 16 } });
+  for (const v of VARIABLES) env.registerVariable({ name: v.name, schema: schemaOf(v), description: v.description });
+  env.registerFunction('reporting_threshold(string): double', (currency: string) => reportingThreshold(currency));
+  return env;
+}
+
+const ENVIRONMENT = buildEnvironment();
+
+/** Every variable of the environment, flattened (`sender.count_1h: int — …`). */
+export const RULE_FACTS: FactDoc[] = VARIABLES.flatMap((v) => v.fields.map(([f, type, description]) => ({ name: `${v.name}.${f}`, type, description })));
+
+export type CheckResult = { ok: true } | { ok: false; message: string };
+
+/** Type-checks a condition: it must parse, use only the environment, and yield a bool (or dyn). */
+export function checkCondition(condition: string): CheckResult {
+  const result = ENVIRONMENT.check(condition);
+  if (!result.valid) return { ok: false, message: result.error?.message ?? 'invalid condition' };
+  if (result.type !== 'bool' && result.type !== 'dyn') {
+    return { ok: false, message: `condition must be a bool expression, but it yields ${result.type}` };
+  }
+  return { ok: true };
+}
+
+export type CompiledCondition = (facts: RuleActivation) => unknown;
+
+/** Parses once; the result is called per evaluation. Throws the parser's error when invalid. */
+export function compileCondition(condition: string): CompiledCondition {
+  const parsed = ENVIRONMENT.parse(condition);
+  return (facts) => parsed(facts as never);
+}
+
+/** What the detectors and counters computed, in plain numbers (converted for CEL by `activation`). */
+export interface RuleFacts {
+  txn: { amount: number; currency: string; channel: string; sender: string; receiver: string; metadata: Record<string, unknown>; hour_utc: number };
+  sender: { count_1h: number; sum_1h: number; count_24h: number; sum_24h: number; distinct_receivers_24h: number; received_count_1h: number; received_sum_1h: number; is_new: boolean };
+  receiver: { count_1h: number; sum_1h: number; count_24h: number; sum_24h: number; distinct_senders_24h: number; is_new: boolean };
+  device: { present: boolean; distinct_accounts_24h: number; new_for_sender: boolean; count_1h: number };
+  ip: { present: boolean; distinct_accounts_24h: number };
+  pair: { count_24h: number; sum_24h: number; is_new: boolean };
+  graph: {
+    in_cycle: boolean;
+    cycle_length: number;
+    fan_in_24h: number;
+    fan_out_24h: number;
+    shared_device_accounts: number;
+    pass_through: boolean;
+    pass_through_ratio: number;
+    patterns: string[];
+  };
+}
+
+export type RuleActivation = Record<string, Record<string, unknown>>;
+
+const TYPES = new Map(VARIABLES.map((v) => [v.name, new Map(v.fields.map(([f, t]) => [f, t]))]));
+
+/** Facts → CEL values: `int` fields become BigInt, everything else stays as it is. */
+export function activation(facts: RuleFacts): RuleActivation {
+  const out: RuleActivation = {};
+  for (const [name, values] of Object.entries(facts) as Array<[string, Record<string, unknown>]>) {
+    const types = TYPES.get(name)!;
+    out[name] = Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [k, types.get(k) === 'int' ? BigInt(Math.trunc(Number(v))) : v]),
+    );
+  }
+  return out;
+}

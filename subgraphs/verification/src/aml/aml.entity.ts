@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { ListKind, MatchExplanation } from '../../../../screening/index.js';
+import type { AmlBatchStatus, AmlRiskLevel, AmlStatus, CallbackStatus, HitResolution, SubjectStatus } from './aml.lifecycle.js';
+
+/** One AML screening of a person (POST /screening/aml, or one subject of a batch). */
+@Entity({ schema: 'verification', tableName: 'aml_screenings' })
+export class AmlScreening {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'text' })
+  environment!: string;
+
+  @Property({ type: 'text' })
+  userId!: string;
+
+  @Property({ type: 'text' })
+  fullName!: string;
+
+  @Property({ type: 'text', nullable: true })
+  dateOfBirth?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  nationality?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  documentNumber?: string | null;
+
+  @Property({ type: 'double' })
+  matchThreshold!: number;
+
+  /** The list kinds asked for (all four by default). */
+  @Property({ type: 'json' })
+  lists!: ListKind[];
+
+  @Property({ type: 'text' })
+  status!: AmlStatus;
+
+  @Property({ type: 'text' })
+  riskLevel!: AmlRiskLevel;
+
+  @Property({ type: 'integer' })
+  matchCount!: number;
+
+  /** Sources screened against (OFAC_SDN, UN_SC, …). */
+  @Property({ type: 'json' })
+  listsChecked!: string[];
+
+  /** Source → snapshot version screened against, with the source's kind. */
+  @Property({ type: 'json' })
+  listVersions!: Array<{ source: string; version: string; kind: ListKind }>;
+
+  @Property({ type: 'uuid', nullable: true })
+  batchId?: string | null;
+
+  @Property({ type: 'datetime' })
+  checkedAt!: Date;
+
+  /** When the last open match was resolved. */
+  @Property({ type: 'datetime', nullable: true })
+  resolvedAt?: Date | null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime', onUpdate: () => new Date() })
+  updatedAt: Date & Opt = new Date();
+}
+
+/** One list entry that matched a screening, with its explanation and its review. */
+@Entity({ schema: 'verification', tableName: 'aml_hits' })
+export class AmlHit {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @Property({ type: 'uuid' })
+  screeningId!: string;
+
+  @Property({ type: 'integer' })
+  position!: number;
+
+  @Property({ type: 'text' })
+  source!: string;
+
+  @Property({ type: 'text' })
+  kind!: ListKind;
+
+  @Property({ type: 'text' })
+  externalId!: string;
+
+  @Property({ type: 'text' })
+  entityType!: string;
+
+  @Property({ type: 'text' })
+  primaryName!: string;
+
+  @Property({ type: 'text' })
+  matchedName!: string;
+
+  @Property({ type: 'double' })
+  score!: number;
+
+  @Property({ type: 'json' })
+  explanation!: MatchExplanation;
+
+  @Property({ type: 'json' })
+  programs!: string[];
+
+  @Property({ type: 'text', nullable: true })
+  addedDate?: string | null;
+
+  @Property({ type: 'text' })
+  listVersion!: string;
+
+  @Property({ type: 'text' })
+  resolution: HitResolution & Opt = 'OPEN';
+
+  @Property({ type: 'text', nullable: true })
+  resolvedBy?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  resolutionReason?: string | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  resolvedAt?: Date | null;
+}
+
+/** POST /screening/aml/batch: up to 100 subjects screened by a job. */
+@Entity({ schema: 'verification', tableName: 'aml_batches' })
+export class AmlBatch {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'text' })
+  environment!: string;
+
+  @Property({ type: 'text' })
+  status: AmlBatchStatus & Opt = 'PENDING';
+
+  @Property({ type: 'integer' })
+  total!: number;
+
+  @Property({ type: 'integer' })
+  processed: number & Opt = 0;
+
+  @Property({ type: 'integer' })
+  clearCount: number & Opt = 0;
+
+  @Property({ type: 'integer' })
+  flaggedCount: number & Opt = 0;
+
+  @Property({ type: 'integer' })
+  failedCount: number & Opt = 0;
+
+  @Property({ type: 'text', nullable: true })
+  callbackUrl?: string | null;
+
+  /** Signs the callback (shown once, in the 202 answer). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  callbackSecret?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  callbackStatus?: CallbackStatus | null;
+
+  @Property({ type: 'integer' })
+  callbackAttempts: number & Opt = 0;
+
+  @Property({ type: 'integer', nullable: true })
+  callbackLastStatusCode?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  callbackLastError?: string | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  callbackDeliveredAt?: Date | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  callbackNextAttemptAt?: Date | null;
+
+  /** The exact body signed and sent, so every retry is identical. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  callbackBody?: string | null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime', nullable: true })
+  completedAt?: Date | null;
+}
+
+export interface AmlRequest {
+  userId: string;
+  fullName: string;
+  dateOfBirth?: string | null;
+  nationality?: string | null;
+  documentNumber?: string | null;
+  matchThreshold?: number | null;
+  lists?: ListKind[] | null;
+}
+
+@Entity({ schema: 'verification', tableName: 'aml_batch_subjects' })
+export class AmlBatchSubject {
+  @PrimaryKey({ type: 'uuid' })
+  batchId!: string;
+
+  @PrimaryKey({ type: 'integer' })
+  position!: number;
+
+  @Property({ type: 'json' })
+  input!: AmlRequest;
+
+  @Property({ type: 'text' })
+  status: SubjectStatus & Opt = 'PENDING';
+
+  @Property({ type: 'uuid', nullable: true })
+  screeningId?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  error?: string | null;
+}

@@ -1,0 +1,284 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import { AppError, invalid, notFound } from '../../../../platform/errors.js';
+import type { Page } from '../../../../platform/graphql/pagination.js';
+import { isUuid } from '../../../../platform/ids.js';
+import type { ListKind, ScreeningEngine } from '../../../../screening/index.js';
+import type { Tenant } from '../identity/identity.service.js';
+import { generateWebhookSecret } from '../webhooks/webhook.signature.js';
+import { resolveTarget } from '../webhooks/webhook.target.js';
+import { AmlBatch, AmlBatchSubject, AmlHit, AmlScreening, type AmlRequest } from './aml.entity.js';
+import { amlRiskLevel, resolveHit, reviewTrigger, transition } from './aml.lifecycle.js';
+import { recordAmlEvent, recordBatchEvent, type BatchResult } from './aml.events.js';
+import { MAX_BATCH_SUBJECTS, normaliseAmlRequest, validateAmlRequest } from './aml.validation.js';
+
+/** Hits kept per screening (best first). */
+export const MAX_MATCHES = 25;
+
+export type ScreeningSearch = Pick<ScreeningEngine, 'search' | 'versions'>;
+
+export interface AmlView {
+  screening: AmlScreening;
+  hits: AmlHit[];
+}
+
+export interface ListChecked {
+  source: string;
+  version: string;
+  kind: ListKind;
+}
+
+/** Which list kind each loaded source is (from its newest snapshot), cached per set of versions. */
+export class ListCatalog {
+  private cache: { key: string; kinds: Map<string, ListKind> } | null = null;
+
+  constructor(
+    private readonly pool: Pick<pg.Pool, 'query'>,
+    private readonly engine: ScreeningSearch,
+  ) {}
+
+  /**
+   * Whether this process's index holds the newest snapshot of every source. A process that has not
+   * reloaded yet must not rescan watchlists: its older lists would clear matches and re-alert them.
+   */
+  async inStep(): Promise<boolean> {
+    const { rows } = await this.pool.query<{ source: string; version: string }>(
+      'select distinct on (source) source, version from screening.list_snapshots order by source, seq desc',
+    );
+    const loaded = this.engine.versions();
+    return rows.length === Object.keys(loaded).length && rows.every((r) => loaded[r.source] === r.version);
+  }
+
+  async checked(kinds: readonly ListKind[]): Promise<ListChecked[]> {
+    const versions = this.engine.versions();
+    const key = JSON.stringify(Object.entries(versions).sort());
+    if (this.cache?.key !== key) {
+      const { rows } = await this.pool.query<{ source: string; kind: ListKind }>(
+        'select distinct on (source) source, kind from screening.list_snapshots order by source, seq desc',
+      );
+      this.cache = { key, kinds: new Map(rows.map((r) => [r.source, r.kind])) };
+    }
+    const byKind = this.cache.kinds;
+    return Object.entries(versions)
+      .filter(([source]) => kinds.includes(byKind.get(source)!))
+      .map(([source, version]) => ({ source, version, kind: byKind.get(source)! }))
+      .sort((a, b) => a.source.localeCompare(b.source));
+  }
+}
+
+export interface AmlJobs {
+  /** Queues the batch's screening job in the caller's transaction. */
+  enqueueBatch(em: EntityManager, batchId: string): Promise<void>;
+}
+
+export interface AmlServiceDeps {
+  screening: ScreeningSearch;
+  catalog: ListCatalog;
+  jobs?: AmlJobs;
+  allowPrivateTargets?: boolean;
+}
+
+export interface ResolveMatchCommand {
+  resolution: 'TRUE_POSITIVE' | 'FALSE_POSITIVE';
+  resolvedBy: string;
+  reason: string;
+}
+
+export interface BatchCommand {
+  subjects: AmlRequest[];
+  callbackUrl?: string | null;
+}
+
+const unavailable = (kinds: readonly string[]) =>
+  new AppError('UNAVAILABLE', `No screening list is loaded for ${kinds.join(', ')}; import the lists first (npm run lists:import)`, {
+    retryAfter: 60,
+  });
+
+/** AML screening: one subject now, a batch by job; reviews of matches. */
+export class AmlService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenant: Tenant,
+    private readonly deps: AmlServiceDeps,
+  ) {}
+
+  async screen(req: AmlRequest): Promise<AmlView> {
+    const errors = validateAmlRequest(req);
+    if (errors.length) throw invalid(errors);
+    return this.em.transactional((em) => this.screenIn(em, req, null));
+  }
+
+  /** Screens one subject and records it (with its event) in the caller's transaction. */
+  async screenIn(em: EntityManager, req: AmlRequest, batchId: string | null): Promise<AmlView> {
+    const errors = validateAmlRequest(req);
+    if (errors.length) throw invalid(errors);
+    const r = normaliseAmlRequest(req);
+    const lists = await this.deps.catalog.checked(r.lists);
+    if (!lists.length) throw unavailable(r.lists);
+    const found = this.deps.screening.search({
+      fullName: r.fullName,
+      dateOfBirth: r.dateOfBirth ?? undefined,
+      nationality: r.nationality ?? undefined,
+      documentNumber: r.documentNumber ?? undefined,
+      entityType: 'INDIVIDUAL',
+      kinds: r.lists,
+      sources: lists.map((l) => l.source),
+      threshold: r.matchThreshold,
+      limit: MAX_MATCHES,
+    });
+    const trigger = found.length ? 'screened.matches' : 'screened.clear';
+    const t = transition(null, trigger);
+    const status = t.to!;
+    const screening = em.create(AmlScreening, {
+      ...this.tenant,
+      ...r,
+      status,
+      riskLevel: amlRiskLevel(
+        status,
+        found.map((h) => h.kind),
+      ),
+      matchCount: found.length,
+      listsChecked: lists.map((l) => l.source),
+      listVersions: lists,
+      batchId,
+      checkedAt: new Date(),
+    });
+    const hits = found.map((h, position) =>
+      em.create(AmlHit, {
+        screeningId: screening.id,
+        position,
+        source: h.source,
+        kind: h.kind,
+        externalId: h.externalId,
+        entityType: h.entityType,
+        primaryName: h.primaryName,
+        matchedName: h.matchedName,
+        score: Math.round(h.score * 1000) / 1000,
+        explanation: h.explanation,
+        programs: h.programs,
+        addedDate: h.addedDate ?? null,
+        listVersion: h.listVersion,
+      }),
+    );
+    recordAmlEvent(em, t.event, screening, hits);
+    return { screening, hits };
+  }
+
+  async get(id: string): Promise<AmlView> {
+    const screening = isUuid(id) ? await this.em.findOne(AmlScreening, { id, ...this.tenant }) : null;
+    if (!screening) throw notFound('AML screening', id);
+    return { screening, hits: await this.hitsOf(screening.id) };
+  }
+
+  async listByUser(userId: string, page: number, limit: number): Promise<Page<AmlView>> {
+    const [rows, total] = await this.em.findAndCount(
+      AmlScreening,
+      { userId, ...this.tenant },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
+    );
+    const hits = rows.length
+      ? await this.em.find(AmlHit, { screeningId: { $in: rows.map((r) => r.id) } }, { orderBy: { position: 'asc' } })
+      : [];
+    return { data: rows.map((screening) => ({ screening, hits: hits.filter((h) => h.screeningId === screening.id) })), total, page, limit };
+  }
+
+  /** A reviewer marks one match a true or false positive; the screening follows the lifecycle table. */
+  async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand): Promise<AmlView> {
+    await this.get(screeningId);
+    return this.em.transactional(async (em) => {
+      const screening = await em.findOneOrFail(AmlScreening, { id: screeningId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const hits = await em.find(AmlHit, { screeningId }, { orderBy: { position: 'asc' }, refresh: true });
+      const hit = isUuid(matchId) ? hits.find((h) => h.id === matchId) : undefined;
+      if (!hit) throw notFound(`Match of AML screening ${screeningId}`, matchId);
+      const now = new Date();
+      Object.assign(hit, {
+        resolution: resolveHit(hit.resolution, cmd.resolution),
+        resolvedBy: cmd.resolvedBy,
+        resolutionReason: cmd.reason,
+        resolvedAt: now,
+      });
+      const t = transition(
+        screening.status,
+        reviewTrigger(
+          screening.status,
+          hits.map((h) => h.resolution),
+        ),
+      );
+      if (t.to) screening.status = t.to;
+      const standing = hits.filter((h) => h.resolution !== 'FALSE_POSITIVE').map((h) => h.kind);
+      screening.riskLevel = amlRiskLevel(screening.status, standing);
+      if (!hits.some((h) => h.resolution === 'OPEN')) screening.resolvedAt = now;
+      recordAmlEvent(em, t.event, screening, hits);
+      return { screening, hits };
+    });
+  }
+
+  async createBatch(cmd: BatchCommand): Promise<{ batch: AmlBatch; callbackSecret: string | null }> {
+    const errors: string[] = [];
+    if (!cmd.subjects.length) errors.push('subjects must contain at least one subject');
+    if (cmd.subjects.length > MAX_BATCH_SUBJECTS) errors.push(`subjects must contain at most ${MAX_BATCH_SUBJECTS} subjects`);
+    cmd.subjects.slice(0, MAX_BATCH_SUBJECTS).forEach((s, i) => errors.push(...validateAmlRequest(s, `subjects[${i}].`)));
+    let callbackUrl: string | null = null;
+    if (cmd.callbackUrl != null) {
+      try {
+        const url = new URL(cmd.callbackUrl);
+        if (url.protocol !== 'https:') errors.push('callbackUrl must be an HTTPS URL');
+        else {
+          await resolveTarget(url.href, this.deps.allowPrivateTargets ?? false).catch((err: Error) => errors.push(err.message));
+          callbackUrl = url.href;
+        }
+      } catch {
+        errors.push('callbackUrl must be a valid URL');
+      }
+    }
+    if (errors.length) throw invalid(errors);
+    for (const kinds of new Set(cmd.subjects.map((s) => JSON.stringify(normaliseAmlRequest(s).lists)))) {
+      const wanted = JSON.parse(kinds) as ListKind[];
+      if (!(await this.deps.catalog.checked(wanted)).length) throw unavailable(wanted);
+    }
+    if (!this.deps.jobs) throw new Error('AML jobs are not configured');
+    const callbackSecret = callbackUrl ? generateWebhookSecret() : null;
+    const batch = await this.em.transactional(async (em) => {
+      const b = em.create(AmlBatch, { ...this.tenant, total: cmd.subjects.length, callbackUrl, callbackSecret });
+      cmd.subjects.forEach((input, position) => em.create(AmlBatchSubject, { batchId: b.id, position, input: { ...input } }));
+      recordBatchEvent(em, 'aml.batch_created', b, { batchId: b.id, status: b.status, total: b.total });
+      await em.flush();
+      await this.deps.jobs!.enqueueBatch(em, b.id);
+      return b;
+    });
+    return { batch, callbackSecret };
+  }
+
+  async getBatch(id: string): Promise<AmlBatch> {
+    const batch = isUuid(id) ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
+    if (!batch) throw notFound('AML batch', id);
+    return batch;
+  }
+
+  /** One line per subject, in submission order, with its screening once done. */
+  async batchResults(batchId: string): Promise<Array<BatchResult & { fullName: string; screening: AmlView | null }>> {
+    const subjects = await this.em.find(AmlBatchSubject, { batchId }, { orderBy: { position: 'asc' } });
+    const ids = subjects.map((s) => s.screeningId).filter((id): id is string => Boolean(id));
+    const screenings = ids.length ? await this.em.find(AmlScreening, { id: { $in: ids }, ...this.tenant }) : [];
+    const hits = ids.length ? await this.em.find(AmlHit, { screeningId: { $in: ids } }, { orderBy: { position: 'asc' } }) : [];
+    return subjects.map((s) => {
+      const screening = screenings.find((x) => x.id === s.screeningId) ?? null;
+      return {
+        position: s.position,
+        userId: s.input.userId,
+        fullName: s.input.fullName,
+        screeningId: s.screeningId ?? null,
+        status: s.status === 'FAILED' ? 'FAILED' : (screening?.status ?? s.status),
+        riskLevel: screening?.riskLevel ?? null,
+        matchCount: screening?.matchCount ?? null,
+        error: s.error ?? null,
+        screening: screening ? { screening, hits: hits.filter((h) => h.screeningId === screening.id) } : null,
+      };
+    });
+  }
+
+  private hitsOf(screeningId: string): Promise<AmlHit[]> {
+    return this.em.find(AmlHit, { screeningId }, { orderBy: { position: 'asc' } });
+  }
+}

@@ -1,0 +1,139 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalid, notFound } from '../../../../platform/errors.js';
+import type { Page } from '../../../../platform/graphql/pagination.js';
+import { isUuid } from '../../../../platform/ids.js';
+import type { Tenant } from '../identity/identity.service.js';
+import { isKnownFraudDevice, type Queryable } from '../ip/fraud-links.js';
+import { normaliseIp } from '../ip/ip-risk.js';
+import { INVALID_IP, type IpIntelligence } from '../ip/ip.service.js';
+import { DeviceAssessment } from './device.entity.js';
+import {
+  FINGERPRINT_MEMBERS,
+  deviceIdOf,
+  detectEmulator,
+  detectGeoMismatch,
+  detectRooted,
+  formatDeviceAge,
+  parseUserAgent,
+  scoreDevice,
+  validateFingerprint,
+  type Fingerprint,
+} from './fingerprint.js';
+
+export interface AssessDeviceCommand {
+  userId: string;
+  sessionId: string;
+  fingerprint: Fingerprint & { ip?: string | null };
+  /** The request's client IP, used when the fingerprint has no `ip`. */
+  detectedIp?: string | null;
+}
+
+/** POST /intelligence/device/fingerprint and GET /intelligence/device/{id}. */
+export class DeviceService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenant: Tenant,
+    private readonly intelligence: IpIntelligence,
+    private readonly db: Queryable,
+  ) {}
+
+  async assess(cmd: AssessDeviceCommand): Promise<DeviceAssessment> {
+    const fp: Fingerprint = Object.fromEntries(
+      FINGERPRINT_MEMBERS.filter((m) => cmd.fingerprint[m]?.trim()).map((m) => [m, cmd.fingerprint[m]!.trim()]),
+    );
+    const errors = validateFingerprint(fp);
+    const given = cmd.fingerprint.ip?.trim();
+    const ip = given ? normaliseIp(given) : cmd.detectedIp ? normaliseIp(cmd.detectedIp) : null;
+    if (given && !ip) errors.push(`fingerprint.ip: ${INVALID_IP(given)}`);
+    if (errors.length) throw invalid(errors);
+
+    const deviceId = deviceIdOf(this.tenant.organizationId, fp);
+    const analysis = ip ? await this.intelligence.analyze(ip, this.tenant) : null;
+    const [history, knownFraud] = await Promise.all([
+      this.db.query<{ first_seen: Date | null; accounts: number }>(
+        `select (select first_seen from verification.devices where organization_id = $1 and environment = $2 and device_id = $3) as first_seen,
+                (select count(*)::int from (select user_id from verification.device_assessments where organization_id = $1 and environment = $2 and device_id = $3
+                                            union select $4::text) u) as accounts`,
+        [this.tenant.organizationId, this.tenant.environment, deviceId, cmd.userId],
+      ),
+      isKnownFraudDevice(this.db, this.tenant, deviceId, cmd.userId),
+    ]);
+    const now = new Date();
+    const emulator = detectEmulator(fp);
+    const rooted = detectRooted(fp);
+    const geo = analysis ? detectGeoMismatch(fp, analysis.geolocation, now) : [];
+    const threats = analysis?.threats;
+
+    return this.em.transactional(async (em) => {
+      // first sight of the device wins under concurrent assessments
+      const [row] = await em.execute<Array<{ first_seen: Date }>>(
+        `insert into verification.devices (organization_id, environment, device_id, first_seen, last_seen) values (?, ?, ?, ?, ?)
+         on conflict (organization_id, environment, device_id) do update set last_seen = excluded.last_seen
+         returning first_seen`,
+        [this.tenant.organizationId, this.tenant.environment, deviceId, history.rows[0]?.first_seen ?? now, now],
+      );
+      const firstSeen = new Date(row.first_seen);
+      const signals = {
+        emulator: emulator.length > 0,
+        rooted: rooted.length > 0,
+        vpn: Boolean(threats && (threats.isVpn || threats.isProxy || threats.isTor)),
+        knownFraudDevice: knownFraud,
+        geoMismatch: geo.length > 0,
+        multipleAccounts: history.rows[0]?.accounts ?? 1,
+        deviceAge: formatDeviceAge(firstSeen, now),
+      };
+      const vpnKinds = threats
+        ? [threats.isVpn && 'VPN', threats.isProxy && 'proxy', threats.isTor && 'Tor exit'].filter(Boolean).join(', ')
+        : '';
+      const { riskScore, riskLevel, reasons } = scoreDevice(signals, threats ?? null, {
+        emulator: emulator.join('; ') || undefined,
+        rooted: rooted.join('; ') || undefined,
+        geoMismatch: geo.join('; ') || undefined,
+        vpn: vpnKinds ? `IP is a ${vpnKinds}` : undefined,
+      });
+      return em.create(DeviceAssessment, {
+        ...this.tenant,
+        userId: cmd.userId,
+        sessionId: cmd.sessionId,
+        deviceId,
+        fingerprint: { ...fp, parsed: parseUserAgent(fp.userAgent) },
+        ip,
+        ipDetected: Boolean(ip && !given),
+        firstSeen,
+        signals,
+        location: analysis
+          ? {
+              country: analysis.geolocation.country,
+              countryName: analysis.geolocation.countryName,
+              city: analysis.geolocation.city,
+              isp: analysis.network.isp,
+            }
+          : null,
+        riskScore,
+        riskLevel,
+        reasons,
+        createdAt: now,
+      });
+    });
+  }
+
+  /** By assessment id, or by `dfp_…` device id (its latest assessment). */
+  async get(id: string): Promise<DeviceAssessment> {
+    const found = isUuid(id)
+      ? await this.em.findOne(DeviceAssessment, { id, ...this.tenant })
+      : /^dfp_[0-9a-f]{32}$/.test(id)
+        ? await this.em.findOne(DeviceAssessment, { deviceId: id, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' } })
+        : null;
+    if (!found) throw notFound('Device assessment', id);
+    return found;
+  }
+
+  async listByUser(userId: string, page: number, limit: number): Promise<Page<DeviceAssessment>> {
+    const [data, total] = await this.em.findAndCount(
+      DeviceAssessment,
+      { userId, ...this.tenant },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
+    );
+    return { data, total, page, limit };
+  }
+}

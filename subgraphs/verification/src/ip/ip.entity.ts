@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { RiskLevel, ThreatType } from './ip-risk.js';
+import type { IpAnalysisResult } from './ip.service.js';
+
+/** One IP analysis (POST /intelligence/ip): kept for history and for the known-abuser check. */
+@Entity({ schema: 'verification', tableName: 'ip_checks' })
+export class IpCheck {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'text' })
+  environment!: string;
+
+  @Property({ type: 'text', nullable: true })
+  userId?: string | null;
+
+  /** inet column; written and read as text */
+  @Property({ type: 'text', columnType: 'inet' })
+  ip!: string;
+
+  @Property({ type: 'double' })
+  riskScore!: number;
+
+  @Property({ type: 'text' })
+  riskLevel!: RiskLevel;
+
+  @Property({ type: 'json' })
+  threatTypes!: ThreatType[];
+
+  @Property({ type: 'json' })
+  result!: IpAnalysisResult;
+
+  @Property({ type: 'datetime' })
+  checkedAt: Date & Opt = new Date();
+}

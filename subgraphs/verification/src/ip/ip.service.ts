@@ -1,0 +1,98 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalid, notFound } from '../../../../platform/errors.js';
+import type { Page } from '../../../../platform/graphql/pagination.js';
+import { isUuid } from '../../../../platform/ids.js';
+import type { Tenant } from '../identity/identity.service.js';
+import { countryName, geolocate, type Geolocation } from './geolocation.js';
+import type { IpFeedStore, RangeMatch } from './ip-feeds.store.js';
+import { assessIp, normaliseIp, type IpNetwork, type RiskLevel, type Threats } from './ip-risk.js';
+import { isKnownAbuserIp, type Queryable } from './fraud-links.js';
+import { IpCheck } from './ip.entity.js';
+
+export interface IpAnalysisResult {
+  ip: string;
+  version: 4 | 6;
+  geolocation: Geolocation;
+  network: IpNetwork;
+  threats: Threats;
+  riskScore: number;
+  riskLevel: RiskLevel;
+  /** The imported feed ranges that contain the address (explains threats and network). */
+  matchedRanges: Array<Pick<RangeMatch, 'feed' | 'category' | 'network' | 'provider' | 'service' | 'region'>>;
+}
+
+export const INVALID_IP = (value: string) => `"${value}" is not a valid IPv4 or IPv6 address`;
+
+/** IP analysis without storage: geolocation (geoip-lite), imported feeds, the tenant's known abusers. */
+export class IpIntelligence {
+  constructor(
+    private readonly store: IpFeedStore,
+    /** Reads across the tenant's records (known abusers, device history); not tied to a request's EntityManager. */
+    readonly db: Queryable,
+  ) {}
+
+  async analyze(rawIp: string, tenant: Tenant): Promise<IpAnalysisResult> {
+    const ip = normaliseIp(rawIp);
+    if (!ip) throw invalid(INVALID_IP(rawIp));
+    const [geo, ranges, knownAbuser] = await Promise.all([geolocate(ip), this.store.lookup(ip), isKnownAbuserIp(this.db, tenant, ip)]);
+    // a provider's self-published geofeed fills what the bundled database does not know
+    const located = ranges.find((r) => r.country);
+    if (!geo.country && located) {
+      Object.assign(geo, { country: located.country, countryName: countryName(located.country), city: geo.city ?? located.city ?? null });
+    }
+    const assessment = assessIp(ranges, knownAbuser);
+    return {
+      ip,
+      version: ip.includes(':') ? 6 : 4,
+      geolocation: geo,
+      ...assessment,
+      matchedRanges: ranges.map(({ feed, category, network, provider, service, region }) => ({
+        feed,
+        category,
+        network,
+        provider,
+        service,
+        region,
+      })),
+    };
+  }
+}
+
+/** POST /intelligence/ip (Form A) and /intelligence/ip/check (Form B): analyse and record. */
+export class IpService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenant: Tenant,
+    private readonly intelligence: IpIntelligence,
+  ) {}
+
+  async check(ip: string, userId: string | null): Promise<IpCheck> {
+    const result = await this.intelligence.analyze(ip, this.tenant);
+    const check = this.em.create(IpCheck, {
+      ...this.tenant,
+      userId,
+      ip: result.ip,
+      riskScore: result.riskScore,
+      riskLevel: result.riskLevel,
+      threatTypes: result.threats.threatTypes,
+      result,
+    });
+    await this.em.flush();
+    return check;
+  }
+
+  async get(id: string): Promise<IpCheck> {
+    const check = isUuid(id) ? await this.em.findOne(IpCheck, { id, ...this.tenant }) : null;
+    if (!check) throw notFound('IP analysis', id);
+    return check;
+  }
+
+  async listByUser(userId: string, page: number, limit: number): Promise<Page<IpCheck>> {
+    const [data, total] = await this.em.findAndCount(
+      IpCheck,
+      { userId, ...this.tenant },
+      { orderBy: { checkedAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
+    );
+    return { data, total, page, limit };
+  }
+}

@@ -1,0 +1,269 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, invalid, notFound } from '../../../../platform/errors.js';
+import { isUuid } from '../../../../platform/ids.js';
+import type { ListKind } from '../../../../screening/index.js';
+import type { Tenant } from '../identity/identity.service.js';
+import type { ScreeningSearch } from '../aml/aml.service.js';
+import { dateOfBirthError } from '../aml/aml.validation.js';
+import { isCountryCode } from '../ip/geolocation.js';
+import { WatchlistAlert, WatchlistMatch, WatchlistSubscription, type AlertMatch } from './watchlist.entity.js';
+import {
+  alertTransition,
+  diffMatches,
+  subscriptionTransition,
+  WATCHLIST_LISTS,
+  type AlertStatus,
+  type SubscriptionStatus,
+} from './watchlist.lifecycle.js';
+import { recordAlertEvent, recordSubscriptionEvent } from './watchlist.events.js';
+
+/** Hits considered per scan. */
+export const MAX_WATCHLIST_MATCHES = 25;
+
+export interface WatchlistDeps {
+  screening: ScreeningSearch;
+  /** Time between two scheduled scans of a subscription. */
+  scanIntervalMs: number;
+  matchThreshold: number;
+}
+
+export interface SubscribeCommand {
+  userId: string;
+  fullName: string;
+  dateOfBirth?: string | null;
+  nationality?: string | null;
+  country?: string | null;
+  lists?: string[] | null;
+}
+
+export interface ReviewAlertCommand {
+  status: 'REVIEWED' | 'DISMISSED';
+  reviewedBy: string;
+  note: string;
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+}
+
+export interface Listed<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+export function validateSubscription(cmd: SubscribeCommand): string[] {
+  const errors: string[] = [];
+  if (!cmd.userId.trim()) errors.push('userId must not be empty');
+  if (!cmd.fullName.trim()) errors.push('fullName must not be empty');
+  else if (!/\p{L}/u.test(cmd.fullName)) errors.push('fullName must contain letters');
+  if (cmd.dateOfBirth != null) {
+    const e = dateOfBirthError(cmd.dateOfBirth);
+    if (e) errors.push(e);
+  }
+  if (cmd.nationality != null && !isCountryCode(cmd.nationality))
+    errors.push('nationality must be an uppercase ISO 3166-1 alpha-2 country code');
+  if (cmd.country != null && !isCountryCode(cmd.country)) errors.push('country must be an uppercase ISO 3166-1 alpha-2 country code');
+  if (cmd.lists != null) {
+    if (!cmd.lists.length) errors.push(`lists must contain at least one of: ${WATCHLIST_LISTS.join(', ')}`);
+    else if (cmd.lists.some((l) => !(WATCHLIST_LISTS as readonly string[]).includes(l)))
+      errors.push(`lists must be among: ${WATCHLIST_LISTS.join(', ')}`);
+  }
+  return errors;
+}
+
+/**
+ * One scan of one subscription, in the caller's transaction: a hit not matched before creates an
+ * OPEN alert (watchlist.alert); a match no longer found is cleared (watchlist.clear, the alert
+ * gets `clearedAt`); the subscription's next scan is scheduled.
+ */
+export async function scanSubscription(
+  em: EntityManager,
+  sub: WatchlistSubscription,
+  deps: WatchlistDeps,
+  now = new Date(),
+): Promise<{ added: WatchlistAlert[]; cleared: WatchlistAlert[] }> {
+  const versions = deps.screening.versions();
+  const hits = deps.screening.search({
+    fullName: sub.fullName,
+    dateOfBirth: sub.dateOfBirth ?? undefined,
+    nationality: sub.nationality ?? undefined,
+    entityType: 'INDIVIDUAL',
+    kinds: sub.lists,
+    threshold: sub.matchThreshold,
+    limit: MAX_WATCHLIST_MATCHES,
+  });
+  const current = await em.find(WatchlistMatch, { subscriptionId: sub.id, clearedAt: null });
+  const { added, kept, vanished } = diffMatches(hits, current);
+  const tenant = { organizationId: sub.organizationId, environment: sub.environment };
+
+  const created: WatchlistAlert[] = [];
+  for (const hit of added) {
+    const match: AlertMatch = {
+      listName: hit.source,
+      matchScore: Math.round(hit.score * 1000) / 1000,
+      matchedName: hit.matchedName,
+      source: hit.source,
+      addedDate: hit.addedDate ?? null,
+      kind: hit.kind,
+      externalId: hit.externalId,
+      primaryName: hit.primaryName,
+      listVersion: hit.listVersion,
+      programs: hit.programs,
+    };
+    const t = alertTransition(null, 'detected');
+    const alert = em.create(WatchlistAlert, {
+      ...tenant,
+      subscriptionId: sub.id,
+      userId: sub.userId,
+      status: t.to,
+      match,
+      detectedAt: now,
+    });
+    em.create(WatchlistMatch, {
+      subscriptionId: sub.id,
+      source: hit.source,
+      externalId: hit.externalId,
+      score: match.matchScore,
+      alertId: alert.id,
+      firstDetectedAt: now,
+      lastSeenAt: now,
+    });
+    recordAlertEvent(em, t.event, alert);
+    created.push(alert);
+  }
+  for (const [m, hit] of kept) Object.assign(m, { score: Math.round(hit.score * 1000) / 1000, lastSeenAt: now });
+
+  const cleared: WatchlistAlert[] = [];
+  if (vanished.length) {
+    const alerts = await em.find(WatchlistAlert, { id: { $in: vanished.map((m) => m.alertId) } });
+    for (const m of vanished) {
+      m.clearedAt = now;
+      const alert = alerts.find((a) => a.id === m.alertId);
+      if (!alert) continue;
+      alert.clearedAt = now;
+      recordAlertEvent(em, 'watchlist.clear', alert);
+      cleared.push(alert);
+    }
+  }
+  Object.assign(sub, { lastScanAt: now, nextScanAt: new Date(now.getTime() + deps.scanIntervalMs), scannedVersions: versions });
+  return { added: created, cleared };
+}
+
+/** Watchlist monitoring for one tenant: subscriptions, their alerts and the reviews. */
+export class WatchlistService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenant: Tenant,
+    private readonly deps: WatchlistDeps,
+  ) {}
+
+  /** ACTIVE subscription, screened at once (a user already listed gets an alert now), next scan scheduled. */
+  async subscribe(cmd: SubscribeCommand): Promise<WatchlistSubscription> {
+    const errors = validateSubscription(cmd);
+    if (errors.length) throw invalid(errors);
+    try {
+      return await this.em.transactional(async (em) => {
+        const t = subscriptionTransition(null, 'subscribe');
+        const sub = em.create(WatchlistSubscription, {
+          ...this.tenant,
+          userId: cmd.userId.trim(),
+          fullName: cmd.fullName.trim().replace(/\s+/g, ' '),
+          dateOfBirth: cmd.dateOfBirth ?? null,
+          nationality: cmd.nationality ?? null,
+          country: cmd.country ?? null,
+          lists: (cmd.lists?.length ? [...new Set(cmd.lists)] : [...WATCHLIST_LISTS]) as ListKind[],
+          status: t.to,
+          matchThreshold: this.deps.matchThreshold,
+        });
+        // the unique "one ACTIVE subscription per user" index answers before anything else is written
+        await em.flush();
+        await scanSubscription(em, sub, this.deps);
+        recordSubscriptionEvent(em, t.event, sub);
+        return sub;
+      });
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      this.em.clear();
+      const existing = await this.em.findOne(WatchlistSubscription, { ...this.tenant, userId: cmd.userId.trim(), status: 'ACTIVE' });
+      throw conflict(
+        `User ${cmd.userId} already has an ACTIVE watchlist subscription${existing ? ` (${existing.id})` : ''}; unsubscribe it first`,
+      );
+    }
+  }
+
+  async unsubscribe(id: string): Promise<WatchlistSubscription> {
+    await this.getSubscription(id);
+    return this.em.transactional(async (em) => {
+      const sub = await em.findOneOrFail(WatchlistSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const t = subscriptionTransition(sub.status, 'unsubscribe');
+      Object.assign(sub, { status: t.to, cancelledAt: new Date(), nextScanAt: null });
+      recordSubscriptionEvent(em, t.event, sub);
+      return sub;
+    });
+  }
+
+  async getSubscription(id: string): Promise<WatchlistSubscription> {
+    const sub = isUuid(id) ? await this.em.findOne(WatchlistSubscription, { id, ...this.tenant }) : null;
+    if (!sub) throw notFound('Watchlist subscription', id);
+    return sub;
+  }
+
+  async listSubscriptions(
+    filter: { status?: SubscriptionStatus | null; userId?: string | null },
+    page: number,
+    limit: number,
+  ): Promise<Listed<WatchlistSubscription>> {
+    const where = {
+      ...this.tenant,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.userId ? { userId: filter.userId } : {}),
+    };
+    const [data, total] = await this.em.findAndCount(WatchlistSubscription, where, {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit,
+      offset: (page - 1) * limit,
+    });
+    return { data, pagination: { page, limit, total } };
+  }
+
+  async listAlerts(
+    filter: { status?: AlertStatus | null; userId?: string | null; subscriptionId?: string | null },
+    page: number,
+    limit: number,
+  ): Promise<Listed<WatchlistAlert>> {
+    if (filter.subscriptionId && !isUuid(filter.subscriptionId)) return { data: [], pagination: { page, limit, total: 0 } };
+    const where = {
+      ...this.tenant,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.userId ? { userId: filter.userId } : {}),
+      ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),
+    };
+    const [data, total] = await this.em.findAndCount(WatchlistAlert, where, {
+      orderBy: { detectedAt: 'desc', id: 'desc' },
+      limit,
+      offset: (page - 1) * limit,
+    });
+    return { data, pagination: { page, limit, total } };
+  }
+
+  async getAlert(id: string): Promise<WatchlistAlert> {
+    const alert = isUuid(id) ? await this.em.findOne(WatchlistAlert, { id, ...this.tenant }) : null;
+    if (!alert) throw notFound('Watchlist alert', id);
+    return alert;
+  }
+
+  /** OPEN → REVIEWED or DISMISSED, with the reviewer and a note. */
+  async reviewAlert(id: string, cmd: ReviewAlertCommand): Promise<WatchlistAlert> {
+    await this.getAlert(id);
+    return this.em.transactional(async (em) => {
+      const alert = await em.findOneOrFail(WatchlistAlert, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const t = alertTransition(alert.status, cmd.status === 'REVIEWED' ? 'review' : 'dismiss');
+      Object.assign(alert, { status: t.to, reviewedBy: cmd.reviewedBy, reviewNote: cmd.note, reviewedAt: new Date() });
+      recordAlertEvent(em, t.event, alert);
+      return alert;
+    });
+  }
+}

@@ -1,0 +1,413 @@
+import { createHmac } from 'node:crypto';
+import pg from 'pg';
+import { importSnapshot, type ListEntry } from '../screening/index.js';
+import { eventually, startTestStack, type TestStack } from './support/stack.js';
+import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
+
+const cert = selfSignedCertificate();
+
+const person = (
+  source: string,
+  kind: ListEntry['kind'],
+  externalId: string,
+  names: string[],
+  extra: Partial<ListEntry> = {},
+): ListEntry => ({
+  source,
+  kind,
+  externalId,
+  entityType: 'INDIVIDUAL',
+  names: names.map((full, i) => ({ full, type: i === 0 ? 'PRIMARY' : 'ALIAS' })),
+  datesOfBirth: [],
+  nationalities: [],
+  documents: [],
+  programs: [],
+  ...extra,
+});
+
+// small fixture lists written for these tests
+const SANCTIONS: ListEntry[] = [
+  person('UN_SC', 'SANCTIONS', 'QDi.901', ['Ahmed Musa Bello', 'Abu Musa'], {
+    datesOfBirth: ['1970-03-12'],
+    nationalities: ['NG'],
+    programs: ['ISIL (Da’esh) & Al-Qaida'],
+    addedDate: '2019-05-02',
+  }),
+  person('UN_SC', 'SANCTIONS', 'QDi.902', ['Jean-Pierre Kabongo Mbeki'], {
+    datesOfBirth: ['1965'],
+    nationalities: ['CD'],
+    programs: ['DRC'],
+  }),
+  { ...person('UN_SC', 'SANCTIONS', 'QDe.901', ['Sahel Trading Company']), entityType: 'ENTITY' },
+];
+const PEPS: ListEntry[] = [
+  person('CUSTOM_PEPS', 'PEP', 'P-1', ['Amina Wanjiru Odhiambo'], { nationalities: ['KE'], programs: ['Member of Parliament'] }),
+];
+
+const MATCH_FIELDS =
+  'id listName source kind externalId primaryName matchedName score listVersion programs addedDate resolution resolvedBy resolutionReason resolvedAt explanation { nameScore tokens { query matched how score weight } qualifiers { kind effect detail } }';
+const SCREENING_FIELDS = `id userId fullName status riskLevel matchCount listsChecked checkedAt resolvedAt batchId matches { ${MATCH_FIELDS} }`;
+
+describe('AML screening end to end', () => {
+  let stack: TestStack;
+  let pool: pg.Pool;
+  let h: Record<string, string>;
+  let clientId: string;
+
+  const screen = (body: Record<string, unknown>, headers = h) => stack.rest('POST', '/screening/aml', body, headers);
+
+  beforeAll(async () => {
+    stack = await startTestStack({ WEBHOOK_RETRY_DELAYS: '1,1,1', WEBHOOK_TIMEOUT_MS: '3000' }, { webhookCa: cert.cert });
+    pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+    const client = await stack.createClient({ name: 'compliance' });
+    h = { 'x-api-key': client.apiKey };
+    clientId = client.id;
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await stack?.stop();
+  });
+
+  it('refuses to screen (503) while no list is loaded, instead of answering CLEAR', async () => {
+    const res = await screen({ userId: 'early', fullName: 'Anyone At All' });
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('UNAVAILABLE');
+    expect(res.headers.get('retry-after')).toBeTruthy();
+  });
+
+  describe('with lists loaded', () => {
+    beforeAll(async () => {
+      await importSnapshot(pool, 'UN_SC', SANCTIONS);
+      await importSnapshot(pool, 'CUSTOM_PEPS', PEPS);
+      // every process reloads its index on the snapshot notification
+      await eventually(
+        async () => (await screen({ userId: 'warmup', fullName: 'Amina Wanjiru Odhiambo' })).body.listsChecked?.length === 2,
+      );
+    });
+
+    it('answers CLEAR with the lists checked for a name on no list', async () => {
+      const res = await screen({ userId: 'kwame', fullName: 'Kwame Mensah', dateOfBirth: '1988-07-01', nationality: 'GH' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        id: expect.any(String),
+        userId: 'kwame',
+        status: 'CLEAR',
+        riskLevel: 'LOW',
+        matchCount: 0,
+        matches: [],
+        listsChecked: ['CUSTOM_PEPS', 'UN_SC'],
+        listVersions: [
+          { source: 'CUSTOM_PEPS', version: 'v1', kind: 'PEP' },
+          { source: 'UN_SC', version: 'v1', kind: 'SANCTIONS' },
+        ],
+        matchThreshold: 0.85,
+        lists: ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA', 'LAW_ENFORCEMENT'],
+      });
+      expect(Date.parse(res.body.checkedAt)).toBeGreaterThan(Date.now() - 60_000);
+    });
+
+    it('flags a sanctioned person with an explained match (HIGH)', async () => {
+      const res = await screen({ userId: 'ahmed', fullName: 'Bello Ahmed Musa', dateOfBirth: '1970-03-12', nationality: 'NG' });
+      expect(res.body).toMatchObject({ status: 'POTENTIAL_MATCH', riskLevel: 'HIGH', matchCount: 1 });
+      const [match] = res.body.matches;
+      expect(match).toMatchObject({
+        listName: 'UN_SC',
+        source: 'UN_SC',
+        kind: 'SANCTIONS',
+        externalId: 'QDi.901',
+        primaryName: 'Ahmed Musa Bello',
+        listVersion: 'v1',
+        programs: ['ISIL (Da’esh) & Al-Qaida'],
+        addedDate: '2019-05-02',
+        resolution: 'OPEN',
+        resolvedBy: null,
+      });
+      expect(match.score).toBeGreaterThanOrEqual(0.85);
+      expect(match.score).toBeLessThanOrEqual(1);
+      expect(match.explanation.tokens.length).toBeGreaterThan(0);
+      expect(match.explanation.qualifiers.map((q: { kind: string }) => q.kind)).toContain('dateOfBirth');
+    });
+
+    it('screens only the lists asked for; PEP matches are MEDIUM', async () => {
+      const pepOnly = await screen({ userId: 'ahmed', fullName: 'Ahmed Musa Bello', lists: ['PEP'] });
+      expect(pepOnly.body).toMatchObject({ status: 'CLEAR', listsChecked: ['CUSTOM_PEPS'], lists: ['PEP'] });
+      const pep = await screen({ userId: 'amina', fullName: 'Amina Wanjiru Odhiambo', nationality: 'KE' });
+      expect(pep.body).toMatchObject({ status: 'POTENTIAL_MATCH', riskLevel: 'MEDIUM', matches: [{ kind: 'PEP', externalId: 'P-1' }] });
+      // entities are not matched against a person
+      expect((await screen({ userId: 'sahel', fullName: 'Sahel Trading Company' })).body.status).toBe('CLEAR');
+    });
+
+    it('validates: 400 for missing fields, 422 for invalid values', async () => {
+      const missing = await screen({ userId: 'v' });
+      expect(missing.status).toBe(400);
+      expect(missing.body.message).toEqual(['fullName is required']);
+      const cases: Array<[Record<string, unknown>, RegExp]> = [
+        [{ dateOfBirth: '1990-13-01' }, /dateOfBirth must be a date/],
+        [{ dateOfBirth: '2999-01-01' }, /future/],
+        [{ nationality: 'ng' }, /uppercase ISO 3166-1 alpha-2/],
+        [{ nationality: 'ZZ' }, /uppercase ISO 3166-1 alpha-2/],
+        [{ matchThreshold: 1.5 }, /between 0 and 1/],
+        [{ lists: [] }, /at least one/],
+        [{ lists: ['GOSSIP'] }, /must be one of/],
+        [{ fullName: '   ' }, /fullName must not be empty/],
+      ];
+      for (const [extra, message] of cases) {
+        const res = await screen({ userId: 'v', fullName: 'Valid Name', ...extra });
+        expect([extra, res.status]).toEqual([extra, 422]);
+        expect(res.body.message.join(' ')).toMatch(message);
+      }
+      expect((await screen({ userId: 'v', fullName: 'Valid Name', matchThreshold: 'high' })).status).toBe(400);
+    });
+
+    it('reads by id and by user, per organization', async () => {
+      const created = (await screen({ userId: 'reader', fullName: 'Jean-Pierre Kabongo Mbeki', nationality: 'CD' })).body;
+      expect(created.status).toBe('POTENTIAL_MATCH');
+      await screen({ userId: 'reader', fullName: 'Kofi Annan Owusu' });
+      const got = await stack.rest('GET', `/v1/screening/aml/${created.id}`, undefined, h);
+      expect(got.status).toBe(200);
+      expect(got.body).toEqual(created);
+      const list = await stack.rest('GET', '/screening/aml/user/reader?page=1&limit=1', undefined, h);
+      expect(list.body).toMatchObject({ total: 2, page: 1, limit: 1 });
+      expect(list.body.data).toHaveLength(1);
+      const other = { 'x-api-key': (await stack.createClient({ name: 'other' })).apiKey };
+      expect((await stack.rest('GET', `/screening/aml/${created.id}`, undefined, other)).status).toBe(404);
+      expect((await stack.rest('GET', '/screening/aml/user/reader', undefined, other)).body.total).toBe(0);
+      expect((await stack.rest('GET', '/screening/aml/nope', undefined, h)).status).toBe(404);
+    });
+
+    it('lets a reviewer clear false positives or confirm a match, with who and why, live on a subscription', async () => {
+      const sub = stack.subscribe(
+        `subscription { amlScreeningUpdated(userId: "reviewed") { id status riskLevel resolvedAt matches { resolution resolvedBy } } }`,
+        {},
+        h,
+      );
+      await eventually(async () => (await stack.gql('{ __typename }', {}, h)).status === 200);
+      await new Promise((r) => setTimeout(r, 300));
+      const flagged = (await screen({ userId: 'reviewed', fullName: 'Ahmed Musa Bello' })).body;
+      const matchId = flagged.matches[0].id;
+      const resolvePath = `/screening/aml/${flagged.id}/matches/${matchId}/resolve`;
+      const cleared = await stack.rest(
+        'POST',
+        resolvePath,
+        { resolution: 'FALSE_POSITIVE', resolvedBy: 'officer-7', reason: 'different date of birth on the passport' },
+        h,
+      );
+      expect(cleared.status).toBe(200);
+      expect(cleared.body).toMatchObject({
+        status: 'CLEAR',
+        riskLevel: 'LOW',
+        matches: [{ resolution: 'FALSE_POSITIVE', resolvedBy: 'officer-7', resolutionReason: 'different date of birth on the passport' }],
+      });
+      expect(cleared.body.resolvedAt).toBeTruthy();
+      const again = await stack.rest(
+        'POST',
+        resolvePath,
+        { resolution: 'TRUE_POSITIVE', resolvedBy: 'officer-8', reason: 'second opinion' },
+        h,
+      );
+      expect(again.status).toBe(409);
+      const events = await sub.next(2);
+      expect(events.map((e) => e.data.amlScreeningUpdated.status)).toEqual(['POTENTIAL_MATCH', 'CLEAR']);
+      await sub.close();
+
+      const second = (await screen({ userId: 'reviewed', fullName: 'Ahmed Musa Bello' })).body;
+      const confirmed = await stack.gql(
+        `mutation($s: ID!, $m: ID!) { resolveAmlMatch(screeningId: $s, matchId: $m, input: { resolution: TRUE_POSITIVE, resolvedBy: "mlro", reason: "same person, passport matches" }) { ${SCREENING_FIELDS} } }`,
+        { s: second.id, m: second.matches[0].id },
+        h,
+      );
+      expect(confirmed.body.data.resolveAmlMatch).toMatchObject({
+        status: 'CONFIRMED_MATCH',
+        riskLevel: 'HIGH',
+        matches: [{ resolution: 'TRUE_POSITIVE', resolvedBy: 'mlro' }],
+      });
+      const bad = await stack.rest('POST', resolvePath, { resolution: 'MAYBE', resolvedBy: 'x', reason: 'y' }, h);
+      expect(bad.status).toBe(422);
+      expect((await stack.rest('POST', resolvePath, { resolution: 'TRUE_POSITIVE' }, h)).status).toBe(400);
+      expect(
+        (
+          await stack.rest(
+            'POST',
+            `/screening/aml/${second.id}/matches/00000000-0000-0000-0000-000000000000/resolve`,
+            { resolution: 'TRUE_POSITIVE', resolvedBy: 'x', reason: 'y' },
+            h,
+          )
+        ).status,
+      ).toBe(404);
+    });
+
+    it('delivers aml.flagged webhooks with the screening data', async () => {
+      const receiver = await startReceiver(cert);
+      const hook = await stack.rest(
+        'POST',
+        '/webhooks/configure',
+        { clientId, callbackUrl: receiver.url, events: ['aml.flagged', 'aml.clear'] },
+        h,
+      );
+      expect(hook.status).toBe(201);
+      const flagged = (await screen({ userId: 'hooked', fullName: 'Ahmed Musa Bello' })).body;
+      await eventually(async () => receiver.received.some((r) => JSON.parse(r.body).data.screeningId === flagged.id));
+      const payload = JSON.parse(receiver.received.find((r) => JSON.parse(r.body).data.screeningId === flagged.id)!.body);
+      expect(payload).toMatchObject({
+        event: 'aml.flagged',
+        data: {
+          screeningId: flagged.id,
+          userId: 'hooked',
+          status: 'POTENTIAL_MATCH',
+          riskLevel: 'HIGH',
+          matchCount: 1,
+          listsChecked: ['CUSTOM_PEPS', 'UN_SC'],
+        },
+      });
+      await stack.rest('DELETE', `/webhooks/${hook.body.id}`, undefined, h);
+      await receiver.close();
+    });
+
+    describe('batches', () => {
+      it('accepts up to 100 subjects with 202, screens them in a job, calls back signed and fires aml.batch_complete', async () => {
+        const receiver = await startReceiver(cert, (n) => (n === 0 ? 500 : 200));
+        const hookReceiver = await startReceiver(cert);
+        await stack.rest('POST', '/webhooks/configure', { clientId, callbackUrl: hookReceiver.url, events: ['aml.batch_complete'] }, h);
+        const subjects = [
+          { userId: 'b-1', fullName: 'Kwame Mensah' },
+          { userId: 'b-2', fullName: 'Ahmed Musa Bello', dateOfBirth: '1970-03-12', extraField: 'dropped' },
+          { userId: 'b-3', fullName: 'Fatou Ndiaye', nationality: 'SN' },
+        ];
+        const accepted = await stack.rest('POST', '/screening/aml/batch', { subjects, callbackUrl: receiver.url }, h);
+        expect(accepted.status).toBe(202);
+        expect(accepted.body).toMatchObject({
+          batchId: accepted.body.id,
+          status: 'PENDING',
+          total: 3,
+          callbackUrl: receiver.url,
+          callbackSecret: expect.stringMatching(/^whsec_/),
+        });
+        const batchId = accepted.body.id;
+        const sub = stack.subscribe(
+          `subscription($id: ID!) { amlBatchUpdated(id: $id) { id status processed total } }`,
+          { id: batchId },
+          h,
+        );
+
+        const done = await eventually(async () => {
+          const b = (await stack.rest('GET', `/screening/aml/batch/${batchId}`, undefined, h)).body;
+          return b.status === 'COMPLETED' && b.callbackStatus === 'DELIVERED' ? b : null;
+        }, 20_000);
+        expect(done).toMatchObject({
+          total: 3,
+          processed: 3,
+          clearCount: 2,
+          flaggedCount: 1,
+          failedCount: 0,
+          callbackAttempts: 2,
+          callbackLastStatusCode: 200,
+        });
+        expect(done.results.map((r: { userId: string; status: string }) => [r.userId, r.status])).toEqual([
+          ['b-1', 'CLEAR'],
+          ['b-2', 'POTENTIAL_MATCH'],
+          ['b-3', 'CLEAR'],
+        ]);
+        const flaggedId = done.results[1].screeningId;
+        expect((await stack.rest('GET', `/screening/aml/${flaggedId}`, undefined, h)).body).toMatchObject({
+          batchId,
+          status: 'POTENTIAL_MATCH',
+          userId: 'b-2',
+        });
+
+        // the callback: retried after the 500, same signed body both times
+        expect(receiver.received).toHaveLength(2);
+        const [first, second] = receiver.received;
+        expect(second.body).toBe(first.body);
+        expect(second.headers['webhook-id']).toBe(`msg_${batchId}`);
+        expect(second.headers['x-webhook-signature']).toBe(
+          createHmac('sha256', accepted.body.callbackSecret).update(second.body).digest('hex'),
+        );
+        const key = Buffer.from(accepted.body.callbackSecret.replace(/^whsec_/, ''), 'base64');
+        const standard = createHmac('sha256', key)
+          .update(`${second.headers['webhook-id']}.${second.headers['webhook-timestamp']}.${second.body}`)
+          .digest('base64');
+        expect(second.headers['webhook-signature']).toBe(`v1,${standard}`);
+        const payload = JSON.parse(second.body);
+        expect(payload).toMatchObject({
+          event: 'aml.batch_complete',
+          data: { batchId, status: 'COMPLETED', total: 3, clear: 2, flagged: 1 },
+        });
+        expect(payload.data.results).toHaveLength(3);
+
+        // the webhook of the organization gets the same event
+        await eventually(async () => hookReceiver.received.some((r) => JSON.parse(r.body).data.batchId === batchId));
+        const statuses = (await sub.next(1)).map((e) => e.data?.amlBatchUpdated?.status);
+        expect(statuses.length).toBeGreaterThan(0);
+        await sub.close();
+        await receiver.close();
+        await hookReceiver.close();
+      });
+
+      it('streams batch changes to a subscription, with the per-subject results', async () => {
+        const receiver = await startReceiver(cert, (n) => (n === 0 ? 503 : 200));
+        const subjects = Array.from({ length: 30 }, (_, i) => ({ userId: `p-${i}`, fullName: `Person Number ${i}` }));
+        const accepted = (await stack.rest('POST', '/screening/aml/batch', { subjects, callbackUrl: receiver.url }, h)).body;
+        const sub = stack.subscribe(
+          `subscription($id: ID!) { amlBatchUpdated(id: $id) { status processed callbackStatus results { userId status } } }`,
+          { id: accepted.id },
+          h,
+        );
+        // the callback is retried a second later: its events reach the subscription whatever the timing
+        const delivered = await eventually(
+          async () => sub.events.find((e) => e.data?.amlBatchUpdated?.callbackStatus === 'DELIVERED'),
+          20_000,
+        );
+        expect(delivered.data.amlBatchUpdated).toMatchObject({ status: 'COMPLETED', processed: 30 });
+        expect(delivered.data.amlBatchUpdated.results).toHaveLength(30);
+        expect(delivered.data.amlBatchUpdated.results.every((r: { status: string }) => r.status === 'CLEAR')).toBe(true);
+        await sub.close();
+        await receiver.close();
+      });
+
+      it('validates the batch: 400 without subjects, 422 for too many, invalid subjects or a non-HTTPS callback', async () => {
+        expect((await stack.rest('POST', '/screening/aml/batch', {}, h)).status).toBe(400);
+        const tooMany = await stack.rest(
+          'POST',
+          '/screening/aml/batch',
+          { subjects: Array.from({ length: 101 }, (_, i) => ({ userId: `u${i}`, fullName: 'Some Name' })) },
+          h,
+        );
+        expect(tooMany.status).toBe(422);
+        expect(tooMany.body.message).toContain('subjects must contain at most 100 subjects');
+        const none = await stack.rest('POST', '/screening/aml/batch', { subjects: [] }, h);
+        expect(none.status).toBe(422);
+        const badSubject = await stack.rest(
+          'POST',
+          '/screening/aml/batch',
+          {
+            subjects: [
+              { userId: 'a', fullName: 'A Name' },
+              { userId: 'b', fullName: 'B Name', dateOfBirth: '12/03/1970' },
+            ],
+          },
+          h,
+        );
+        expect(badSubject.status).toBe(422);
+        expect(badSubject.body.message).toEqual(['subjects[1].dateOfBirth must be a date in YYYY-MM-DD format']);
+        const missingName = await stack.rest('POST', '/screening/aml/batch', { subjects: [{ userId: 'a' }] }, h);
+        expect(missingName.status).toBe(400);
+        const http = await stack.rest(
+          'POST',
+          '/screening/aml/batch',
+          { subjects: [{ userId: 'a', fullName: 'A Name' }], callbackUrl: 'http://example.com/cb' },
+          h,
+        );
+        expect(http.status).toBe(422);
+        expect(http.body.message).toEqual(['callbackUrl must be an HTTPS URL']);
+        expect((await stack.rest('GET', '/screening/aml/batch/00000000-0000-0000-0000-000000000000', undefined, h)).status).toBe(404);
+      });
+    });
+
+    it('needs the screening permission', async () => {
+      const reader = { 'x-api-key': (await stack.createClient({ name: 'screening reader', permissions: ['screening:read'] })).apiKey };
+      expect((await screen({ userId: 'x', fullName: 'Some Body' }, reader)).status).toBe(403);
+      const identityOnly = { 'x-api-key': (await stack.createClient({ name: 'identity', permissions: ['identity'] })).apiKey };
+      expect((await stack.rest('GET', '/screening/aml/user/x', undefined, identityOnly)).status).toBe(403);
+    });
+  });
+});

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { startTestStack, type TestStack } from './support/stack.js';
+
+/**
+ * Rules: CEL conditions type-checked on PUT, immutable versions with an audit trail, and hot
+ * reload — a committed change applies to the very next evaluation on every instance (two stacks
+ * on one database here).
+ */
+describe('risk rules (REST, GraphQL, two instances)', () => {
+  let a: TestStack;
+  let b: TestStack;
+  let auth: Record<string, string>;
+  let clientId: string;
+  let org: string;
+
+  const bearer = (k: string) => ({ authorization: `Bearer ${k}` });
+  const txn = (over: Record<string, unknown> = {}) => ({
+    transaction_id: `tx-${randomUUID()}`,
+    amount: 100,
+    currency: 'KES',
+    sender: `acc-${randomUUID().slice(0, 8)}`,
+    receiver: `acc-${randomUUID().slice(0, 8)}`,
+    ...over,
+  });
+  const put = (stack: TestStack, id: string, body: Record<string, unknown>, headers = auth) => stack.rest('PUT', `/v1/rules/${id}`, body, headers);
+  const fired = async (stack: TestStack, body: Record<string, unknown>, headers = auth) => {
+    const res = await stack.rest('POST', '/v1/evaluate', body, headers);
+    expect(res.status).toBe(200);
+    const detail = await stack.rest('GET', `/v1/evaluations/${res.body.evaluation_id}`, undefined, headers);
+    return { action: res.body.action as string, rules: detail.body.rules_fired as Array<{ id: string; version: number; action: string }> };
+  };
+
+  beforeAll(async () => {
+    a = await startTestStack();
+    b = await startTestStack({}, { databaseUrl: a.databaseUrl });
+    const client = await a.createClient({ name: 'rules team', service: 'risk' });
+    auth = bearer(client.apiKey);
+    clientId = client.id;
+    org = client.organizationId;
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('GET /v1/rules: the default mobile-money rule set, seeded on first use', async () => {
+    const res = await a.rest('GET', '/v1/rules', undefined, auth);
+    expect(res.status).toBe(200);
+    const ids = res.body.rules.map((r: { id: string }) => r.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['velocity_burst', 'velocity_burst_extreme', 'structuring_below_threshold', 'new_device_large_transfer', 'mule_fan_in', 'mule_pass_through', 'round_trip_cycle', 'shared_device_many_accounts']),
+    );
+    expect(res.body.rules[0]).toEqual({
+      id: expect.any(String),
+      name: expect.any(String),
+      description: expect.any(String),
+      condition: expect.any(String),
+      action: expect.stringMatching(/^(review|block)$/),
+      severity: expect.stringMatching(/^(low|medium|high|critical)$/),
+      enabled: true,
+      version: 1,
+      is_default: true,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    // concurrent first uses of another organization seed once
+    const other = await a.createClient({ name: 'fresh', service: 'risk' });
+    const lists = await Promise.all([a, b, a, b].map((s) => s.rest('GET', '/v1/rules', undefined, bearer(other.apiKey))));
+    for (const l of lists) expect(l.body.rules).toHaveLength(ids.length);
+  });
+
+  it("PUT type-checks the CEL condition: 400 with the parser's message; other invalid fields 400", async () => {
+    const syntax = await put(a, 'bad_rule', { condition: 'sender.count_1h >', action: 'review' });
+    expect(syntax.status).toBe(400);
+    expect(syntax.body.message[0]).toMatch(/^condition is invalid: Unexpected token: EOF/);
+    expect(syntax.body.message[0]).toContain('sender.count_1h >');
+    const unknown = await put(a, 'bad_rule', { condition: 'customer.age > 3', action: 'review' });
+    expect(unknown.body.message[0]).toMatch(/Unknown variable: customer/);
+    const bigint = await put(a, 'bad_rule', { condition: 'txn.amount + 1 > 10.0', action: 'review' });
+    expect(bigint.body.message[0]).toMatch(/no such overload: double \+ int/);
+    const notBool = await put(a, 'bad_rule', { condition: 'sender.count_1h', action: 'review' });
+    expect(notBool.body.message[0]).toMatch(/must be a bool expression, but it yields int/);
+    expect((await put(a, 'bad_rule', { condition: 'true', action: 'deny' })).body.message).toEqual(['action must be one of: review, block']);
+    expect((await put(a, 'bad_rule', { condition: 'true', action: 'review', severity: 'extreme' })).body.message).toEqual(['severity must be one of: low, medium, high, critical']);
+    expect((await put(a, 'bad_rule', { action: 'review' })).body.message).toEqual(['condition is required to create rule bad_rule']);
+    expect((await put(a, 'bad rule!', { condition: 'true', action: 'review' })).status).toBe(400);
+    expect((await put(a, 'bad_rule', { condition: 7, action: 'review' })).status).toBe(400);
+    expect((await a.rest('GET', '/v1/rules', undefined, auth)).body.rules.map((r: { id: string }) => r.id)).not.toContain('bad_rule');
+  });
+
+  it('PUT creates (201) then versions (200); unchanged → updated: false; history is immutable and audited', async () => {
+    const created = await put(a, 'large_ugx', { condition: 'txn.currency == "UGX" && txn.amount > 5000000.0', action: 'review', severity: 'high' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: 'large_ugx', updated: true, effective_at: expect.any(String), created: true, version: 1, revision: expect.any(String) });
+    const same = await put(a, 'large_ugx', { condition: 'txn.currency == "UGX" && txn.amount > 5000000.0', action: 'review' });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ updated: false, version: 1, effective_at: created.body.effective_at });
+    const changed = await put(a, 'large_ugx', { action: 'block' });
+    expect(changed.body).toMatchObject({ updated: true, created: false, version: 2 });
+    expect(Date.parse(changed.body.effective_at)).toBeGreaterThanOrEqual(Date.parse(created.body.effective_at));
+
+    const history = await a.gql(
+      `query { riskRuleVersions(id: "large_ugx") { version action severity condition createdBy } riskRuleAudit(id: "large_ugx") { version change actor changes } }`,
+      {},
+      auth,
+    );
+    expect(history.body.data.riskRuleVersions).toEqual([
+      { version: 2, action: 'block', severity: 'high', condition: 'txn.currency == "UGX" && txn.amount > 5000000.0', createdBy: `client:${clientId}` },
+      { version: 1, action: 'review', severity: 'high', condition: 'txn.currency == "UGX" && txn.amount > 5000000.0', createdBy: `client:${clientId}` },
+    ]);
+    expect(history.body.data.riskRuleAudit).toEqual([
+      { version: 2, change: 'updated', actor: `client:${clientId}`, changes: { action: { from: 'review', to: 'block' } } },
+      expect.objectContaining({ version: 1, change: 'created', actor: `client:${clientId}` }),
+    ]);
+
+    // the database refuses to rewrite history
+    const db = new pg.Client({ connectionString: a.databaseUrl });
+    await db.connect();
+    try {
+      await expect(db.query(`update risk.rule_versions set action = 'review' where rule_id = 'large_ugx' and organization_id = $1`, [org])).rejects.toThrow(/immutable/);
+      await expect(db.query(`delete from risk.rule_audit where rule_id = 'large_ugx' and organization_id = $1`, [org])).rejects.toThrow(/immutable/);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('concurrent updates of one rule each get their own version and audit entry', async () => {
+    await put(a, 'contended', { condition: 'txn.amount > 1.0', action: 'review' });
+    const results = await Promise.all([2, 3, 4, 5, 6].map((n, i) => put(i % 2 ? b : a, 'contended', { condition: `txn.amount > ${n}.0` })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(results.map((r) => r.body.version).sort()).toEqual([2, 3, 4, 5, 6]);
+    const versions = await a.gql(`{ riskRuleVersions(id: "contended") { version } riskRuleAudit(id: "contended") { version } }`, {}, auth);
+    expect(versions.body.data.riskRuleVersions.map((v: { version: number }) => v.version)).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(versions.body.data.riskRuleAudit).toHaveLength(6);
+  });
+
+  it('a change applies to the very next evaluation on every instance (hot reload, database authoritative)', async () => {
+    const sender = `hot-${randomUUID().slice(0, 8)}`;
+    // warm both instances' caches with the current rules
+    await fired(a, txn({ sender }));
+    await fired(b, txn({ sender: `${sender}-b` }));
+    for (let round = 1; round <= 6; round++) {
+      const threshold = round % 2 ? 1000 : 5000;
+      const writer = round % 2 ? a : b;
+      const reader = round % 2 ? b : a;
+      const change = await put(writer, 'hot_amount', { condition: `txn.amount > ${threshold}.0`, action: round % 3 ? 'review' : 'block', severity: 'low' });
+      expect(change.status).toBe(round === 1 ? 201 : 200);
+      // immediately, on the other instance
+      const outcome = await fired(reader, txn({ amount: 3000, sender: `${sender}-${round}` }));
+      const rule = outcome.rules.find((r) => r.id === 'hot_amount');
+      if (threshold === 1000) expect(rule).toEqual(expect.objectContaining({ version: change.body.version, action: round % 3 ? 'review' : 'block' }));
+      else expect(rule).toBeUndefined();
+    }
+  });
+
+  it('disable/enable (GraphQL) takes effect at once; createRiskRule refuses an existing id', async () => {
+    const create = await a.gql(
+      `mutation($i: CreateRiskRuleInput!) { createRiskRule(input: $i) { id created version rule { name enabled } } }`,
+      { i: { id: 'tiny_block', name: 'Tiny amounts blocked', condition: 'txn.amount < 2.0', action: 'block', severity: 'critical' } },
+      auth,
+    );
+    expect(create.body.data.createRiskRule).toEqual({ id: 'tiny_block', created: true, version: 1, rule: { name: 'Tiny amounts blocked', enabled: true } });
+    const again = await a.gql(`mutation { createRiskRule(input: { id: "tiny_block", name: "x", condition: "true", action: "review" }) { id } }`, {}, auth);
+    expect(again.body.errors![0].extensions.code).toBe('CONFLICT');
+
+    expect((await fired(b, txn({ amount: 1 }))).action).toBe('block');
+    const off = await b.gql(`mutation { disableRiskRule(id: "tiny_block") { version rule { enabled } } }`, {}, auth);
+    expect(off.body.data.disableRiskRule).toEqual({ version: 2, rule: { enabled: false } });
+    const quiet = await fired(a, txn({ amount: 1 }));
+    expect(quiet.rules.map((r) => r.id)).not.toContain('tiny_block');
+    await a.gql(`mutation { enableRiskRule(id: "tiny_block") { version } }`, {}, auth);
+    expect((await fired(b, txn({ amount: 1 }))).rules).toContainEqual(expect.objectContaining({ id: 'tiny_block', version: 3, action: 'block' }));
+    const audit = await a.gql(`{ riskRuleAudit(id: "tiny_block") { change } }`, {}, auth);
+    expect(audit.body.data.riskRuleAudit.map((e: { change: string }) => e.change)).toEqual(['enabled', 'disabled', 'created']);
+    expect((await a.gql(`mutation { disableRiskRule(id: "nope") { id } }`, {}, auth)).body.errors![0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('documents the CEL environment and checks conditions without saving', async () => {
+    const res = await a.gql(`{ riskRuleEnvironment { variables { name type } functions { name type } } checkRiskRuleCondition(condition: "sender.count_1h >") { valid message } }`, {}, auth);
+    const vars = res.body.data.riskRuleEnvironment.variables;
+    expect(vars).toContainEqual({ name: 'txn.amount', type: 'double' });
+    expect(vars).toContainEqual({ name: 'sender.count_1h', type: 'int' });
+    expect(vars).toContainEqual({ name: 'graph.in_cycle', type: 'bool' });
+    expect(res.body.data.checkRiskRuleCondition).toEqual({ valid: false, message: expect.stringMatching(/^Unexpected token: EOF/) });
+  });
+
+  it('sandbox rules are separate from live ones', async () => {
+    const test = await a.createClient({ name: 'sandbox rules', service: 'risk', environment: 'test', organizationId: org });
+    const sandbox = bearer(test.apiKey);
+    const live = (await a.rest('GET', '/v1/rules', undefined, auth)).body.rules.map((r: { id: string }) => r.id);
+    expect(live).toContain('large_ugx');
+    const mine = (await a.rest('GET', '/v1/rules', undefined, sandbox)).body.rules.map((r: { id: string }) => r.id);
+    expect(mine).not.toContain('large_ugx');
+    expect((await put(a, 'sandbox_only', { condition: 'true', action: 'review' }, sandbox)).status).toBe(201);
+    expect((await a.rest('GET', '/v1/rules', undefined, auth)).body.rules.map((r: { id: string }) => r.id)).not.toContain('sandbox_only');
+  });
+});

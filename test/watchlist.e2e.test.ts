@@ -1,0 +1,307 @@
+import pg from 'pg';
+import { importSnapshot, type ListEntry } from '../screening/index.js';
+import { eventually, startTestStack, type TestStack } from './support/stack.js';
+import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
+
+const cert = selfSignedCertificate();
+
+const person = (externalId: string, full: string, extra: Partial<ListEntry> = {}): ListEntry => ({
+  source: 'UN_SC',
+  kind: 'SANCTIONS',
+  externalId,
+  entityType: 'INDIVIDUAL',
+  names: [{ full, type: 'PRIMARY' }],
+  datesOfBirth: [],
+  nationalities: [],
+  documents: [],
+  programs: ['Fixture programme'],
+  ...extra,
+});
+
+// fixture list versions written for this test
+const AHMED = person('QDi.901', 'Ahmed Musa Bello', { addedDate: '2019-05-02' });
+const OTHER = person('QDi.903', 'Oumar Traore Diallo');
+const KWAME = person('QDi.950', 'Kwame Osei Mensah', { addedDate: '2026-11-20' });
+const PEPS: ListEntry[] = [{ ...person('P-1', 'Amina Wanjiru Odhiambo'), source: 'CUSTOM_PEPS', kind: 'PEP' }];
+
+const SCAN_INTERVAL_HOURS = 0.002; // 7.2 s, so the periodic rescan is observable
+
+describe('watchlist monitoring end to end', () => {
+  let stack: TestStack;
+  let pool: pg.Pool;
+  let h: Record<string, string>;
+  let clientId: string;
+
+  const alerts = async (query: string, headers = h) =>
+    (await stack.rest('GET', `/monitoring/watchlist/alerts${query}`, undefined, headers)).body;
+
+  beforeAll(async () => {
+    stack = await startTestStack(
+      { WATCHLIST_SCAN_INTERVAL_HOURS: String(SCAN_INTERVAL_HOURS), WATCHLIST_POLL_SECONDS: '0.5' },
+      { webhookCa: cert.cert },
+    );
+    pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+    const client = await stack.createClient({ name: 'monitoring' });
+    h = { 'x-api-key': client.apiKey };
+    clientId = client.id;
+    await importSnapshot(pool, 'UN_SC', [AHMED, OTHER]);
+    await importSnapshot(pool, 'CUSTOM_PEPS', PEPS);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await stack?.stop();
+  });
+
+  it('subscribes (Form A), screens at once and raises an OPEN alert for a listed person', async () => {
+    // the index reloads on the snapshot notification; until then a subscription finds nothing and is rescanned on reload
+    const res = await stack.rest(
+      'POST',
+      '/v1/monitoring/watchlist/subscribe',
+      { userId: 'ahmed', fullName: 'Ahmed Musa Bello', dateOfBirth: '1970-03-12', nationality: 'NG' },
+      h,
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      userId: 'ahmed',
+      status: 'ACTIVE',
+      lists: ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA'],
+      cancelledAt: null,
+      nationality: 'NG',
+    });
+    const next = Date.parse(res.body.nextScanAt) - Date.parse(res.body.createdAt);
+    expect(next).toBeGreaterThan(SCAN_INTERVAL_HOURS * 3_600_000 * 0.9);
+    const list = await eventually(async () => {
+      const body = await alerts('?userId=ahmed');
+      return body.data.length ? body : null;
+    });
+    expect(list.pagination).toEqual({ page: 1, limit: 20, total: 1 });
+    expect(list.data[0]).toMatchObject({
+      subscriptionId: res.body.id,
+      userId: 'ahmed',
+      status: 'OPEN',
+      match: {
+        listName: 'UN_SC',
+        source: 'UN_SC',
+        matchedName: 'Ahmed Musa Bello',
+        addedDate: '2019-05-02',
+        kind: 'SANCTIONS',
+        externalId: 'QDi.901',
+        listVersion: 'v1',
+      },
+      clearedAt: null,
+    });
+    expect(list.data[0].match.matchScore).toBeGreaterThanOrEqual(0.85);
+    expect(Date.parse(list.data[0].detectedAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('alerts on a new list snapshot (Form B subscriber), clears a vanished match, with webhooks and a live subscription', async () => {
+    const receiver = await startReceiver(cert);
+    expect(
+      (
+        await stack.rest(
+          'POST',
+          '/webhooks/configure',
+          { clientId, callbackUrl: receiver.url, events: ['watchlist.alert', 'watchlist.clear'] },
+          h,
+        )
+      ).status,
+    ).toBe(201);
+    const sub = await stack.rest(
+      'POST',
+      '/screening/watchlist/subscribe',
+      { userId: 'kwame', fullName: 'Kwame Osei Mensah', country: 'GH' },
+      h,
+    );
+    expect(sub.status).toBe(201);
+    expect(sub.body).toMatchObject({ status: 'ACTIVE', country: 'GH', lists: ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA'] });
+    expect((await alerts('?userId=kwame')).pagination.total).toBe(0);
+
+    const live = stack.subscribe(
+      `subscription { watchlistAlertCreated(userId: "kwame") { id userId status match { externalId listVersion } } }`,
+      {},
+      h,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    // v2: Kwame is added, Ahmed is removed
+    await importSnapshot(pool, 'UN_SC', [OTHER, KWAME]);
+
+    const [created] = await live.next(1, 20_000);
+    expect(created.data.watchlistAlertCreated).toMatchObject({
+      userId: 'kwame',
+      status: 'OPEN',
+      match: { externalId: 'QDi.950', listVersion: 'v2' },
+    });
+    await live.close();
+
+    const cleared = await eventually(async () =>
+      (await alerts('?userId=ahmed')).data.find((a: { clearedAt: string | null }) => a.clearedAt),
+    );
+    expect(cleared.status).toBe('OPEN'); // a cleared match keeps its review status
+
+    await eventually(async () => receiver.received.length >= 2, 15_000);
+    const payloads = receiver.received.map((r) => JSON.parse(r.body));
+    expect(payloads).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          event: 'watchlist.alert',
+          data: expect.objectContaining({
+            userId: 'kwame',
+            subscriptionId: sub.body.id,
+            status: 'OPEN',
+            match: expect.objectContaining({ listName: 'UN_SC', matchedName: 'Kwame Osei Mensah', addedDate: '2026-11-20' }),
+          }),
+        }),
+        expect.objectContaining({
+          event: 'watchlist.clear',
+          data: expect.objectContaining({ userId: 'ahmed', alertId: cleared.id, clearedAt: expect.any(String) }),
+        }),
+      ]),
+    );
+    // the scan is idempotent: later scans raise no second alert for the same entry
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await alerts('?userId=kwame')).pagination.total).toBe(1);
+    await receiver.close();
+  });
+
+  it('rescans every subscription periodically', async () => {
+    const q = `query($id: ID!) { watchlistSubscription(id: $id) { lastScanAt nextScanAt } }`;
+    const sub = (await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'periodic', fullName: 'Someone Unlisted' }, h)).body;
+    const first = (await stack.gql(q, { id: sub.id }, h)).body.data.watchlistSubscription;
+    const later = await eventually(async () => {
+      const s = (await stack.gql(q, { id: sub.id }, h)).body.data.watchlistSubscription;
+      return s.lastScanAt !== first.lastScanAt ? s : null;
+    }, 20_000);
+    expect(Date.parse(later.lastScanAt)).toBeGreaterThanOrEqual(Date.parse(first.nextScanAt) - 1000);
+    expect(Date.parse(later.nextScanAt)).toBeGreaterThan(Date.parse(later.lastScanAt));
+  });
+
+  it('reviews and dismisses OPEN alerts with the reviewer and a note', async () => {
+    const open = (await alerts('?status=OPEN')).data;
+    expect(open.length).toBeGreaterThanOrEqual(2);
+    const [a, b] = open;
+    const reviewed = await stack.rest(
+      'POST',
+      `/monitoring/watchlist/alerts/${a.id}/review`,
+      { status: 'REVIEWED', reviewedBy: 'analyst-3', note: 'escalated to the MLRO' },
+      h,
+    );
+    expect(reviewed.status).toBe(200);
+    expect(reviewed.body).toMatchObject({ id: a.id, status: 'REVIEWED', reviewedBy: 'analyst-3', reviewNote: 'escalated to the MLRO' });
+    expect(reviewed.body.reviewedAt).toBeTruthy();
+    const dismissed = await stack.gql(
+      `mutation($id: ID!) { reviewWatchlistAlert(id: $id, input: { status: DISMISSED, reviewedBy: "analyst-3", note: "namesake, different DOB" }) { status reviewNote } }`,
+      { id: b.id },
+      h,
+    );
+    expect(dismissed.body.data.reviewWatchlistAlert).toEqual({ status: 'DISMISSED', reviewNote: 'namesake, different DOB' });
+    const again = await stack.rest(
+      'POST',
+      `/screening/watchlist/alerts/${a.id}/review`,
+      { status: 'DISMISSED', reviewedBy: 'x', note: 'y' },
+      h,
+    );
+    expect(again.status).toBe(409);
+    expect(
+      (await stack.rest('POST', `/screening/watchlist/alerts/${a.id}/review`, { status: 'OPEN', reviewedBy: 'x', note: 'y' }, h)).status,
+    ).toBe(422);
+    expect((await stack.rest('POST', `/screening/watchlist/alerts/${a.id}/review`, { status: 'REVIEWED' }, h)).status).toBe(400);
+    const filtered = await alerts('?status=REVIEWED');
+    expect(filtered.data.map((x: { id: string }) => x.id)).toEqual([a.id]);
+    const page = (await stack.rest('GET', '/screening/watchlist/alerts?limit=1&page=2', undefined, h)).body;
+    expect(page.pagination).toMatchObject({ page: 2, limit: 1 });
+    expect(page.data).toHaveLength(1);
+  });
+
+  it('unsubscribes (both forms): CANCELLED with cancelledAt, not scanned any more, listed by status', async () => {
+    const a = (
+      await stack.rest(
+        'POST',
+        '/monitoring/watchlist/subscribe',
+        { userId: 'leaving-a', fullName: 'Oumar Traore Diallo', lists: ['SANCTIONS'] },
+        h,
+      )
+    ).body;
+    expect(a.lists).toEqual(['SANCTIONS']);
+    const cancelled = await stack.rest('DELETE', `/monitoring/watchlist/subscribe/${a.id}`, undefined, h);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ id: a.id, status: 'CANCELLED', nextScanAt: null });
+    expect(Date.parse(cancelled.body.cancelledAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await stack.rest('DELETE', `/monitoring/watchlist/subscribe/${a.id}`, undefined, h)).status).toBe(409);
+    // a new snapshot rescans the ACTIVE subscriptions only
+    const q = `query($id: ID!) { watchlistSubscription(id: $id) { lastScanAt scannedStatus: status } }`;
+    const kwameSub = (await stack.rest('GET', '/monitoring/watchlist/subscriptions?userId=kwame', undefined, h)).body.data[0];
+    const before = (await stack.gql(q, { id: a.id }, h)).body.data.watchlistSubscription.lastScanAt;
+    await importSnapshot(pool, 'UN_SC', [OTHER, KWAME, person('QDi.960', 'Someone Else Entirely')]);
+    await eventually(
+      async () => (await stack.gql(q, { id: kwameSub.id }, h)).body.data.watchlistSubscription.lastScanAt !== kwameSub.lastScanAt,
+    );
+    expect((await stack.gql(q, { id: a.id }, h)).body.data.watchlistSubscription.lastScanAt).toBe(before);
+
+    const b = (await stack.rest('POST', '/screening/watchlist/subscribe', { userId: 'leaving-b', fullName: 'Nobody Listed' }, h)).body;
+    expect((await stack.rest('DELETE', `/screening/watchlist/unsubscribe/${b.id}`, undefined, h)).body.status).toBe('CANCELLED');
+    expect((await stack.rest('DELETE', '/screening/watchlist/unsubscribe/00000000-0000-0000-0000-000000000000', undefined, h)).status).toBe(
+      404,
+    );
+
+    const listed = (await stack.rest('GET', '/monitoring/watchlist/subscriptions?status=CANCELLED', undefined, h)).body;
+    expect(listed.pagination.total).toBe(2);
+    expect(listed.data.map((s: { id: string }) => s.id).sort()).toEqual([a.id, b.id].sort());
+    const active = (await stack.rest('GET', '/screening/watchlist/subscriptions?status=ACTIVE&limit=100', undefined, h)).body;
+    expect(active.data.every((s: { status: string }) => s.status === 'ACTIVE')).toBe(true);
+
+    // a user may subscribe again once the earlier subscription is cancelled
+    expect(
+      (await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'leaving-a', fullName: 'Oumar Traore Diallo' }, h)).status,
+    ).toBe(201);
+  });
+
+  it('validates: 400 missing, 422 invalid, 409 a second ACTIVE subscription', async () => {
+    const missing = await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'v' }, h);
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toEqual(['fullName is required']);
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ lists: ['LAW_ENFORCEMENT'] }, /must be one of/],
+      [{ lists: [] }, /at least one/],
+      [{ dateOfBirth: '31-12-1980' }, /YYYY-MM-DD/],
+      [{ nationality: 'Nigerian' }, /nationality must be an uppercase ISO/],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'v', fullName: 'Valid Name', ...extra }, h);
+      expect([extra, res.status]).toEqual([extra, 422]);
+      expect(res.body.message.join(' ')).toMatch(message);
+    }
+    expect(
+      (await stack.rest('POST', '/screening/watchlist/subscribe', { userId: 'v', fullName: 'Valid Name', country: 'gh' }, h)).status,
+    ).toBe(422);
+    const dup = await stack.rest('POST', '/screening/watchlist/subscribe', { userId: 'ahmed', fullName: 'Ahmed Musa Bello' }, h);
+    expect(dup.status).toBe(409);
+    expect(dup.body.message).toMatch(/already has an ACTIVE watchlist subscription/);
+    expect((await stack.rest('GET', '/monitoring/watchlist/alerts?status=CLOSED', undefined, h)).status).toBe(422);
+    expect((await stack.rest('GET', '/monitoring/watchlist/alerts?limit=101', undefined, h)).status).toBe(422);
+    expect((await stack.rest('GET', '/monitoring/watchlist/alerts?page=x', undefined, h)).status).toBe(400);
+  });
+
+  it('keeps subscriptions and alerts per organization and needs the monitoring permission', async () => {
+    const other = { 'x-api-key': (await stack.createClient({ name: 'other org' })).apiKey };
+    expect((await alerts('', other)).pagination.total).toBe(0);
+    expect((await stack.rest('GET', '/monitoring/watchlist/subscriptions', undefined, other)).body.pagination.total).toBe(0);
+    const mine = (await alerts('?userId=kwame')).data[0];
+    expect(
+      (
+        await stack.rest(
+          'POST',
+          `/monitoring/watchlist/alerts/${mine.id}/review`,
+          { status: 'REVIEWED', reviewedBy: 'x', note: 'y' },
+          other,
+        )
+      ).status,
+    ).toBe(404);
+    // the same user id in another organization is another subscription
+    expect(
+      (await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'ahmed', fullName: 'Ahmed Musa Bello' }, other)).status,
+    ).toBe(201);
+    const reader = { 'x-api-key': (await stack.createClient({ name: 'reader', permissions: ['monitoring:read'] })).apiKey };
+    expect((await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'r', fullName: 'Read Only' }, reader)).status).toBe(403);
+    expect((await alerts('', reader)).pagination).toBeDefined();
+  });
+});
