@@ -53,6 +53,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // an idle connection the server closed (restart, shutdown) must not crash the process
     pool.on('error', (err) => logDatabaseError(logger, err, 'database pool'));
+    // a checked-out client has no pool listener: a server gone mid-transaction must not crash us
+    pool.on('connect', (client) => client.on('error', (err) => logDatabaseError(logger, err, 'database client')));
     stops.push(() => pool.end());
     const events = new EventStream(opts.databaseUrl, logger);
     if (usesDatabase) {

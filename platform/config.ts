@@ -37,6 +37,7 @@ const schema = z.object({
   WEBHOOK_CA_FILE: z.string().optional(),
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
+  OUTBOX_RETENTION_HOURS: z.coerce.number().positive().default(168),
   // watchlist monitoring: every ACTIVE subscription is re-screened this often (and on every new list snapshot)
   WATCHLIST_SCAN_INTERVAL_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   WATCHLIST_POLL_SECONDS: z.coerce.number().positive().max(3_600).default(60),

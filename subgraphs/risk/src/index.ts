@@ -16,7 +16,7 @@ import { pruneVelocity } from './graph/graph.store.js';
 import { SanctionsLayer } from './sanctions/sanctions.layer.js';
 import { ProfileStore } from './sanctions/profile.store.js';
 import { ProfileResolver } from './sanctions/profile.resolver.js';
-import { loadScreeningEngine } from './sanctions/sanctions.engine.js';
+import { acquireScreeningEngine } from '../../../screening/index.js';
 
 /** Transaction risk: evaluate (rules, graph, sanctions), hot-reloaded CEL rules, read-only Cypher. */
 export const riskSubgraph: SubgraphDefinition<RiskDeps> = {
@@ -41,7 +41,8 @@ export const riskService: ServiceModule<RiskDeps> = {
     const logger = rt.logger.child({ service: 'risk' });
     const rules = new RulesStore(rt.pool);
     const ruleCache = new RuleCache(rt.databaseUrl, rt.pool, logger);
-    const screening = loadScreeningEngine(rt.pool, logger);
+    // one in-memory screening index per process, shared with verification (npm start runs both)
+    const screening = await acquireScreeningEngine({ pool: rt.pool, logger: rt.logger.child({ component: 'screening' }) });
     const sanctions = new SanctionsLayer(screening.engine, c.RISK_SANCTIONS_THRESHOLD);
     const engine = new EvaluationEngine({
       pool: rt.pool,
@@ -59,14 +60,13 @@ export const riskService: ServiceModule<RiskDeps> = {
       deps: { config: c, events: rt.events, engine, rules, ruleCache, graphQuery, sanctions, profiles: new ProfileStore(rt.pool) },
       async start() {
         await ruleCache.start();
-        await screening.start();
         prune = setInterval(() => void pruneVelocity(rt.pool).catch((err) => logger.warn({ err }, 'velocity pruning failed')), PRUNE_EVERY_MS);
         prune.unref();
       },
       async stop() {
         if (prune) clearInterval(prune);
         await ruleCache.stop();
-        await screening.stop();
+        await screening.release();
       },
     };
   },

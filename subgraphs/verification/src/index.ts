@@ -53,6 +53,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       retryDelays: rt.config.WEBHOOK_RETRY_DELAYS,
       allowPrivateTargets: rt.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       pollMs: rt.config.OUTBOX_POLL_MS,
+      retentionHours: rt.config.OUTBOX_RETENTION_HOURS,
       ca: rt.ca,
     });
     const ipFeeds = new IpFeedStore(rt.pool);

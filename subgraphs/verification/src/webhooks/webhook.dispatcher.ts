@@ -9,6 +9,7 @@ import { signedHeaders } from './webhook.signature.js';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
 const RELAY_CHUNK = 1000;
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export interface DispatcherOptions {
   pool: pg.Pool;
@@ -20,6 +21,8 @@ export interface DispatcherOptions {
   retryDelays: number[];
   allowPrivateTargets: boolean;
   pollMs: number;
+  /** Relayed outbox rows older than this are deleted (deliveries keep their own copy). */
+  retentionHours: number;
   /** Extra CA certificates (PEM) trusted for callback TLS, e.g. a local receiver's. */
   ca?: string;
 }
@@ -45,6 +48,7 @@ const executorOf = (client: pg.PoolClient): Executor => ({ executeSql: (text, va
  */
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
+  private pruner: NodeJS.Timeout | null = null;
   private unwake: (() => void) | null = null;
   private relaying: Promise<void> | null = null;
   private again = false;
@@ -61,11 +65,14 @@ export class WebhookDispatcher {
     // wake the relay on every committed event; poll as a safety net (missed notifications, restarts)
     this.unwake = this.opts.events.onNotice(() => this.relaySoon());
     this.timer = setInterval(() => this.relaySoon(), this.opts.pollMs);
+    this.pruner = setInterval(() => void this.prune().catch((err) => this.opts.logger.warn({ err }, 'outbox pruning failed')), PRUNE_EVERY_MS);
+    this.pruner.unref();
     this.relaySoon();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.pruner) clearInterval(this.pruner);
     this.timer = null;
     this.unwake?.();
     await this.relaying;
@@ -133,6 +140,16 @@ export class WebhookDispatcher {
         client.release();
       }
     }
+  }
+
+  /** Deletes relayed outbox rows past the retention, a bounded chunk at a time. */
+  async prune(): Promise<number> {
+    const { rowCount } = await this.opts.pool.query(
+      `delete from platform.outbox_events where id in (
+         select id from platform.outbox_events where relayed_at < now() - $1 * interval '1 hour' limit 10000)`,
+      [this.opts.retentionHours],
+    );
+    return rowCount ?? 0;
   }
 
   async enqueue(deliveryId: string, afterSeconds = 0, db?: Executor): Promise<void> {
