@@ -55,6 +55,9 @@ const schema = z.object({
   // falls back to the sandbox and says so in `provider`)
   NOTIFY_PUBLIC_URL: z.url().default('http://localhost:4003'),
   NOTIFY_RETRY_DELAYS: secondsList.default([10, 60, 300]),
+  // a dispatch job's deliveries stay claimed this long (pg-boss expires the job after the same
+  // time): how long a crashed worker's deliveries wait before another worker takes them again
+  NOTIFY_CLAIM_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   EMAIL_FROM: z.string().min(3).default('Notifications <notifications@localhost>'),
   SMTP_URL: z.url().optional(),
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),

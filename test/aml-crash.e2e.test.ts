@@ -3,11 +3,11 @@ import { migrate } from '../platform/db/orm.js';
 import { importSnapshot } from '../screening/index.js';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
-import { verificationProcess } from './support/service-process.js';
+import { serviceProcess } from './support/service-process.js';
 
 describe('AML batch callback survives a crash', () => {
   let stack: TestStack;
-  let service: Awaited<ReturnType<typeof verificationProcess>> | null = null;
+  let service: Awaited<ReturnType<typeof serviceProcess>> | null = null;
   afterAll(async () => {
     await service?.kill();
     await stack?.stop();
@@ -32,7 +32,7 @@ describe('AML batch callback survives a crash', () => {
       },
     ]);
     await pool.end();
-    service = await verificationProcess(databaseUrl, cert.cert);
+    service = await serviceProcess('verification', databaseUrl, { caPem: cert.cert });
     await service.start();
     stack = await startTestStack(
       { VERIFICATION_URL: service.url },

@@ -1,11 +1,11 @@
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
-import { verificationProcess } from './support/service-process.js';
+import { serviceProcess } from './support/service-process.js';
 
 
 describe('webhook delivery survives a crash', () => {
   let stack: TestStack;
-  let service: Awaited<ReturnType<typeof verificationProcess>> | null = null;
+  let service: Awaited<ReturnType<typeof serviceProcess>> | null = null;
   afterAll(async () => {
     await service?.kill();
     await stack?.stop();
@@ -14,7 +14,7 @@ describe('webhook delivery survives a crash', () => {
   it('delivers after the service was killed between commit and delivery and restarted', async () => {
     const cert = selfSignedCertificate();
     const databaseUrl = await createTestDatabase();
-    service = await verificationProcess(databaseUrl, cert.cert);
+    service = await serviceProcess('verification', databaseUrl, { caPem: cert.cert });
     await service.start();
     stack = await startTestStack({ VERIFICATION_URL: service.url }, { databaseUrl, services: ['risk', 'notify', 'gateway', 'rest'] });
 

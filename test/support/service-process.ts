@@ -7,39 +7,69 @@ import { eventually } from './stack.js';
 
 export const TEST_INTERNAL_SECRET = 'test-internal-secret-0123456789';
 
+export type SubgraphServiceName = 'verification' | 'risk' | 'notify';
+
+export interface ServiceProcessOptions {
+  /** A CA the service trusts for outgoing HTTPS (webhooks, callbacks): WEBHOOK_CA_FILE. */
+  caPem?: string;
+  /** More environment settings (they override the defaults below). */
+  env?: Record<string, string>;
+}
+
+export interface ServiceProcess {
+  /** The subgraph's GraphQL URL (the same across restarts). */
+  url: string;
+  /** Spawns the process and waits until `/ready` answers. */
+  start(): Promise<void>;
+  /** SIGKILLs the process (no graceful shutdown) and waits until it has exited. */
+  kill(): Promise<void>;
+}
+
 /**
- * The verification service as its own OS process (the built `dist/`), so a test can SIGKILL it in
- * the middle of some work and start it again on the same port and database.
+ * A subgraph service as its own OS process (the built `dist/`), so a test can SIGKILL it in the
+ * middle of some work and start it again on the same port and database.
  */
-export async function verificationProcess(databaseUrl: string, caPem: string) {
-  const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'ca-')), 'ca.pem');
-  writeFileSync(caFile, caPem);
+export async function serviceProcess(
+  name: SubgraphServiceName,
+  databaseUrl: string,
+  opts: ServiceProcessOptions = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
-  const env = {
+  const env: Record<string, string | undefined> = {
     ...process.env,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
     INTERNAL_SECRET: TEST_INTERNAL_SECRET,
     HOST: '127.0.0.1',
-    VERIFICATION_PORT: String(port),
-    WEBHOOK_CA_FILE: caFile,
+    [`${name.toUpperCase()}_PORT`]: String(port),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_TIMEOUT_MS: '3000',
     JOBS_SUPERVISE_SECONDS: '1',
     OUTBOX_POLL_MS: '500',
   };
+  if (opts.caPem) {
+    const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'ca-')), 'ca.pem');
+    writeFileSync(caFile, opts.caPem);
+    env.WEBHOOK_CA_FILE = caFile;
+  }
+  Object.assign(env, opts.env);
   let child: ChildProcess | null = null;
   return {
     url: `http://127.0.0.1:${port}/graphql`,
     async start(): Promise<void> {
-      child = spawn(process.execPath, [path.resolve('dist/cli/start-service.js'), 'verification'], { env, stdio: 'ignore' });
-      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.ok, 30_000);
+      const spawned = spawn(process.execPath, [path.resolve('dist/cli/start-service.js'), name], { env, stdio: 'ignore' });
+      child = spawned;
+      await eventually(async () => {
+        if (spawned.exitCode !== null) throw new Error(`${name} process exited with code ${spawned.exitCode} before it was ready`);
+        return (await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.ok;
+      }, 30_000);
     },
     async kill(): Promise<void> {
-      if (!child || child.exitCode !== null) return;
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGKILL');
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
       await exited;
     },
   };

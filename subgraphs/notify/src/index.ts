@@ -42,6 +42,7 @@ export const notifyService: ServiceModule<NotifyDeps> = {
       logger,
       retryDelays: rt.config.NOTIFY_RETRY_DELAYS,
       publicUrl: rt.config.NOTIFY_PUBLIC_URL,
+      leaseSeconds: rt.config.NOTIFY_CLAIM_LEASE_SECONDS,
     });
     return {
       deps: { config: rt.config, logger, pool: rt.pool, events: rt.events, providers, renderer, jobs: boss, kick: () => dispatcher.kick() },

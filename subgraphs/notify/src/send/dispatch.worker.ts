@@ -16,7 +16,7 @@ export const DISPATCH_QUEUE = 'notify-dispatch';
 /** Recipients per batch job: a 10,000-recipient batch fans out into 100 jobs. */
 export const BATCH_CHUNK = 100;
 /** A job's deliveries stay claimed this long; pg-boss expires a job (dead worker) after the same time. */
-const LEASE_SECONDS = 300;
+export const DEFAULT_LEASE_SECONDS = 300;
 
 /** A single send's (or a retry's) deliveries, or one chunk of a batch by position. */
 export interface DispatchJob {
@@ -38,6 +38,11 @@ export interface DispatcherOptions {
   publicUrl: string;
   /** Jobs this instance works on at once. */
   workers?: number;
+  /**
+   * NOTIFY_CLAIM_LEASE_SECONDS: how long a job's deliveries stay claimed, and the job's pg-boss
+   * expiry; after a crash, the dead worker's deliveries are taken again once it has passed.
+   */
+  leaseSeconds?: number;
 }
 
 interface Claimed {
@@ -100,11 +105,15 @@ export class Dispatcher {
   private readonly workerIds: string[] = [];
   private readonly templates = new Map<string, TemplateContent>();
 
-  constructor(private readonly opts: DispatcherOptions) {}
+  private readonly leaseSeconds: number;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.leaseSeconds = opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+  }
 
   async start(): Promise<void> {
     const { boss } = this.opts;
-    const queue = { expireInSeconds: LEASE_SECONDS, retryLimit: 10, retryDelay: 5, retryBackoff: true };
+    const queue = { expireInSeconds: this.leaseSeconds, retryLimit: 10, retryDelay: 5, retryBackoff: true };
     await boss.createQueue(DISPATCH_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(DISPATCH_QUEUE, queue);
     for (let i = 0; i < (this.opts.workers ?? 4); i++) {
@@ -139,12 +148,12 @@ export class Dispatcher {
     );
     const { rows: claimed } = await pool.query<Claimed>(
       `update notify.deliveries d
-          set claimed_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1, updated_at = now()
+          set claimed_until = now() + make_interval(secs => $${values.length + 1}), attempts = d.attempts + 1, updated_at = now()
          from notify.notifications n
         where n.id = d.notification_id and ${selector} and d.status = 'queued' and (d.claimed_until is null or d.claimed_until < now())
         returning d.id, d.notification_id, d.organization_id, d.environment, d.channel, d.provider, d.address, d.push_targets,
                   d.tracking_token, d.attempts, n.template_id, n.data, n.created_at as accepted_at`,
-      values,
+      [...values, this.leaseSeconds],
     );
     if (claimed.length) await this.record(await this.send(claimed));
     // another worker holds some of them (it may have died): let pg-boss retry this job later

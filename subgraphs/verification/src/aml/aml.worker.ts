@@ -15,6 +15,8 @@ import { jobDb } from './job-executor.js';
 
 export const AML_BATCH_QUEUE = 'aml-batch';
 export const AML_CALLBACK_QUEUE = 'aml-batch-callback';
+/** A running batch job touches its pg-boss job this often ÷ 2; pg-boss's minimum is 10. */
+const BATCH_HEARTBEAT_SECONDS = 10;
 
 export interface AmlWorkerOptions {
   orm: Orm;
@@ -32,7 +34,8 @@ export interface AmlWorkerOptions {
 /**
  * Batches and their callbacks as pg-boss jobs. A batch job screens the pending subjects one
  * transaction each (a subject's screening, its counters and the batch's completion commit
- * together), so a process killed mid-batch resumes where it stopped when pg-boss retries the job.
+ * together), so a process killed mid-batch resumes where it stopped when pg-boss retries the job
+ * (its heartbeat stops: the job is retried ~10 s, plus a supervision interval, after the crash).
  * The callback is a job created in the completing transaction; it is POSTed signed like webhooks
  * and retried on the webhook schedule.
  */
@@ -43,7 +46,20 @@ export class AmlWorker implements AmlJobs {
     const { boss } = this.opts;
     const callbackExpiry = Math.ceil(this.opts.timeoutMs / 1000) + 5;
     const queues: Array<[string, Parameters<PgBoss['createQueue']>[1]]> = [
-      [AML_BATCH_QUEUE, { expireInSeconds: 300, retryLimit: 20, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 }],
+      // the worker heartbeats while it screens: a process killed mid-batch stops heartbeating and
+      // its job is retried (where it stopped) after BATCH_HEARTBEAT_SECONDS plus one supervision,
+      // not after the whole 300 s expiry
+      [
+        AML_BATCH_QUEUE,
+        {
+          expireInSeconds: 300,
+          heartbeatSeconds: BATCH_HEARTBEAT_SECONDS,
+          retryLimit: 20,
+          retryDelay: 5,
+          retryBackoff: true,
+          retryDelayMax: 300,
+        },
+      ],
       [AML_CALLBACK_QUEUE, { expireInSeconds: callbackExpiry, retryLimit: 10, retryDelay: 1 }],
     ];
     for (const [name, options] of queues) {

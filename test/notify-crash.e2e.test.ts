@@ -1,0 +1,110 @@
+import pg from 'pg';
+import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
+import { serviceProcess, type ServiceProcess } from './support/service-process.js';
+
+const TOTAL = 2_000;
+/** Recipients per dispatch job (BATCH_CHUNK) and jobs one instance works on at once. */
+const CHUNK = 100;
+const WORKERS = 4;
+
+describe('a notify batch survives the notify process being killed mid-dispatch', () => {
+  let stack: TestStack | undefined;
+  let service: ServiceProcess | undefined;
+  let db: pg.Pool | undefined;
+  afterAll(async () => {
+    await service?.kill();
+    await stack?.stop();
+    await db?.end();
+  });
+
+  it('completes with every recipient processed once after SIGKILL and restart', async () => {
+    const databaseUrl = await createTestDatabase();
+    // a short claim lease: deliveries the killed process had claimed are taken again after 5 s, not 5 min
+    service = await serviceProcess('notify', databaseUrl, { env: { NOTIFY_CLAIM_LEASE_SECONDS: '5' } });
+    await service.start();
+    // verification (outbox relay) stays in this process; only notify is a child process
+    stack = await startTestStack({ NOTIFY_URL: service.url }, { databaseUrl, services: ['verification', 'risk', 'gateway', 'rest'] });
+    db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+
+    const client = await stack.createClient({ name: 'bulk sender', service: 'notify', environment: 'test' });
+    const h = { authorization: `Bearer ${client.apiKey}` };
+    const template = { name: 'promo', channels: { sms: { body: 'Hi {{first_name}}, ref {{ref}}' } } };
+    expect((await stack.rest('POST', '/v1/templates', template, h)).status).toBe(201);
+    // …5: never one of the sandbox's magic endings (0001-0003), so every recipient is delivered
+    const recipients = Array.from({ length: TOTAL }, (_, i) => ({
+      to: `+2547${30_000_000 + i * 10 + 5}`,
+      data: { first_name: `C${i}`, ref: `R-${i}` },
+    }));
+
+    const accepted = await stack.rest('POST', '/v1/send/batch', { template: 'promo', channels: ['sms'], recipients }, h);
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ total: TOTAL, queued: TOTAL, status: 'processing' });
+    const batchId: string = accepted.body.batch_id;
+    const progress = async () => (await stack!.rest('GET', `/v1/send/batch/${batchId}`, undefined, h)).body;
+
+    // kill as soon as some (not all) recipients are processed
+    await eventually(async () => (await progress()).processed > 0, 20_000, 20);
+    await service.kill();
+
+    // the API is down with notify: read what the killed process left in the database
+    const { rows: atKill } = await db.query<{ status: string; processed: number; total: number }>(
+      'select status, processed, total from notify.batches where id = $1',
+      [batchId],
+    );
+    expect(atKill[0].status).toBe('processing');
+    expect(atKill[0].processed).toBeGreaterThan(0);
+    expect(atKill[0].processed).toBeLessThan(TOTAL);
+    // what the killed process had claimed (in flight) or not reached yet
+    const { rows: left } = await db.query<{ claimed: number; unclaimed: number }>(
+      `select count(*) filter (where d.claimed_until >= now())::int as claimed, count(*) filter (where d.claimed_until is null)::int as unclaimed
+         from notify.deliveries d join notify.notifications n on n.id = d.notification_id
+        where n.batch_id = $1 and d.status = 'queued'`,
+      [batchId],
+    );
+    // the kill came while workers were sending: some deliveries are claimed by the dead process
+    expect(left[0].claimed).toBeGreaterThan(0);
+    expect(left[0].claimed + left[0].unclaimed).toBe(TOTAL - atKill[0].processed);
+
+    await service.start();
+    const done = await eventually(
+      async () => {
+        const b = await progress();
+        return b.status === 'completed' ? b : null;
+      },
+      45_000,
+      250,
+    );
+    expect(done).toMatchObject({
+      batch_id: batchId,
+      total: TOTAL,
+      queued: 0,
+      processed: TOTAL,
+      succeeded: TOTAL,
+      failed: 0,
+      status: 'completed',
+    });
+    expect(done.channels.sms).toEqual({ queued: 0, sent: 0, delivered: TOTAL, opened: 0, failed: 0, undeliverable: 0 });
+
+    // every recipient once: one notification each, delivered, processed once
+    const { rows: per } = await db.query<{ notifications: number; delivered: number; processed: number; recipients: number }>(
+      `select count(*)::int as notifications, count(distinct n.recipient)::int as recipients,
+              count(*) filter (where n.status = 'delivered')::int as delivered, count(n.processed_at)::int as processed
+         from notify.notifications n where n.batch_id = $1`,
+      [batchId],
+    );
+    expect(per[0]).toEqual({ notifications: TOTAL, recipients: TOTAL, delivered: TOTAL, processed: TOTAL });
+    // every recipient got its message; at least once means only what was in flight at the kill
+    // (at most one job per worker) may have been handed to the provider twice
+    const { rows: sent } = await db.query<{ recipients: number; twice: number; most: number }>(
+      `select count(*)::int as recipients, count(*) filter (where c > 1)::int as twice, coalesce(max(c), 0)::int as most
+         from (select m.recipient, count(*) as c from notify.sandbox_messages m join notify.notifications n on n.id = m.notification_id
+                where n.batch_id = $1 group by m.recipient) t`,
+      [batchId],
+    );
+    expect(sent[0].recipients).toBe(TOTAL);
+    expect(sent[0].twice).toBeLessThanOrEqual(WORKERS * CHUNK);
+    expect(sent[0].most).toBeLessThanOrEqual(2);
+    const sample = await stack.rest('GET', `/v1/sandbox/messages?to=${encodeURIComponent(recipients[TOTAL - 1].to)}`, undefined, h);
+    expect(sample.body.data[0].body).toBe(`Hi C${TOTAL - 1}, ref R-${TOTAL - 1}`);
+  }, 90_000);
+});
