@@ -107,7 +107,9 @@ async function bulkLoad(pool: pg.Pool, org: string): Promise<number> {
        group by k, subject, date_trunc('minute', at), currency`,
       [org],
     );
-    await c.query('analyze risk.accounts; analyze risk.transfers; analyze risk.account_devices; analyze risk.account_ips; analyze risk.velocity');
+    await c.query(
+      'analyze risk.accounts; analyze risk.transfers; analyze risk.account_devices; analyze risk.account_ips; analyze risk.velocity',
+    );
   } finally {
     c.release();
   }
@@ -121,7 +123,9 @@ async function loadLists(pool: pg.Pool): Promise<{ names: string[]; description:
   if (existsSync(dir)) {
     const files = readdirSync(dir);
     const pick = (re: RegExp) => files.find((f) => re.test(f));
-    const wanted = [pick(/^ofac_sdn.*\.csv$/), pick(/^ofac_alt.*\.csv$/), pick(/^ofac_add.*\.csv$/), pick(/^un_sc.*\.xml$/)].filter((f): f is string => !!f);
+    const wanted = [pick(/^ofac_sdn.*\.csv$/), pick(/^ofac_alt.*\.csv$/), pick(/^ofac_add.*\.csv$/), pick(/^un_sc.*\.xml$/)].filter(
+      (f): f is string => !!f,
+    );
     if (wanted.length >= 2) lists = parseList(wanted.map((f) => ({ name: f, content: readFileSync(path.join(dir, f)) })));
   }
   if (!lists.length) {
@@ -183,7 +187,16 @@ async function processes(databaseUrl: string, env: Record<string, string>, dataD
     const portVar = { verification: 'VERIFICATION_PORT', risk: 'RISK_PORT', gateway: 'GATEWAY_PORT', rest: 'REST_PORT' }[service]!;
     const log = openSync(path.join(dataDir, `${name}.log`), 'a');
     const child = spawn(process.execPath, [entry, service], {
-      env: { ...process.env, ...env, DATABASE_URL: databaseUrl, INTERNAL_SECRET, ADMIN_SECRET, HOST: '127.0.0.1', [portVar]: String(port), ...extra },
+      env: {
+        ...process.env,
+        ...env,
+        DATABASE_URL: databaseUrl,
+        INTERNAL_SECRET,
+        ADMIN_SECRET,
+        HOST: '127.0.0.1',
+        [portVar]: String(port),
+        ...extra,
+      },
       stdio: ['ignore', log, log],
     });
     children.push(child);
@@ -197,7 +210,10 @@ async function processes(databaseUrl: string, env: Record<string, string>, dataD
   const verification = await start('verification', 'verification', {});
   const instance = async (suffix: string): Promise<Instance> => {
     const risk = await start('risk', `risk-${suffix}`, {});
-    const gateway = await start('gateway', `gateway-${suffix}`, { VERIFICATION_URL: `${verification}/graphql`, RISK_URL: `${risk}/graphql` });
+    const gateway = await start('gateway', `gateway-${suffix}`, {
+      VERIFICATION_URL: `${verification}/graphql`,
+      RISK_URL: `${risk}/graphql`,
+    });
     const rest = await start('rest', `rest-${suffix}`, { GATEWAY_URL: `${gateway}/graphql` });
     return { rest, gateway: `${gateway}/graphql` };
   };
@@ -221,7 +237,15 @@ async function processes(databaseUrl: string, env: Record<string, string>, dataD
 
 /** Everything inside the bench process (as `npm start` runs it), two stacks on one database. */
 async function inProcess(databaseUrl: string, env: Record<string, string>): Promise<Deployment> {
-  const config = loadConfig({ ...env, GATEWAY_PORT: '0', VERIFICATION_PORT: '0', RISK_PORT: '0', NOTIFY_PORT: '0', REST_PORT: '0', HOST: '127.0.0.1' });
+  const config = loadConfig({
+    ...env,
+    GATEWAY_PORT: '0',
+    VERIFICATION_PORT: '0',
+    RISK_PORT: '0',
+    NOTIFY_PORT: '0',
+    REST_PORT: '0',
+    HOST: '127.0.0.1',
+  });
   const stacks = [await startStack({ config, databaseUrl, adminSecret: ADMIN_SECRET, internalSecret: INTERNAL_SECRET })];
   return {
     a: { rest: stacks[0].urls.rest!, gateway: stacks[0].urls.gateway! },
@@ -263,7 +287,13 @@ export async function run(): Promise<void> {
       });
       return { status: res.status, body: (await res.json()) as any };
     };
-    const client = await rest(a, 'POST', '/v1/admin/api-clients', { name: 'risk bench', service: 'risk', rateLimit: 1_000_000 }, { 'x-admin-secret': ADMIN_SECRET });
+    const client = await rest(
+      a,
+      'POST',
+      '/v1/admin/api-clients',
+      { name: 'risk bench', service: 'risk', rateLimit: 1_000_000 },
+      { 'x-admin-secret': ADMIN_SECRET },
+    );
     if (client.status !== 201) throw new Error(`could not create the bench key: ${JSON.stringify(client.body)}`);
     const auth = { authorization: `Bearer ${client.body.apiKey}` };
     const org: string = client.body.organizationId;
@@ -274,19 +304,62 @@ export async function run(): Promise<void> {
     const t0 = performance.now();
     const lists = await loadLists(pool);
     const listMs = performance.now() - t0;
-    console.log(`graph: ${sizes[0].n.toLocaleString('en')} SENT edges over ${ACCOUNTS.toLocaleString('en')} accounts, with devices, IPs and 24 h counters, loaded in ${(loadMs / 1000).toFixed(1)} s`);
+    console.log(
+      `graph: ${sizes[0].n.toLocaleString('en')} SENT edges over ${ACCOUNTS.toLocaleString('en')} accounts, with devices, IPs and 24 h counters, loaded in ${(loadMs / 1000).toFixed(1)} s`,
+    );
     console.log(`sanctions lists: ${lists.description}, imported in ${(listMs / 1000).toFixed(1)} s`);
     // wait until the engine has indexed the lists
     for (let i = 0; i < 300; i++) {
-      const status = await fetch(a.gateway, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ query: '{ riskSanctionsStatus { lists } }' }) });
+      const status = await fetch(a.gateway, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ query: '{ riskSanctionsStatus { lists } }' }),
+      });
       if (((await status.json()) as any).data?.riskSanctionsStatus.lists.length) break;
       await sleep(200);
     }
 
     const rand = rng(11);
-    const given = ['Amadou', 'Fatoumata', 'Chinedu', 'Kwame', 'Aminata', 'Ibrahim', 'Ngozi', 'Tendai', 'Moussa', 'Aisha', 'Wanjiru', 'Seydou', 'Khadija', 'Thabo', 'Otieno', 'Akosua'];
-    const family = ['Diallo', 'Okafor', 'Mensah', 'Traoré', 'Ndlovu', 'Kamau', 'Ouédraogo', 'Adeyemi', 'Nkurunziza', 'Sow', 'Mbeki', 'Kaboré', 'Odhiambo', 'Boateng', 'Sissoko', 'Dlamini'];
-    const person = () => (rand() < 0.02 ? lists.names[Math.floor(rand() * lists.names.length)] : `${given[Math.floor(rand() * 16)]} ${family[Math.floor(rand() * 16)]}`);
+    const given = [
+      'Amadou',
+      'Fatoumata',
+      'Chinedu',
+      'Kwame',
+      'Aminata',
+      'Ibrahim',
+      'Ngozi',
+      'Tendai',
+      'Moussa',
+      'Aisha',
+      'Wanjiru',
+      'Seydou',
+      'Khadija',
+      'Thabo',
+      'Otieno',
+      'Akosua',
+    ];
+    const family = [
+      'Diallo',
+      'Okafor',
+      'Mensah',
+      'Traoré',
+      'Ndlovu',
+      'Kamau',
+      'Ouédraogo',
+      'Adeyemi',
+      'Nkurunziza',
+      'Sow',
+      'Mbeki',
+      'Kaboré',
+      'Odhiambo',
+      'Boateng',
+      'Sissoko',
+      'Dlamini',
+    ];
+    const person = () =>
+      rand() < 0.02
+        ? lists.names[Math.floor(rand() * lists.names.length)]
+        : `${given[Math.floor(rand() * 16)]} ${family[Math.floor(rand() * 16)]}`;
     let seq = 0;
     const transaction = () => {
       const s = Math.floor(rand() * ACCOUNTS);
@@ -299,7 +372,12 @@ export async function run(): Promise<void> {
         sender: `b${s}`,
         receiver: `b${r}`,
         channel: 'app',
-        metadata: { device_id: `d${Math.floor(s / 2)}`, ip: `10.${s % 250}.${Math.floor(s / 250) % 250}.1`, sender_name: person(), receiver_name: person() },
+        metadata: {
+          device_id: `d${Math.floor(s / 2)}`,
+          ip: `10.${s % 250}.${Math.floor(s / 250) % 250}.1`,
+          sender_name: person(),
+          receiver_name: person(),
+        },
       };
     };
 
@@ -352,13 +430,19 @@ export async function run(): Promise<void> {
       const r50 = pct(latencies, 50);
       const r99 = pct(latencies, 99);
       if (Number.isNaN(p50)) p50 = r50;
-      console.log(`POST /v1/evaluate at ${rate}/s for ${SECONDS} s (${total} requests; achieved ${(latencies.length / elapsed).toFixed(0)}/s; all layers; ${deployment.shape})`);
-      console.log(`  end to end (REST → gateway → risk), from each request's scheduled time   p50 ${f1(r50)} ms  p90 ${f1(pct(latencies, 90))} ms  p99 ${f1(r99)} ms  max ${f1(Math.max(...latencies))} ms`);
+      console.log(
+        `POST /v1/evaluate at ${rate}/s for ${SECONDS} s (${total} requests; achieved ${(latencies.length / elapsed).toFixed(0)}/s; all layers; ${deployment.shape})`,
+      );
+      console.log(
+        `  end to end (REST → gateway → risk), from each request's scheduled time   p50 ${f1(r50)} ms  p90 ${f1(pct(latencies, 90))} ms  p99 ${f1(r99)} ms  max ${f1(Math.max(...latencies))} ms`,
+      );
       console.log(`  engine latency_ms (in the risk subgraph)  p50 ${f1(pct(serverMs, 50))} ms  p99 ${f1(pct(serverMs, 99))} ms`);
       console.log(
         `  statuses ${[...statuses].map(([st, n]) => `${st}×${n}`).join(', ')}${late ? `; ${late} started late (${MAX_INFLIGHT} outstanding)` : ''}; actions ${[...actions].map(([ac, n]) => `${ac} ${n}`).join(', ')}; ${patterns} graph patterns, ${hits} sanctions hits; nodes traversed p50 ${pct(nodes, 50)}, p99 ${pct(nodes, 99)}`,
       );
-      console.log(`  ratios: p99/p50 ${(r99 / r50).toFixed(2)}; engine share of p50 ${(pct(serverMs, 50) / r50).toFixed(2)}; achieved/offered ${(latencies.length / elapsed / rate).toFixed(2)}`);
+      console.log(
+        `  ratios: p99/p50 ${(r99 / r50).toFixed(2)}; engine share of p50 ${(pct(serverMs, 50) / r50).toFixed(2)}; achieved/offered ${(latencies.length / elapsed / rate).toFixed(2)}`,
+      );
       await sleep(2_000);
     }
 
@@ -382,7 +466,15 @@ export async function run(): Promise<void> {
       const tenant = { organizationId: org, environment: 'live' };
       const input = () => {
         const t = transaction();
-        return { transactionId: t.transaction_id, amount: t.amount, currency: t.currency, sender: t.sender, receiver: t.receiver, channel: t.channel, metadata: t.metadata };
+        return {
+          transactionId: t.transaction_id,
+          amount: t.amount,
+          currency: t.currency,
+          sender: t.sender,
+          receiver: t.receiver,
+          channel: t.channel,
+          metadata: t.metadata,
+        };
       };
       for (let i = 0; i < 50; i++) await engine.evaluate(tenant, input());
       const n = Math.min(2_000, Math.max(200, Math.round(RATES[RATES.length - 1] * 5)));
@@ -419,10 +511,22 @@ export async function run(): Promise<void> {
       const where = round % 2 ? 'other' : 'same';
       const reader = where === 'other' ? b : a;
       const putStart = performance.now();
-      let change = await rest(a, 'PUT', '/v1/rules/bench_marker', { condition: `txn.amount > ${round}.0 && txn.channel == "bench"`, action: 'review', severity: 'low' }, auth);
+      let change = await rest(
+        a,
+        'PUT',
+        '/v1/rules/bench_marker',
+        { condition: `txn.amount > ${round}.0 && txn.channel == "bench"`, action: 'review', severity: 'low' },
+        auth,
+      );
       // a 503 is the gateway losing a kept-alive connection to the subgraph (noted in the report)
       for (let retry = 0; change.status === 503 && retry < 3; retry++) {
-        change = await rest(a, 'PUT', '/v1/rules/bench_marker', { condition: `txn.amount > ${round}.0 && txn.channel == "bench"`, action: 'review', severity: 'low' }, auth);
+        change = await rest(
+          a,
+          'PUT',
+          '/v1/rules/bench_marker',
+          { condition: `txn.amount > ${round}.0 && txn.channel == "bench"`, action: 'review', severity: 'low' },
+          auth,
+        );
       }
       const putDone = performance.now();
       if (change.status >= 300) throw new Error(`rule update failed: ${JSON.stringify(change.body)}`);
@@ -433,7 +537,10 @@ export async function run(): Promise<void> {
         const ev = await rest(reader, 'POST', '/v1/evaluate', { ...transaction(), channel: 'bench', amount: 1_000 }, auth);
         seenAt = performance.now();
         const detail = await rest(reader, 'GET', `/v1/evaluations/${ev.body.evaluation_id}`, undefined, auth);
-        if (detail.body.rules_fired.some((r: { id: string; version: number }) => r.id === 'bench_marker' && r.version === change.body.version)) break;
+        if (
+          detail.body.rules_fired.some((r: { id: string; version: number }) => r.id === 'bench_marker' && r.version === change.body.version)
+        )
+          break;
         if (tries > 50) throw new Error('the rule update was never seen');
       }
       propagation[where].seenMs.push(seenAt - putDone);
@@ -477,7 +584,9 @@ export async function run(): Promise<void> {
       );
     }
     const two = pct(graphFigures['2-hop'].ms, 50);
-    console.log(`  ratios: 4-hop fixed / 2-hop ${(pct(graphFigures['4-hop (fixed)'].ms, 50) / two).toFixed(2)}; 4-hop *1..4 / 2-hop ${(pct(graphFigures['4-hop (*1..4)'].ms, 50) / two).toFixed(2)}; 2-hop / evaluate p50 ${(two / p50).toFixed(2)}`);
+    console.log(
+      `  ratios: 4-hop fixed / 2-hop ${(pct(graphFigures['4-hop (fixed)'].ms, 50) / two).toFixed(2)}; 4-hop *1..4 / 2-hop ${(pct(graphFigures['4-hop (*1..4)'].ms, 50) / two).toFixed(2)}; 2-hop / evaluate p50 ${(two / p50).toFixed(2)}`,
+    );
     await pool.end();
   } finally {
     await deployment?.stop();

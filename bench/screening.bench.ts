@@ -54,8 +54,42 @@ export function queryNames(entries: ListEntry[], n: number): { name: string; exp
     }
     out.push({ name, expect: `${e.source}:${e.externalId}` });
   }
-  const given = ['Amadou', 'Fatoumata', 'Chinedu', 'Kwame', 'Aminata', 'Ibrahim', 'Ngozi', 'Tendai', 'Moussa', 'Aisha', 'Jean-Baptiste', 'Oluwaseun', 'Wanjiru', 'Seydou', 'Khadija', 'Thabo'];
-  const family = ['Diallo', 'Okafor', 'Mensah', 'Traoré', 'Ndlovu', 'Kamau', 'Ouédraogo', 'Adeyemi', 'Nkurunziza', 'Sow', 'Mbeki', 'Kaboré', 'Otieno', 'Boateng', 'Sissoko', 'Dlamini'];
+  const given = [
+    'Amadou',
+    'Fatoumata',
+    'Chinedu',
+    'Kwame',
+    'Aminata',
+    'Ibrahim',
+    'Ngozi',
+    'Tendai',
+    'Moussa',
+    'Aisha',
+    'Jean-Baptiste',
+    'Oluwaseun',
+    'Wanjiru',
+    'Seydou',
+    'Khadija',
+    'Thabo',
+  ];
+  const family = [
+    'Diallo',
+    'Okafor',
+    'Mensah',
+    'Traoré',
+    'Ndlovu',
+    'Kamau',
+    'Ouédraogo',
+    'Adeyemi',
+    'Nkurunziza',
+    'Sow',
+    'Mbeki',
+    'Kaboré',
+    'Otieno',
+    'Boateng',
+    'Sissoko',
+    'Dlamini',
+  ];
   while (out.length < n) out.push({ name: `${pick(given)} ${pick(given)} ${pick(family)}` });
   return out;
 }
@@ -68,7 +102,12 @@ export async function run(): Promise<void> {
   }
   const files = readdirSync(dir);
   const pickFile = (re: RegExp) => files.find((f) => re.test(f));
-  const wanted = [pickFile(/^ofac_sdn.*\.csv$/), pickFile(/^ofac_alt.*\.csv$/), pickFile(/^ofac_add.*\.csv$/), pickFile(/^un_sc.*\.xml$/)].filter((f): f is string => !!f);
+  const wanted = [
+    pickFile(/^ofac_sdn.*\.csv$/),
+    pickFile(/^ofac_alt.*\.csv$/),
+    pickFile(/^ofac_add.*\.csv$/),
+    pickFile(/^un_sc.*\.xml$/),
+  ].filter((f): f is string => !!f);
   if (wanted.length < 2) {
     console.log(`skipped: OFAC SDN / UN files not found in ${dir}`);
     return;
@@ -78,7 +117,9 @@ export async function run(): Promise<void> {
   const parseMs = performance.now() - t;
   const entries = lists.flatMap((l) => l.entries);
   const names = entries.reduce((s, e) => s + e.names.length, 0);
-  console.log(`lists: ${lists.map((l) => `${l.source} ${l.entries.length} entries`).join(', ')}; ${names} names with aliases (parsed in ${ms(parseMs)})`);
+  console.log(
+    `lists: ${lists.map((l) => `${l.source} ${l.entries.length} entries`).join(', ')}; ${names} names with aliases (parsed in ${ms(parseMs)})`,
+  );
 
   // index build time and memory, in memory
   gc();
@@ -95,7 +136,11 @@ export async function run(): Promise<void> {
   let db: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
   let pool: pg.Pool | null = null;
   try {
-    db = await startEmbeddedPostgres({ dir: path.join(tmpdir(), `afri-bench-screening-${process.pid}`), port: await freePort(), persistent: false });
+    db = await startEmbeddedPostgres({
+      dir: path.join(tmpdir(), `afri-bench-screening-${process.pid}`),
+      port: await freePort(),
+      persistent: false,
+    });
     await migrate(db.url);
     pool = new pg.Pool({ connectionString: db.url, max: 4 });
     pool.on('error', () => undefined); // the cluster stops at the end: idle clients may see it first
@@ -107,11 +152,15 @@ export async function run(): Promise<void> {
     engine = new ScreeningEngine({ pool, logger: createLogger('bench', 'silent'), pollMs: 0 });
     t = performance.now();
     await engine.start();
-    console.log(`engine start (load snapshots from PostgreSQL + build index): ${ms(performance.now() - t)}; versions ${JSON.stringify(engine.versions())}`);
+    console.log(
+      `engine start (load snapshots from PostgreSQL + build index): ${ms(performance.now() - t)}; versions ${JSON.stringify(engine.versions())}`,
+    );
   } catch (err) {
     console.log(`embedded PostgreSQL unavailable (${(err as Error).message}); figures below use the in-memory index`);
   }
-  const search = engine ? (q: Parameters<ScreeningIndex['search']>[0]) => engine!.search(q) : (q: Parameters<ScreeningIndex['search']>[0]) => index.search(q);
+  const search = engine
+    ? (q: Parameters<ScreeningIndex['search']>[0]) => engine!.search(q)
+    : (q: Parameters<ScreeningIndex['search']>[0]) => index.search(q);
 
   // one name at a time
   const queries = queryNames(entries, 400);
@@ -137,8 +186,12 @@ export async function run(): Promise<void> {
     work.candidates += index.lastStats.candidates;
     work.scored += index.lastStats.scored;
   }
-  console.log(`  work per name: ${Math.round(work.candidates / queries.length)} candidate names from the blocking keys, ${(work.scored / queries.length).toFixed(1)} aligned in full`);
-  console.log(`  listed names found (as written, reordered, with a transposition typo): ${found}/${expected}; unlisted names with a hit ≥ 0.85: ${hitsOnUnlisted}/${queries.length - expected}`);
+  console.log(
+    `  work per name: ${Math.round(work.candidates / queries.length)} candidate names from the blocking keys, ${(work.scored / queries.length).toFixed(1)} aligned in full`,
+  );
+  console.log(
+    `  listed names found (as written, reordered, with a transposition typo): ${found}/${expected}; unlisted names with a hit ≥ 0.85: ${hitsOnUnlisted}/${queries.length - expected}`,
+  );
 
   // a batch of 100
   const batch = queries.slice(100, 200);
@@ -157,7 +210,9 @@ export async function run(): Promise<void> {
   ]) {
     const { pairs } = JSON.parse(readFileSync(path.resolve('screening', 'matching', file), 'utf8')) as { pairs: LabelledPair[] };
     const r = evaluatePairs(pairs, 0.85);
-    console.log(`${label} at 0.85, ${pairs.length} pairs: precision ${r.precision.toFixed(3)}, recall ${r.recall.toFixed(3)} (tp ${r.tp}, fp ${r.fp}, fn ${r.fn}, tn ${r.tn})`);
+    console.log(
+      `${label} at 0.85, ${pairs.length} pairs: precision ${r.precision.toFixed(3)}, recall ${r.recall.toFixed(3)} (tp ${r.tp}, fp ${r.fp}, fn ${r.fn}, tn ${r.tn})`,
+    );
   }
 
   await engine?.stop();

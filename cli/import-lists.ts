@@ -22,7 +22,13 @@ const USAGE = `usage: npm run lists:import -- <files…> [--source OFAC_SDN|OFAC
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { source: { type: 'string' }, kind: { type: 'string' }, format: { type: 'string' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  options: {
+    source: { type: 'string' },
+    kind: { type: 'string' },
+    format: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
 });
 if (values.help || !positionals.length) {
   console.log(USAGE);
@@ -50,9 +56,13 @@ try {
   const started = performance.now();
   const files = positionals.map((f) => ({ name: path.basename(f), content: readFileSync(f) }));
   const lists = parseList(files, { source: values.source, kind: values.kind as ListKind | undefined });
-  if (values.format && lists.some((l) => l.format !== values.format)) throw new Error(`--format ${values.format} does not match the content (${lists.map((l) => l.format).join(', ')})`);
-  if (values.source && lists.some((l) => l.source !== values.source)) throw new Error(`--source ${values.source} does not match the content (${lists.map((l) => l.source).join(', ')})`);
-  console.log(`parsed ${lists.map((l) => `${l.source} (${l.format}, ${l.entries.length} entries from ${l.files.join(' + ')})`).join('; ')} in ${Math.round(performance.now() - started)} ms`);
+  if (values.format && lists.some((l) => l.format !== values.format))
+    throw new Error(`--format ${values.format} does not match the content (${lists.map((l) => l.format).join(', ')})`);
+  if (values.source && lists.some((l) => l.source !== values.source))
+    throw new Error(`--source ${values.source} does not match the content (${lists.map((l) => l.source).join(', ')})`);
+  console.log(
+    `parsed ${lists.map((l) => `${l.source} (${l.format}, ${l.entries.length} entries from ${l.files.join(' + ')})`).join('; ')} in ${Math.round(performance.now() - started)} ms`,
+  );
   if (values['dry-run']) process.exit(0);
 
   const config = loadConfig();
@@ -61,7 +71,11 @@ try {
     const local = `postgres://postgres:postgres@127.0.0.1:${config.EMBEDDED_PG_PORT}/postgres`;
     if (await reachable(local)) url = local;
     else {
-      embedded = await startEmbeddedPostgres({ dir: path.resolve(config.EMBEDDED_PG_DIR ?? '.data/postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
+      embedded = await startEmbeddedPostgres({
+        dir: path.resolve(config.EMBEDDED_PG_DIR ?? '.data/postgres'),
+        port: config.EMBEDDED_PG_PORT,
+        persistent: true,
+      });
       url = embedded.url;
     }
   }
@@ -69,7 +83,10 @@ try {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
     for (const list of lists) {
-      const r = await importSnapshot(pool, list.source, list.entries, { format: list.format, importedBy: `cli (${process.env.USER ?? 'unknown'})` });
+      const r = await importSnapshot(pool, list.source, list.entries, {
+        format: list.format,
+        importedBy: `cli (${process.env.USER ?? 'unknown'})`,
+      });
       console.log(
         r.unchanged
           ? `${r.source}: unchanged, still ${r.version} (${r.total} entries)`

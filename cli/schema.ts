@@ -12,7 +12,9 @@ export const SUPERGRAPH_PATH = path.join(SCHEMA_DIR, 'supergraph.graphql');
 export async function composeSupergraph(): Promise<{ subgraphs: Record<string, string>; supergraph: string }> {
   const subgraphs: Record<string, string> = {};
   for (const m of SERVICE_MODULES) subgraphs[m.name] = (await buildSubgraph(m.definition)).sdl;
-  const result = composeServices(SERVICE_MODULES.map((m) => ({ name: m.name, url: DEFAULT_SUBGRAPH_URL[m.name], typeDefs: parse(subgraphs[m.name]) })));
+  const result = composeServices(
+    SERVICE_MODULES.map((m) => ({ name: m.name, url: DEFAULT_SUBGRAPH_URL[m.name], typeDefs: parse(subgraphs[m.name]) })),
+  );
   if (result.errors?.length || !result.supergraphSdl) {
     throw new Error(`Supergraph composition failed:\n${(result.errors ?? []).map((e) => e.message).join('\n')}`);
   }

@@ -97,7 +97,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     }
 
     if (services.has('gateway')) {
-      const authenticate = createAuthenticator({ pool, adminSecret: opts.adminSecret, organizationRateLimit: config.ORGANIZATION_RATE_LIMIT });
+      const authenticate = createAuthenticator({
+        pool,
+        adminSecret: opts.adminSecret,
+        organizationRateLimit: config.ORGANIZATION_RATE_LIMIT,
+      });
       const prune = setInterval(() => void pruneRateLimitWindows(pool).catch(() => undefined), 60_000);
       prune.unref();
       stops.push(async () => clearInterval(prune));
@@ -119,7 +123,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       urls.gateway = gateway.url;
     }
     if (services.has('rest')) {
-      const rest = await startRestAdapter({ gatewayUrl: urls.gateway ?? config.GATEWAY_URL, port: config.REST_PORT, host: config.HOST, logger });
+      const rest = await startRestAdapter({
+        gatewayUrl: urls.gateway ?? config.GATEWAY_URL,
+        port: config.REST_PORT,
+        host: config.HOST,
+        logger,
+      });
       stops.push(() => rest.stop());
       urls.rest = rest.url;
     }

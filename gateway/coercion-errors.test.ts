@@ -69,7 +69,8 @@ describe('rewriteCoercionError', () => {
       expect(rewrite({ input: { userId: 'u', tier: 3 } })).toEqual([
         { code: 'VALIDATION_FAILED', message: 'tier must be one of: BASIC, STANDARD, ENHANCED' },
       ]);
-      const suggested = 'Variable "$input" got invalid value "BASICS" at "input.tier"; Value "BASICS" does not exist in "IdentityTier" enum. Did you mean the enum value "BASIC"?';
+      const suggested =
+        'Variable "$input" got invalid value "BASICS" at "input.tier"; Value "BASICS" does not exist in "IdentityTier" enum. Did you mean the enum value "BASIC"?';
       expect(rewriteCoercionError(suggested, schema)?.message).toBe('tier must be one of: BASIC, STANDARD, ENHANCED');
     });
 
@@ -94,7 +95,9 @@ describe('rewriteCoercionError', () => {
     });
 
     it('asks for an object where one is expected', () => {
-      expect(rewrite({ input: { userId: 'u', address: 'Lagos' } })).toEqual([{ code: 'BAD_USER_INPUT', message: 'address must be an object' }]);
+      expect(rewrite({ input: { userId: 'u', address: 'Lagos' } })).toEqual([
+        { code: 'BAD_USER_INPUT', message: 'address must be an object' },
+      ]);
     });
 
     it("keeps a custom scalar's own explanation", () => {

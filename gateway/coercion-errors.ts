@@ -44,7 +44,12 @@ const REASONS: Array<[RegExp, Reason]> = [
 
 function oneOf(enumName: string, field: FieldPath, schema?: GraphQLSchema): CoercionRewrite {
   const type = schema?.getType(enumName);
-  const allowed = isEnumType(type) ? type.getValues().map((v) => v.name).join(', ') : undefined;
+  const allowed = isEnumType(type)
+    ? type
+        .getValues()
+        .map((v) => v.name)
+        .join(', ')
+    : undefined;
   return {
     code: 'VALIDATION_FAILED',
     message: allowed ? `${field.at} must be one of: ${allowed}` : `${field.at} must be a valid ${enumName}`,

@@ -13,7 +13,11 @@ describe('createErrorFormatter', () => {
         path: ['identity'],
         extensions: { code: 'RATE_LIMITED', retryAfter: 30, messages: ['a'], serviceName: 'risk', stacktrace: ['at x'] },
       });
-      expect(formatted).toEqual({ message: 'Rate limit exceeded', path: ['identity'], extensions: { code: 'RATE_LIMITED', retryAfter: 30, messages: ['a'] } });
+      expect(formatted).toEqual({
+        message: 'Rate limit exceeded',
+        path: ['identity'],
+        extensions: { code: 'RATE_LIMITED', retryAfter: 30, messages: ['a'] },
+      });
     });
   });
 
@@ -27,7 +31,10 @@ describe('createErrorFormatter', () => {
     });
 
     it.each(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST'])('reports %s as BAD_USER_INPUT', (code) => {
-      expect(format({ message: 'Cannot query field "y"', extensions: { code } })).toEqual({ message: 'Cannot query field "y"', extensions: { code: 'BAD_USER_INPUT' } });
+      expect(format({ message: 'Cannot query field "y"', extensions: { code } })).toEqual({
+        message: 'Cannot query field "y"',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
     });
   });
 
@@ -42,7 +49,9 @@ describe('createErrorFormatter', () => {
 
     it('reports an unreachable subgraph as UNAVAILABLE', () => {
       const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:4002'), { code: 'ECONNREFUSED' });
-      const wrapped = new GraphQLError('request to http://10.0.0.7:4002/graphql failed', { originalError: new TypeError('fetch failed', { cause: refused }) });
+      const wrapped = new GraphQLError('request to http://10.0.0.7:4002/graphql failed', {
+        originalError: new TypeError('fetch failed', { cause: refused }),
+      });
       const formatted = format(wrapped.toJSON(), wrapped);
       expect(formatted.extensions?.code).toBe('UNAVAILABLE');
       expect(formatted.message).not.toContain('10.0.0.7');

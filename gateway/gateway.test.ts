@@ -1,5 +1,13 @@
 import { readPrincipal } from '../platform/auth/principal.js';
-import { API_KEYS, graphqlPost, INTERNAL_SECRET, PRINCIPAL, RETRY_AFTER_SECONDS, startTestStack, type TestStack } from './testing/test-stack.js';
+import {
+  API_KEYS,
+  graphqlPost,
+  INTERNAL_SECRET,
+  PRINCIPAL,
+  RETRY_AFTER_SECONDS,
+  startTestStack,
+  type TestStack,
+} from './testing/test-stack.js';
 
 let stack: TestStack;
 
@@ -28,11 +36,15 @@ describe('gateway over HTTP', () => {
     it('forwards a signed principal, the request id and the idempotency key to every subgraph', async () => {
       stack.verification.received.length = 0;
       stack.risk.received.length = 0;
-      const { body } = await graphqlPost(stack, { query: '{ whoami identity(id: "x") { riskScore } }' }, {
-        'x-api-key': API_KEYS.good,
-        'x-request-id': 'req-123',
-        'idempotency-key': 'idem-1',
-      });
+      const { body } = await graphqlPost(
+        stack,
+        { query: '{ whoami identity(id: "x") { riskScore } }' },
+        {
+          'x-api-key': API_KEYS.good,
+          'x-request-id': 'req-123',
+          'idempotency-key': 'idem-1',
+        },
+      );
       expect(body.data.whoami).toBe(PRINCIPAL.clientId);
       for (const headers of [...stack.verification.received, ...stack.risk.received]) {
         expect(readPrincipal(headers, INTERNAL_SECRET)).toEqual(PRINCIPAL);
@@ -146,7 +158,9 @@ describe('gateway over HTTP', () => {
     });
 
     it('applies CSRF prevention to requests a browser could send without preflight', async () => {
-      const response = await fetch(`${stack.gateway.url}?query=${encodeURIComponent('{ riskPing }')}`, { headers: { 'x-api-key': API_KEYS.good } });
+      const response = await fetch(`${stack.gateway.url}?query=${encodeURIComponent('{ riskPing }')}`, {
+        headers: { 'x-api-key': API_KEYS.good },
+      });
       expect(response.status).toBe(400);
       const ok = await fetch(`${stack.gateway.url}?query=${encodeURIComponent('{ riskPing }')}`, {
         headers: { 'x-api-key': API_KEYS.good, 'apollo-require-preflight': 'true' },

@@ -97,7 +97,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
 
   const armor = new ApolloArmor({ ...ARMOR, blockFieldSuggestion: { enabled: production } }).protect();
   // Registered before the gateway loads so it sees the first schema (and every later one).
-  const router = new SubscriptionRouter({ gateway, dataSources, internalSecret, logger, validationRules: armor.validationRules, production });
+  const router = new SubscriptionRouter({
+    gateway,
+    dataSources,
+    internalSecret,
+    logger,
+    validationRules: armor.validationRules,
+    production,
+  });
   const formatError = createErrorFormatter({ logger, schema: () => router.schema });
 
   const app = express();
@@ -112,7 +119,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
     validationRules: armor.validationRules,
-    plugins: [...(armor.plugins as ApolloServerPlugin<GatewayContext>[]), subscriptionsOverWebSocket, ApolloServerPluginDrainHttpServer({ httpServer: server })],
+    plugins: [
+      ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
+      subscriptionsOverWebSocket,
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+    ],
     logger,
   });
   await apollo.start();

@@ -11,7 +11,12 @@ export function sendAppError(res: Response, error: AppError): void {
   const { retryAfter, messages } = error.extensions as { retryAfter?: unknown; messages?: unknown };
   if (error.code === 'RATE_LIMITED' && retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
   res.status(error.status).json({
-    errors: [{ message: error.message, extensions: { code: error.code, ...(messages !== undefined && { messages }), ...(retryAfter !== undefined && { retryAfter }) } }],
+    errors: [
+      {
+        message: error.message,
+        extensions: { code: error.code, ...(messages !== undefined && { messages }), ...(retryAfter !== undefined && { retryAfter }) },
+      },
+    ],
   });
 }
 

@@ -51,7 +51,9 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
    */
   override async errorFromResponse(response: Parameters<UploadDataSource<GatewayContext>['errorFromResponse']>[0]): Promise<GraphQLError> {
     const generic = await super.errorFromResponse(response);
-    const body = (generic.extensions.response as { body?: { errors?: { message?: string; extensions?: { code?: unknown } }[] } } | undefined)?.body;
+    const body = (
+      generic.extensions.response as { body?: { errors?: { message?: string; extensions?: { code?: unknown } }[] } } | undefined
+    )?.body;
     const first = body?.errors?.[0];
     const code = first?.extensions?.code;
     if (response.status >= 400 && response.status < 500 && first?.message && (isErrorCode(code) || code === 'GRAPHQL_VALIDATION_FAILED')) {

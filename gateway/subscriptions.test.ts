@@ -37,15 +37,18 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 function subscribe(client: Client, query: string, variables?: Record<string, unknown>) {
   const results: Array<FormattedExecutionResult<Record<string, unknown>, unknown>> = [];
   const state: { completed: boolean; error?: unknown } = { completed: false };
-  const unsubscribe = client.subscribe({ query, variables }, {
-    next: (result) => results.push(result),
-    error: (error) => {
-      state.error = error;
+  const unsubscribe = client.subscribe(
+    { query, variables },
+    {
+      next: (result) => results.push(result),
+      error: (error) => {
+        state.error = error;
+      },
+      complete: () => {
+        state.completed = true;
+      },
     },
-    complete: () => {
-      state.completed = true;
-    },
-  });
+  );
   return { results, state, unsubscribe };
 }
 
@@ -123,7 +126,9 @@ describe('subscriptions over graphql-ws', () => {
     it('rewrites variable coercion errors as on HTTP', async () => {
       const sub = subscribe(connect(), IDENTITY_UPDATED, {});
       await until(() => sub.state.error !== undefined, 'the error');
-      expect(sub.state.error).toEqual([{ message: 'id is required', locations: expect.any(Array), extensions: { code: 'BAD_USER_INPUT' } }]);
+      expect(sub.state.error).toEqual([
+        { message: 'id is required', locations: expect.any(Array), extensions: { code: 'BAD_USER_INPUT' } },
+      ]);
     });
 
     it('reports an invalid document as BAD_USER_INPUT', async () => {
@@ -166,7 +171,12 @@ describe('subscriptions when things go away', () => {
   });
 
   function ownClient(): Client {
-    const client = createClient({ url: own.gateway.wsUrl, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': API_KEYS.good }, retryAttempts: 0 });
+    const client = createClient({
+      url: own.gateway.wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: { 'x-api-key': API_KEYS.good },
+      retryAttempts: 0,
+    });
     clients.push(client);
     return client;
   }

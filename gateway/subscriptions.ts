@@ -174,7 +174,9 @@ export class SubscriptionRouter {
       void client.dispose();
     };
     const events = new PushIterator<ExecutionResult>(close);
-    const variables = Object.fromEntries((primary.variableUsages ?? []).filter((name) => name in op.variables).map((name) => [name, op.variables[name]]));
+    const variables = Object.fromEntries(
+      (primary.variableUsages ?? []).filter((name) => name in op.variables).map((name) => [name, op.variables[name]]),
+    );
     unsubscribe = client.subscribe<Record<string, unknown>>(
       { query: primary.operation, operationName: primary.operationName, variables },
       {
@@ -215,9 +217,16 @@ export class SubscriptionRouter {
   }
 
   /** Completes one upstream event: the primary fetch answers with the event, `rest` fetches the other subgraphs. */
-  private async resolveEvent(event: FormattedExecutionResult<Record<string, unknown>, unknown>, node: SubscriptionNode, op: PreparedOperation): Promise<ExecutionResult> {
+  private async resolveEvent(
+    event: FormattedExecutionResult<Record<string, unknown>, unknown>,
+    node: SubscriptionNode,
+    op: PreparedOperation,
+  ): Promise<ExecutionResult> {
     const eventSource: GraphQLDataSource = { process: async () => event as SubgraphResponse };
-    const plan: QueryPlan = { kind: 'QueryPlan', node: { kind: 'Sequence', nodes: node.rest ? [node.primary, node.rest] : [node.primary] } };
+    const plan: QueryPlan = {
+      kind: 'QueryPlan',
+      node: { kind: 'Sequence', nodes: node.rest ? [node.primary, node.rest] : [node.primary] },
+    };
     try {
       return await this.run(plan, { ...this.services(), [node.primary.serviceName]: eventSource }, op);
     } catch (error) {
@@ -242,10 +251,15 @@ export class SubscriptionRouter {
   /** An upstream failure as GraphQL errors: the subgraph's own errors keep their codes; a dropped socket is UNAVAILABLE. */
   private upstreamErrors(error: unknown, serviceName: string): GraphQLError[] {
     if (Array.isArray(error)) {
-      return error.map((e: { message: string; extensions?: Record<string, unknown> }) => new GraphQLError(e.message, { extensions: e.extensions }));
+      return error.map(
+        (e: { message: string; extensions?: Record<string, unknown> }) => new GraphQLError(e.message, { extensions: e.extensions }),
+      );
     }
     const { code, reason } = (error ?? {}) as { code?: unknown; reason?: unknown };
-    this.opts.logger.warn({ serviceName, code, reason, err: error instanceof Error ? error : undefined }, 'upstream subscription ended with an error');
+    this.opts.logger.warn(
+      { serviceName, code, reason, err: error instanceof Error ? error : undefined },
+      'upstream subscription ended with an error',
+    );
     return [new GraphQLError('The subscription source closed unexpectedly', { extensions: { code: 'UNAVAILABLE' } })];
   }
 

@@ -34,25 +34,39 @@ async function upload(operations: { query: string; variables: Record<string, unk
   return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
 }
 
-const UPLOAD_ONE = 'mutation($file: Upload!, $label: String) { uploadDocument(file: $file, label: $label) { filename mimetype size sha256 label } }';
+const UPLOAD_ONE =
+  'mutation($file: Upload!, $label: String) { uploadDocument(file: $file, label: $label) { filename mimetype size sha256 label } }';
 
 describe('uploads through the gateway', () => {
   describe('happy path', () => {
     it('forwards a file to the subgraph byte for byte', async () => {
       const content = randomBytes(300 * 1024);
-      const { status, body } = await upload({ query: UPLOAD_ONE, variables: { file: null, label: 'passport' } }, { 0: ['variables.file'] }, [
-        { name: 'passport.jpg', type: 'image/jpeg', content },
-      ]);
+      const { status, body } = await upload(
+        { query: UPLOAD_ONE, variables: { file: null, label: 'passport' } },
+        { 0: ['variables.file'] },
+        [{ name: 'passport.jpg', type: 'image/jpeg', content }],
+      );
       expect(status).toBe(200);
       expect(body).toEqual({
-        data: { uploadDocument: { filename: 'passport.jpg', mimetype: 'image/jpeg', size: content.length, sha256: sha256(content), label: 'passport' } },
+        data: {
+          uploadDocument: {
+            filename: 'passport.jpg',
+            mimetype: 'image/jpeg',
+            size: content.length,
+            sha256: sha256(content),
+            label: 'passport',
+          },
+        },
       });
     });
 
     it('forwards a list of files', async () => {
       const files = [Buffer.from('front side'), Buffer.from('back side')];
       const { body } = await upload(
-        { query: 'mutation($files: [Upload!]!) { uploadDocuments(files: $files) { filename sha256 } }', variables: { files: [null, null] } },
+        {
+          query: 'mutation($files: [Upload!]!) { uploadDocuments(files: $files) { filename sha256 } }',
+          variables: { files: [null, null] },
+        },
         { 0: ['variables.files.0'], 1: ['variables.files.1'] },
         files.map((content, i) => ({ name: `side-${i}.png`, type: 'image/png', content })),
       );
@@ -73,7 +87,6 @@ describe('uploads through the gateway', () => {
       expect(stack.verification.received).toHaveLength(0);
     });
 
-
     it('answers 413 PAYLOAD_TOO_LARGE for a file over 10 MB', async () => {
       const { status, body } = await upload({ query: UPLOAD_ONE, variables: { file: null } }, { 0: ['variables.file'] }, [
         { name: 'huge.bin', type: 'application/octet-stream', content: Buffer.alloc(MAX_FILE_SIZE + 1) },
@@ -86,7 +99,10 @@ describe('uploads through the gateway', () => {
       const files = Array.from({ length: MAX_FILES + 1 }, (_, i) => ({ name: `f${i}`, type: 'text/plain', content: Buffer.from('x') }));
       const map = Object.fromEntries(files.map((_, i) => [String(i), [`variables.files.${i}`]]));
       const { status, body } = await upload(
-        { query: 'mutation($files: [Upload!]!) { uploadDocuments(files: $files) { sha256 } }', variables: { files: files.map(() => null) } },
+        {
+          query: 'mutation($files: [Upload!]!) { uploadDocuments(files: $files) { sha256 } }',
+          variables: { files: files.map(() => null) },
+        },
         map,
         files,
       );

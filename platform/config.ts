@@ -39,13 +39,21 @@ const schema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
   OUTBOX_RETENTION_HOURS: z.coerce.number().positive().default(168),
   // watchlist monitoring: every ACTIVE subscription is re-screened this often (and on every new list snapshot)
-  WATCHLIST_SCAN_INTERVAL_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
+  WATCHLIST_SCAN_INTERVAL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24),
   WATCHLIST_POLL_SECONDS: z.coerce.number().positive().max(3_600).default(60),
   WATCHLIST_MATCH_THRESHOLD: z.coerce.number().min(0.5).max(1).default(0.85),
   // risk: score thresholds of the actions (review ≤ score < block), graph detectors and queries
   RISK_REVIEW_THRESHOLD: z.coerce.number().min(0).max(100).default(50),
   RISK_BLOCK_THRESHOLD: z.coerce.number().min(0).max(100).default(80),
-  RISK_CYCLE_WINDOW_HOURS: z.coerce.number().positive().max(24 * 90).default(72),
+  RISK_CYCLE_WINDOW_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 90)
+    .default(72),
   RISK_GRAPH_DEGREE_CAP: z.coerce.number().int().min(1).max(10_000).default(50),
   RISK_SANCTIONS_THRESHOLD: z.coerce.number().min(0.5).max(1).default(0.85),
   GRAPH_QUERY_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),

@@ -9,7 +9,11 @@ describe('error model', () => {
   it('keeps one message per invalid field', () => {
     const e = new AppError('VALIDATION_FAILED', ['tier must be one of: BASIC', 'userId must not be empty']);
     expect(e.extensions).toMatchObject({ code: 'VALIDATION_FAILED', messages: ['tier must be one of: BASIC', 'userId must not be empty'] });
-    expect(restErrorBody('VALIDATION_FAILED', e.messages)).toMatchObject({ statusCode: 422, error: 'Unprocessable Entity', message: e.messages });
+    expect(restErrorBody('VALIDATION_FAILED', e.messages)).toMatchObject({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message: e.messages,
+    });
     expect(restErrorBody('NOT_FOUND', ['x not found']).message).toBe('x not found');
   });
 });

@@ -61,8 +61,7 @@ export class AppError extends GraphQLError {
 
 export const badInput = (message: string | string[]) => new AppError('BAD_USER_INPUT', message);
 export const invalid = (message: string | string[]) => new AppError('VALIDATION_FAILED', message);
-export const notFound = (what: string, id?: string) =>
-  new AppError('NOT_FOUND', id ? `${what} ${id} not found` : `${what} not found`);
+export const notFound = (what: string, id?: string) => new AppError('NOT_FOUND', id ? `${what} ${id} not found` : `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const forbidden = (message = 'Insufficient permissions') => new AppError('FORBIDDEN', message);
 export const unauthenticated = (message = 'Missing or invalid API key') => new AppError('UNAUTHENTICATED', message);

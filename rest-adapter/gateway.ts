@@ -64,7 +64,11 @@ export function createGatewayClient(url: string): GatewayClient {
 function parseGraphQLResponse(text: string): Pick<GatewayReply, 'data' | 'errors'> | undefined {
   try {
     const body = JSON.parse(text) as Pick<GatewayReply, 'data' | 'errors'> | null;
-    if (body && typeof body === 'object' && ((Array.isArray(body.errors) && body.errors.length > 0) || (body.data && typeof body.data === 'object'))) {
+    if (
+      body &&
+      typeof body === 'object' &&
+      ((Array.isArray(body.errors) && body.errors.length > 0) || (body.data && typeof body.data === 'object'))
+    ) {
       return body;
     }
   } catch {

@@ -52,7 +52,9 @@ function pickBody(route: Route, req: Request): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('BAD_USER_INPUT', 'Request body must be a JSON object');
   }
-  return Object.fromEntries(route.body.filter((f) => Object.hasOwn(body, f.name)).map((f) => [f.name, (body as Record<string, unknown>)[f.name]]));
+  return Object.fromEntries(
+    route.body.filter((f) => Object.hasOwn(body, f.name)).map((f) => [f.name, (body as Record<string, unknown>)[f.name]]),
+  );
 }
 
 /** Integer query params are parsed here: a query string has no types for GraphQL to check. */

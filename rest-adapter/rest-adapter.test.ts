@@ -290,7 +290,10 @@ describe('errors', () => {
   it('maps VALIDATION_FAILED to 422 with every message of that code', async () => {
     answer = failure(
       200,
-      { message: 'a; b', extensions: { code: 'VALIDATION_FAILED', messages: ['userId must not be empty', 'tier must be one of: BASIC, STANDARD, ENHANCED'] } },
+      {
+        message: 'a; b',
+        extensions: { code: 'VALIDATION_FAILED', messages: ['userId must not be empty', 'tier must be one of: BASIC, STANDARD, ENHANCED'] },
+      },
       { message: 'callbackUrl must be an HTTPS URL', extensions: { code: 'VALIDATION_FAILED' } },
       { message: 'other', extensions: { code: 'NOT_FOUND' } },
     );

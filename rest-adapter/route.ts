@@ -4,14 +4,7 @@
  */
 
 /** JSON types a field may carry; used to document the field, never to validate it (GraphQL does). */
-export type FieldType =
-  | 'string'
-  | 'integer'
-  | 'number'
-  | 'boolean'
-  | 'object'
-  | { enum: readonly string[] }
-  | { array: FieldType };
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | { enum: readonly string[] } | { array: FieldType };
 
 export interface Field {
   name: string;

@@ -8,4 +8,13 @@ import { screeningRoutes, watchlistRoutes } from './routes/screening.js';
 import { riskRoutes } from './routes/risk.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
-export const routes: readonly Route[] = [...adminRoutes, ...identityRoutes, ...webhookRoutes, ...notifyRoutes, ...intelligenceRoutes, ...screeningRoutes, ...watchlistRoutes, ...riskRoutes];
+export const routes: readonly Route[] = [
+  ...adminRoutes,
+  ...identityRoutes,
+  ...webhookRoutes,
+  ...notifyRoutes,
+  ...intelligenceRoutes,
+  ...screeningRoutes,
+  ...watchlistRoutes,
+  ...riskRoutes,
+];

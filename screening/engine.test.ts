@@ -4,7 +4,16 @@ import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../platform/db/orm.js';
 import { createLogger } from '../platform/logger.js';
-import { acquireScreeningEngine, importSnapshot, listSnapshots, snapshotChanges, parseList, ScreeningEngine, LISTS_CHANNEL, type ListEntry } from './index.js';
+import {
+  acquireScreeningEngine,
+  importSnapshot,
+  listSnapshots,
+  snapshotChanges,
+  parseList,
+  ScreeningEngine,
+  LISTS_CHANNEL,
+  type ListEntry,
+} from './index.js';
 
 /** Snapshots in PostgreSQL and the engine that indexes them, against a database of its own. */
 
@@ -72,7 +81,10 @@ describe('list snapshots and the screening engine', () => {
     const again = await importSnapshot(pool, 'OFAC_SDN', sdnV2().reverse());
     expect(again).toMatchObject({ version: 'v2', added: 0, removed: 0, changed: 0, unchanged: true });
     const snaps = await listSnapshots(pool, 'OFAC_SDN');
-    expect(snaps.map((s) => [s.version, s.current])).toEqual([['v2', true], ['v1', false]]);
+    expect(snaps.map((s) => [s.version, s.current])).toEqual([
+      ['v2', true],
+      ['v1', false],
+    ]);
   });
 
   it('refuses empty lists, duplicate ids, foreign entries and invalid sources', async () => {
@@ -100,11 +112,17 @@ describe('list snapshots and the screening engine', () => {
     await until(() => a.versions().UN_SC && b.versions().UN_SC);
     expect(b.versions()).toEqual({ OFAC_SDN: 'v2', UN_SC: 'v1' });
     expect(seen).toEqual([{ OFAC_SDN: 'v2', UN_SC: 'v1' }]);
-    expect(b.search({ fullName: 'Abd al-Rahman Ould Sidi Mohamed' })[0]).toMatchObject({ source: 'UN_SC', externalId: 'QDi.901', listVersion: 'v1' });
+    expect(b.search({ fullName: 'Abd al-Rahman Ould Sidi Mohamed' })[0]).toMatchObject({
+      source: 'UN_SC',
+      externalId: 'QDi.901',
+      listVersion: 'v1',
+    });
     off();
 
     // a changed OFAC snapshot replaces only that source
-    const v3: ListEntry[] = sdnV2().map((e) => (e.externalId === '90006' ? { ...e, names: [{ full: 'BENSALEM, Rachid Karim', type: 'PRIMARY' }] } : e));
+    const v3: ListEntry[] = sdnV2().map((e) =>
+      e.externalId === '90006' ? { ...e, names: [{ full: 'BENSALEM, Rachid Karim', type: 'PRIMARY' }] } : e,
+    );
     const r = await importSnapshot(pool, 'OFAC_SDN', v3);
     expect(r).toMatchObject({ version: 'v3', changed: 1 });
     await until(() => a.versions().OFAC_SDN === 'v3');
@@ -122,7 +140,14 @@ describe('list snapshots and the screening engine', () => {
       `select s.version, count(e.external_id) as n from screening.list_snapshots s left join screening.list_entries e on e.snapshot_id = s.id
        where s.source = 'OFAC_SDN' group by s.version, s.seq order by s.seq`,
     );
-    expect(rows.map((r) => [r.version, Number(r.n)])).toEqual([['v1', 0], ['v2', 0], ['v3', 0], ['v4', 5], ['v5', 5], ['v6', 5]]);
+    expect(rows.map((r) => [r.version, Number(r.n)])).toEqual([
+      ['v1', 0],
+      ['v2', 0],
+      ['v3', 0],
+      ['v4', 5],
+      ['v5', 5],
+      ['v6', 5],
+    ]);
     const v1 = (await listSnapshots(pool, 'OFAC_SDN')).find((s) => s.version === 'v1')!;
     expect((await snapshotChanges(pool, v1.id)).total).toBe(5);
   });

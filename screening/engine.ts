@@ -44,7 +44,10 @@ export class ScreeningEngine {
     await this.listen();
     await this.reload();
     if (this.pollMs > 0) {
-      this.timer = setInterval(() => void this.reload().catch((err) => this.logger.warn({ err }, 'screening list poll failed')), this.pollMs);
+      this.timer = setInterval(
+        () => void this.reload().catch((err) => this.logger.warn({ err }, 'screening list poll failed')),
+        this.pollMs,
+      );
       this.timer.unref();
     }
   }

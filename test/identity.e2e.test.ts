@@ -1,6 +1,7 @@
 import { ADMIN_SECRET, startTestStack, type TestStack } from './support/stack.js';
 
-const IDENTITY_FIELDS = 'id userId tier overallStatus verifiedAt reviewedBy reviewNotes invalidatedAt replacedById restartedFromId createdAt';
+const IDENTITY_FIELDS =
+  'id userId tier overallStatus verifiedAt reviewedBy reviewNotes invalidatedAt replacedById restartedFromId createdAt';
 
 describe('identity verification end to end (GraphQL, REST, subscriptions)', () => {
   let stack: TestStack;
@@ -16,12 +17,21 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
 
   describe('API clients', () => {
     it('issues a key once, with its prefix, permissions, rate limit and a warning', async () => {
-      const res = await stack.rest('POST', '/v1/admin/api-clients', { name: 'risk team', service: 'risk', environment: 'test', permissions: ['evaluate'], rateLimit: 50 }, { 'x-admin-secret': ADMIN_SECRET });
+      const res = await stack.rest(
+        'POST',
+        '/v1/admin/api-clients',
+        { name: 'risk team', service: 'risk', environment: 'test', permissions: ['evaluate'], rateLimit: 50 },
+        { 'x-admin-secret': ADMIN_SECRET },
+      );
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ name: 'risk team', service: 'risk', environment: 'test', permissions: ['evaluate'], rateLimit: 50 });
       expect(res.body.apiKey).toMatch(/^risk_test_[A-Za-z0-9_-]{20,}$/);
       expect(res.body.message).toMatch(/not be shown again/);
-      const viaGraphQL = await stack.gql(`mutation { createApiClient(input: { name: "notify", service: notify }) { apiKey rateLimit permissions } }`, {}, { 'x-admin-secret': ADMIN_SECRET });
+      const viaGraphQL = await stack.gql(
+        `mutation { createApiClient(input: { name: "notify", service: notify }) { apiKey rateLimit permissions } }`,
+        {},
+        { 'x-admin-secret': ADMIN_SECRET },
+      );
       expect(viaGraphQL.body.data.createApiClient.apiKey).toMatch(/^nk_live_/);
       expect(viaGraphQL.body.data.createApiClient.rateLimit).toBe(1000);
     });
@@ -40,12 +50,19 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       expect(badPermission.body.message[0]).toMatch(/permissions must be among/);
       expect((await stack.rest('POST', '/admin/api-clients', { name: 'x', service: 'billing' }, admin)).status).toBe(422);
       expect((await stack.rest('POST', '/admin/api-clients', { name: 'x', rateLimit: 0 }, admin)).status).toBe(422);
-      expect((await stack.rest('POST', '/admin/api-clients', { name: 'x', organizationId: '00000000-0000-0000-0000-000000000000' }, admin)).status).toBe(404);
+      expect(
+        (await stack.rest('POST', '/admin/api-clients', { name: 'x', organizationId: '00000000-0000-0000-0000-000000000000' }, admin))
+          .status,
+      ).toBe(404);
     });
 
     it('adds a client to an existing organization: both keys see the same data', async () => {
       const first = await stack.createClient({ name: 'org one' });
-      const second = await stack.createClient({ name: 'org one reader', organizationId: first.organizationId, permissions: ['identity:read'] });
+      const second = await stack.createClient({
+        name: 'org one reader',
+        organizationId: first.organizationId,
+        permissions: ['identity:read'],
+      });
       const created = await stack.rest('POST', '/verifications/identity', { userId: 'shared-user' }, { 'x-api-key': first.apiKey });
       const read = await stack.rest('GET', `/verifications/identity/${created.body.id}`, undefined, { 'x-api-key': second.apiKey });
       expect(read.status).toBe(200);
@@ -95,7 +112,9 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       expect(denied.status).toBe(403);
       expect(denied.body.code).toBe('FORBIDDEN');
       const risk = await stack.createClient({ name: 'risk', service: 'risk' });
-      expect((await stack.rest('GET', '/verifications/identity/user/u', undefined, { authorization: `Bearer ${risk.apiKey}` })).status).toBe(403);
+      expect(
+        (await stack.rest('GET', '/verifications/identity/user/u', undefined, { authorization: `Bearer ${risk.apiKey}` })).status,
+      ).toBe(403);
       expect((await stack.rest('POST', '/admin/api-clients', { name: 'x' }, headers)).status).toBe(403);
     });
 
@@ -113,17 +132,34 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
     it('400 for missing or malformed fields, 422 for invalid values, per field', async () => {
       const missing = await stack.rest('POST', '/verifications/identity', { tier: 'BASIC' }, headers);
       expect(missing.status).toBe(400);
-      expect(missing.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'BAD_USER_INPUT', message: ['userId is required'] });
+      expect(missing.body).toMatchObject({
+        statusCode: 400,
+        error: 'Bad Request',
+        code: 'BAD_USER_INPUT',
+        message: ['userId is required'],
+      });
       expect(typeof missing.body.timestamp).toBe('string');
       const badTier = await stack.rest('POST', '/verifications/identity', { userId: 'u', tier: 'GOLD' }, headers);
       expect(badTier.status).toBe(422);
       expect(badTier.body.message).toEqual(['tier must be one of: BASIC, STANDARD, ENHANCED']);
       expect((await stack.rest('POST', '/verifications/identity', { userId: '' }, headers)).status).toBe(422);
       expect((await stack.rest('POST', '/verifications/identity', { userId: 42 }, headers)).status).toBe(400);
-      expect((await stack.rest('POST', '/verifications/identity', '{"userId": ', { ...headers, 'content-type': 'application/json' })).status).toBe(400);
-      const review = await stack.rest('POST', '/verifications/identity/00000000-0000-0000-0000-000000000000/review', { decision: 'MAYBE', reviewedBy: 'a', reviewNotes: 'b' }, headers);
+      expect(
+        (await stack.rest('POST', '/verifications/identity', '{"userId": ', { ...headers, 'content-type': 'application/json' })).status,
+      ).toBe(400);
+      const review = await stack.rest(
+        'POST',
+        '/verifications/identity/00000000-0000-0000-0000-000000000000/review',
+        { decision: 'MAYBE', reviewedBy: 'a', reviewNotes: 'b' },
+        headers,
+      );
       expect(review.status).toBe(422);
-      const reviewMissing = await stack.rest('POST', '/verifications/identity/00000000-0000-0000-0000-000000000000/review', { decision: 'VERIFIED' }, headers);
+      const reviewMissing = await stack.rest(
+        'POST',
+        '/verifications/identity/00000000-0000-0000-0000-000000000000/review',
+        { decision: 'VERIFIED' },
+        headers,
+      );
       expect(reviewMissing.status).toBe(400);
       expect(reviewMissing.body.message).toEqual(expect.arrayContaining(['reviewedBy is required', 'reviewNotes is required']));
       expect((await stack.rest('GET', '/verifications/identity/user/u?limit=101', undefined, headers)).status).toBe(422);
@@ -132,7 +168,11 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
     });
 
     it('GraphQL reports the same codes', async () => {
-      const res = await stack.gql(`mutation($input: CreateIdentityVerificationInput!) { createIdentityVerification(input: $input) { created } }`, { input: { userId: 'u', tier: 'GOLD' } }, headers);
+      const res = await stack.gql(
+        `mutation($input: CreateIdentityVerificationInput!) { createIdentityVerification(input: $input) { created } }`,
+        { input: { userId: 'u', tier: 'GOLD' } },
+        headers,
+      );
       expect(res.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
       expect(res.body.errors![0].message).toBe('tier must be one of: BASIC, STANDARD, ENHANCED');
     });
@@ -148,29 +188,49 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       const again = await stack.rest('POST', '/v1/verifications/identity', { userId: 'alice', tier: 'ENHANCED' }, headers);
       expect(again.status).toBe(200);
       expect(again.body.id).toBe(first.body.id);
-      expect((await stack.rest('GET', `/verifications/identity/${first.body.id}`, undefined, headers)).body).toMatchObject({ id: first.body.id, overallStatus: 'PENDING' });
+      expect((await stack.rest('GET', `/verifications/identity/${first.body.id}`, undefined, headers)).body).toMatchObject({
+        id: first.body.id,
+        overallStatus: 'PENDING',
+      });
     });
 
     it('concurrent creates for one user yield one verification', async () => {
-      const results = await Promise.all(Array.from({ length: 6 }, () => stack.rest('POST', '/verifications/identity', { userId: 'racer', tier: 'STANDARD' }, headers)));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => stack.rest('POST', '/verifications/identity', { userId: 'racer', tier: 'STANDARD' }, headers)),
+      );
       expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     });
 
     it('review from PENDING verifies once; a second review is a 409', async () => {
       const created = (await stack.rest('POST', '/verifications/identity', { userId: 'bob', tier: 'STANDARD' }, headers)).body;
-      const reviewed = await stack.rest('POST', `/verifications/identity/${created.id}/review`, { decision: 'VERIFIED', reviewedBy: 'officer-7', reviewNotes: 'documents match' }, headers);
+      const reviewed = await stack.rest(
+        'POST',
+        `/verifications/identity/${created.id}/review`,
+        { decision: 'VERIFIED', reviewedBy: 'officer-7', reviewNotes: 'documents match' },
+        headers,
+      );
       expect(reviewed.status).toBe(200);
       expect(reviewed.body).toMatchObject({ overallStatus: 'VERIFIED', reviewedBy: 'officer-7', reviewNotes: 'documents match' });
       expect(reviewed.body.verifiedAt).toBeDefined();
-      const again = await stack.rest('POST', `/verifications/identity/${created.id}/review`, { decision: 'REJECTED', reviewedBy: 'x', reviewNotes: 'y' }, headers);
+      const again = await stack.rest(
+        'POST',
+        `/verifications/identity/${created.id}/review`,
+        { decision: 'REJECTED', reviewedBy: 'x', reviewNotes: 'y' },
+        headers,
+      );
       expect(again.status).toBe(409);
       expect(again.body.code).toBe('CONFLICT');
     });
 
     it('restart invalidates the current verification and starts a new one; lists page newest first', async () => {
       const created = (await stack.rest('POST', '/verifications/identity', { userId: 'carol', tier: 'ENHANCED' }, headers)).body;
-      await stack.rest('POST', `/verifications/identity/${created.id}/review`, { decision: 'REJECTED', reviewedBy: 'officer', reviewNotes: 'blurry' }, headers);
+      await stack.rest(
+        'POST',
+        `/verifications/identity/${created.id}/review`,
+        { decision: 'REJECTED', reviewedBy: 'officer', reviewNotes: 'blurry' },
+        headers,
+      );
       const restarted = await stack.rest('POST', `/verifications/identity/${created.id}/restart`, undefined, headers);
       expect(restarted.status).toBe(200);
       expect(restarted.body).toMatchObject({ userId: 'carol', tier: 'ENHANCED', overallStatus: 'PENDING', restartedFromId: created.id });
@@ -201,7 +261,16 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       const other = await stack.createClient({ name: 'other org' });
       const h = { 'x-api-key': other.apiKey };
       expect((await stack.rest('GET', `/verifications/identity/${created.id}`, undefined, h)).status).toBe(404);
-      expect((await stack.rest('POST', `/verifications/identity/${created.id}/review`, { decision: 'VERIFIED', reviewedBy: 'x', reviewNotes: 'y' }, h)).status).toBe(404);
+      expect(
+        (
+          await stack.rest(
+            'POST',
+            `/verifications/identity/${created.id}/review`,
+            { decision: 'VERIFIED', reviewedBy: 'x', reviewNotes: 'y' },
+            h,
+          )
+        ).status,
+      ).toBe(404);
       expect((await stack.rest('POST', `/verifications/identity/${created.id}/restart`, undefined, h)).status).toBe(404);
       expect((await stack.rest('GET', '/verifications/identity/user/eve', undefined, h)).body.total).toBe(0);
       expect((await stack.rest('GET', '/verifications/identity/not-a-uuid', undefined, headers)).status).toBe(404);
@@ -218,13 +287,32 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
 
   describe('subscriptions through the gateway', () => {
     it('receives every status change of a verification after a review', async () => {
-      const created = (await stack.gql(`mutation { createIdentityVerification(input: { userId: "grace" }) { verification { id } } }`, {}, headers)).body.data.createIdentityVerification.verification;
-      const byId = stack.subscribe(`subscription($id: ID) { identityVerificationUpdated(id: $id) { ${IDENTITY_FIELDS} } }`, { id: created.id }, { 'x-api-key': key });
-      const byUser = stack.subscribe(`subscription($u: String) { identityVerificationUpdated(userId: $u) { id overallStatus } }`, { u: 'grace' }, { 'x-api-key': key });
+      const created = (
+        await stack.gql(`mutation { createIdentityVerification(input: { userId: "grace" }) { verification { id } } }`, {}, headers)
+      ).body.data.createIdentityVerification.verification;
+      const byId = stack.subscribe(
+        `subscription($id: ID) { identityVerificationUpdated(id: $id) { ${IDENTITY_FIELDS} } }`,
+        { id: created.id },
+        { 'x-api-key': key },
+      );
+      const byUser = stack.subscribe(
+        `subscription($u: String) { identityVerificationUpdated(userId: $u) { id overallStatus } }`,
+        { u: 'grace' },
+        { 'x-api-key': key },
+      );
       await new Promise((r) => setTimeout(r, 500));
-      await stack.gql(`mutation($id: ID!) { reviewIdentityVerification(id: $id, input: { decision: VERIFIED, reviewedBy: "o", reviewNotes: "ok" }) { id } }`, { id: created.id }, headers);
+      await stack.gql(
+        `mutation($id: ID!) { reviewIdentityVerification(id: $id, input: { decision: VERIFIED, reviewedBy: "o", reviewNotes: "ok" }) { id } }`,
+        { id: created.id },
+        headers,
+      );
       const [event] = await byId.next(1);
-      expect(event.data.identityVerificationUpdated).toMatchObject({ id: created.id, userId: 'grace', overallStatus: 'VERIFIED', reviewedBy: 'o' });
+      expect(event.data.identityVerificationUpdated).toMatchObject({
+        id: created.id,
+        userId: 'grace',
+        overallStatus: 'VERIFIED',
+        reviewedBy: 'o',
+      });
       expect((await byUser.next(1))[0].data.identityVerificationUpdated).toEqual({ id: created.id, overallStatus: 'VERIFIED' });
       await byId.close();
       await byUser.close();
@@ -232,7 +320,11 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
 
     it("does not deliver another organization's changes, and refuses a connection without a key", async () => {
       const other = await stack.createClient({ name: 'snoop' });
-      const snoop = stack.subscribe(`subscription { identityVerificationUpdated(userId: "heidi") { id } }`, {}, { 'x-api-key': other.apiKey });
+      const snoop = stack.subscribe(
+        `subscription { identityVerificationUpdated(userId: "heidi") { id } }`,
+        {},
+        { 'x-api-key': other.apiKey },
+      );
       const mine = stack.subscribe(`subscription { identityVerificationUpdated(userId: "heidi") { id } }`, {}, { 'x-api-key': key });
       await new Promise((r) => setTimeout(r, 500));
       await stack.rest('POST', '/verifications/identity', { userId: 'heidi' }, headers);

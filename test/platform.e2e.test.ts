@@ -32,13 +32,23 @@ describe('every service', () => {
 
   it('reaches all three subgraphs through the gateway', async () => {
     const { apiKey } = await stack.createClient();
-    const res = await stack.gql('{ verificationStatus { service } riskStatus { service } notifyStatus { service } }', {}, { 'x-api-key': apiKey });
-    expect(res.body.data).toEqual({ verificationStatus: { service: 'verification' }, riskStatus: { service: 'risk' }, notifyStatus: { service: 'notify' } });
+    const res = await stack.gql(
+      '{ verificationStatus { service } riskStatus { service } notifyStatus { service } }',
+      {},
+      { 'x-api-key': apiKey },
+    );
+    expect(res.body.data).toEqual({
+      verificationStatus: { service: 'verification' },
+      riskStatus: { service: 'risk' },
+      notifyStatus: { service: 'notify' },
+    });
   });
 
   it('serves the OpenAPI document generated from the route table', async () => {
     const doc = (await (await fetch(`${stack.urls.rest}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.0.3');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/verifications/identity', '/webhooks/configure', '/admin/api-clients']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/verifications/identity', '/webhooks/configure', '/admin/api-clients']),
+    );
   });
 });

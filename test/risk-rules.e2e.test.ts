@@ -23,7 +23,8 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     receiver: `acc-${randomUUID().slice(0, 8)}`,
     ...over,
   });
-  const put = (stack: TestStack, id: string, body: Record<string, unknown>, headers = auth) => stack.rest('PUT', `/v1/rules/${id}`, body, headers);
+  const put = (stack: TestStack, id: string, body: Record<string, unknown>, headers = auth) =>
+    stack.rest('PUT', `/v1/rules/${id}`, body, headers);
   const fired = async (stack: TestStack, body: Record<string, unknown>, headers = auth) => {
     const res = await stack.rest('POST', '/v1/evaluate', body, headers);
     expect(res.status).toBe(200);
@@ -49,7 +50,16 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     expect(res.status).toBe(200);
     const ids = res.body.rules.map((r: { id: string }) => r.id);
     expect(ids).toEqual(
-      expect.arrayContaining(['velocity_burst', 'velocity_burst_extreme', 'structuring_below_threshold', 'new_device_large_transfer', 'mule_fan_in', 'mule_pass_through', 'round_trip_cycle', 'shared_device_many_accounts']),
+      expect.arrayContaining([
+        'velocity_burst',
+        'velocity_burst_extreme',
+        'structuring_below_threshold',
+        'new_device_large_transfer',
+        'mule_fan_in',
+        'mule_pass_through',
+        'round_trip_cycle',
+        'shared_device_many_accounts',
+      ]),
     );
     expect(res.body.rules[0]).toEqual({
       id: expect.any(String),
@@ -81,8 +91,12 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     expect(bigint.body.message[0]).toMatch(/no such overload: double \+ int/);
     const notBool = await put(a, 'bad_rule', { condition: 'sender.count_1h', action: 'review' });
     expect(notBool.body.message[0]).toMatch(/must be a bool expression, but it yields int/);
-    expect((await put(a, 'bad_rule', { condition: 'true', action: 'deny' })).body.message).toEqual(['action must be one of: review, block']);
-    expect((await put(a, 'bad_rule', { condition: 'true', action: 'review', severity: 'extreme' })).body.message).toEqual(['severity must be one of: low, medium, high, critical']);
+    expect((await put(a, 'bad_rule', { condition: 'true', action: 'deny' })).body.message).toEqual([
+      'action must be one of: review, block',
+    ]);
+    expect((await put(a, 'bad_rule', { condition: 'true', action: 'review', severity: 'extreme' })).body.message).toEqual([
+      'severity must be one of: low, medium, high, critical',
+    ]);
     expect((await put(a, 'bad_rule', { action: 'review' })).body.message).toEqual(['condition is required to create rule bad_rule']);
     expect((await put(a, 'bad rule!', { condition: 'true', action: 'review' })).status).toBe(400);
     expect((await put(a, 'bad_rule', { condition: 7, action: 'review' })).status).toBe(400);
@@ -90,9 +104,20 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
   });
 
   it('PUT creates (201) then versions (200); unchanged → updated: false; history is immutable and audited', async () => {
-    const created = await put(a, 'large_ugx', { condition: 'txn.currency == "UGX" && txn.amount > 5000000.0', action: 'review', severity: 'high' });
+    const created = await put(a, 'large_ugx', {
+      condition: 'txn.currency == "UGX" && txn.amount > 5000000.0',
+      action: 'review',
+      severity: 'high',
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: 'large_ugx', updated: true, effective_at: expect.any(String), created: true, version: 1, revision: expect.any(String) });
+    expect(created.body).toEqual({
+      id: 'large_ugx',
+      updated: true,
+      effective_at: expect.any(String),
+      created: true,
+      version: 1,
+      revision: expect.any(String),
+    });
     const same = await put(a, 'large_ugx', { condition: 'txn.currency == "UGX" && txn.amount > 5000000.0', action: 'review' });
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ updated: false, version: 1, effective_at: created.body.effective_at });
@@ -106,8 +131,20 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
       auth,
     );
     expect(history.body.data.riskRuleVersions).toEqual([
-      { version: 2, action: 'block', severity: 'high', condition: 'txn.currency == "UGX" && txn.amount > 5000000.0', createdBy: `client:${clientId}` },
-      { version: 1, action: 'review', severity: 'high', condition: 'txn.currency == "UGX" && txn.amount > 5000000.0', createdBy: `client:${clientId}` },
+      {
+        version: 2,
+        action: 'block',
+        severity: 'high',
+        condition: 'txn.currency == "UGX" && txn.amount > 5000000.0',
+        createdBy: `client:${clientId}`,
+      },
+      {
+        version: 1,
+        action: 'review',
+        severity: 'high',
+        condition: 'txn.currency == "UGX" && txn.amount > 5000000.0',
+        createdBy: `client:${clientId}`,
+      },
     ]);
     expect(history.body.data.riskRuleAudit).toEqual([
       { version: 2, change: 'updated', actor: `client:${clientId}`, changes: { action: { from: 'review', to: 'block' } } },
@@ -118,8 +155,12 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     const db = new pg.Client({ connectionString: a.databaseUrl });
     await db.connect();
     try {
-      await expect(db.query(`update risk.rule_versions set action = 'review' where rule_id = 'large_ugx' and organization_id = $1`, [org])).rejects.toThrow(/immutable/);
-      await expect(db.query(`delete from risk.rule_audit where rule_id = 'large_ugx' and organization_id = $1`, [org])).rejects.toThrow(/immutable/);
+      await expect(
+        db.query(`update risk.rule_versions set action = 'review' where rule_id = 'large_ugx' and organization_id = $1`, [org]),
+      ).rejects.toThrow(/immutable/);
+      await expect(db.query(`delete from risk.rule_audit where rule_id = 'large_ugx' and organization_id = $1`, [org])).rejects.toThrow(
+        /immutable/,
+      );
     } finally {
       await db.end();
     }
@@ -144,12 +185,17 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
       const threshold = round % 2 ? 1000 : 5000;
       const writer = round % 2 ? a : b;
       const reader = round % 2 ? b : a;
-      const change = await put(writer, 'hot_amount', { condition: `txn.amount > ${threshold}.0`, action: round % 3 ? 'review' : 'block', severity: 'low' });
+      const change = await put(writer, 'hot_amount', {
+        condition: `txn.amount > ${threshold}.0`,
+        action: round % 3 ? 'review' : 'block',
+        severity: 'low',
+      });
       expect(change.status).toBe(round === 1 ? 201 : 200);
       // immediately, on the other instance
       const outcome = await fired(reader, txn({ amount: 3000, sender: `${sender}-${round}` }));
       const rule = outcome.rules.find((r) => r.id === 'hot_amount');
-      if (threshold === 1000) expect(rule).toEqual(expect.objectContaining({ version: change.body.version, action: round % 3 ? 'review' : 'block' }));
+      if (threshold === 1000)
+        expect(rule).toEqual(expect.objectContaining({ version: change.body.version, action: round % 3 ? 'review' : 'block' }));
       else expect(rule).toBeUndefined();
     }
   });
@@ -160,8 +206,17 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
       { i: { id: 'tiny_block', name: 'Tiny amounts blocked', condition: 'txn.amount < 2.0', action: 'block', severity: 'critical' } },
       auth,
     );
-    expect(create.body.data.createRiskRule).toEqual({ id: 'tiny_block', created: true, version: 1, rule: { name: 'Tiny amounts blocked', enabled: true } });
-    const again = await a.gql(`mutation { createRiskRule(input: { id: "tiny_block", name: "x", condition: "true", action: "review" }) { id } }`, {}, auth);
+    expect(create.body.data.createRiskRule).toEqual({
+      id: 'tiny_block',
+      created: true,
+      version: 1,
+      rule: { name: 'Tiny amounts blocked', enabled: true },
+    });
+    const again = await a.gql(
+      `mutation { createRiskRule(input: { id: "tiny_block", name: "x", condition: "true", action: "review" }) { id } }`,
+      {},
+      auth,
+    );
     expect(again.body.errors![0].extensions.code).toBe('CONFLICT');
 
     expect((await fired(b, txn({ amount: 1 }))).action).toBe('block');
@@ -170,14 +225,20 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     const quiet = await fired(a, txn({ amount: 1 }));
     expect(quiet.rules.map((r) => r.id)).not.toContain('tiny_block');
     await a.gql(`mutation { enableRiskRule(id: "tiny_block") { version } }`, {}, auth);
-    expect((await fired(b, txn({ amount: 1 }))).rules).toContainEqual(expect.objectContaining({ id: 'tiny_block', version: 3, action: 'block' }));
+    expect((await fired(b, txn({ amount: 1 }))).rules).toContainEqual(
+      expect.objectContaining({ id: 'tiny_block', version: 3, action: 'block' }),
+    );
     const audit = await a.gql(`{ riskRuleAudit(id: "tiny_block") { change } }`, {}, auth);
     expect(audit.body.data.riskRuleAudit.map((e: { change: string }) => e.change)).toEqual(['enabled', 'disabled', 'created']);
     expect((await a.gql(`mutation { disableRiskRule(id: "nope") { id } }`, {}, auth)).body.errors![0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('documents the CEL environment and checks conditions without saving', async () => {
-    const res = await a.gql(`{ riskRuleEnvironment { variables { name type } functions { name type } } checkRiskRuleCondition(condition: "sender.count_1h >") { valid message } }`, {}, auth);
+    const res = await a.gql(
+      `{ riskRuleEnvironment { variables { name type } functions { name type } } checkRiskRuleCondition(condition: "sender.count_1h >") { valid message } }`,
+      {},
+      auth,
+    );
     const vars = res.body.data.riskRuleEnvironment.variables;
     expect(vars).toContainEqual({ name: 'txn.amount', type: 'double' });
     expect(vars).toContainEqual({ name: 'sender.count_1h', type: 'int' });

@@ -25,7 +25,8 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
     ...over,
   });
   const evaluate = (body: Record<string, unknown>, headers = auth) => stack.rest('POST', '/v1/evaluate', body, headers);
-  const cypher = (query: string, params: Record<string, unknown> = {}, headers = auth) => stack.rest('POST', '/v1/graph/query', { query, params }, headers);
+  const cypher = (query: string, params: Record<string, unknown> = {}, headers = auth) =>
+    stack.rest('POST', '/v1/graph/query', { query, params }, headers);
 
   beforeAll(async () => {
     stack = await startTestStack({ GRAPH_QUERY_TIMEOUT_MS: '300', GRAPH_QUERY_MAX_ROWS: '50' });
@@ -44,7 +45,12 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       const other = await evaluate(txn(), bearer(verification.apiKey));
       expect(other.status).toBe(403);
       expect(other.body.code).toBe('FORBIDDEN');
-      const reader = await stack.createClient({ name: 'reader', service: 'risk', organizationId: org, permissions: ['evaluations:read', 'rules:read'] });
+      const reader = await stack.createClient({
+        name: 'reader',
+        service: 'risk',
+        organizationId: org,
+        permissions: ['evaluations:read', 'rules:read'],
+      });
       const denied = await evaluate(txn(), bearer(reader.apiKey));
       expect(denied.status).toBe(403);
       expect(denied.body.message).toMatch(/requires evaluate/);
@@ -137,7 +143,11 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       // exactly one SENT edge and one evaluation were written
       const edges = await cypher('MATCH ()-[r:SENT {transaction_id: $t}]->() RETURN count(r) AS n', { t: racing.transaction_id });
       expect(edges.body.results).toEqual([{ n: 1 }]);
-      const list = await stack.gql(`query($f: RiskEvaluationFilter) { riskEvaluations(filter: $f) { total } }`, { f: { transactionId: racing.transaction_id } }, auth);
+      const list = await stack.gql(
+        `query($f: RiskEvaluationFilter) { riskEvaluations(filter: $f) { total } }`,
+        { f: { transactionId: racing.transaction_id } },
+        auth,
+      );
       expect(list.body.data.riskEvaluations.total).toBe(1);
       // and the losers left no counters behind: the sender's next transfer sees exactly one before it
       const next = await stack.gql(
@@ -165,7 +175,16 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect(graph.body.results).toEqual([{ b: 'shop-1', amount: 100, channel: 'mobile_money', device: 'phone-1', ip: '10.1.1.1' }]);
       const second = await stack.gql(
         `mutation($i: EvaluateTransactionInput!) { evaluateTransaction(input: $i) { facts } }`,
-        { i: { transactionId: `tx-${randomUUID()}`, amount: 250, currency: 'KES', sender, receiver: 'shop-1', metadata: { device_id: 'phone-1' } } },
+        {
+          i: {
+            transactionId: `tx-${randomUUID()}`,
+            amount: 250,
+            currency: 'KES',
+            sender,
+            receiver: 'shop-1',
+            metadata: { device_id: 'phone-1' },
+          },
+        },
         auth,
       );
       const facts = second.body.data.evaluateTransaction.facts;
@@ -184,8 +203,15 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect(last!.body.reasons.join('\n')).toMatch(/rule velocity_burst \(medium, review\)/);
       const detail = await stack.rest('GET', `/v1/evaluations/${last!.body.evaluation_id}`, undefined, auth);
       expect(detail.status).toBe(200);
-      expect(detail.body.rules_fired).toContainEqual(expect.objectContaining({ id: 'velocity_burst', action: 'review', severity: 'medium', version: 1 }));
-      expect(detail.body).toMatchObject({ evaluation_id: last!.body.evaluation_id, transaction_id: last!.body.transaction_id, graph_patterns: [], sanctions_hits: [] });
+      expect(detail.body.rules_fired).toContainEqual(
+        expect.objectContaining({ id: 'velocity_burst', action: 'review', severity: 'medium', version: 1 }),
+      );
+      expect(detail.body).toMatchObject({
+        evaluation_id: last!.body.evaluation_id,
+        transaction_id: last!.body.transaction_id,
+        graph_patterns: [],
+        sanctions_hits: [],
+      });
     });
 
     it('graph layer: a round trip closes a cycle, a mule collects from many senders (fan-in), funds pass straight through', async () => {
@@ -195,7 +221,9 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       const closing = await evaluate(txn({ sender: `${p}-c`, receiver: `${p}-a`, amount: 900 }));
       expect(closing.body.layers.graph.patterns_found).toBeGreaterThanOrEqual(1);
       const detail = await stack.rest('GET', `/v1/evaluations/${closing.body.evaluation_id}`, undefined, auth);
-      expect(detail.body.graph_patterns).toContainEqual(expect.objectContaining({ type: 'cycle', length: 3, accounts: [`${p}-c`, `${p}-a`, `${p}-b`, `${p}-c`] }));
+      expect(detail.body.graph_patterns).toContainEqual(
+        expect.objectContaining({ type: 'cycle', length: 3, accounts: [`${p}-c`, `${p}-a`, `${p}-b`, `${p}-c`] }),
+      );
       expect(detail.body.graph_patterns).toContainEqual(expect.objectContaining({ type: 'rapid_pass_through', accounts: [`${p}-c`] }));
       expect(detail.body.rules_fired.map((r: { id: string }) => r.id)).toContain('round_trip_cycle');
       expect(closing.body.action).not.toBe('allow');
@@ -207,7 +235,6 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect(mule.body.rules_fired.map((r: { id: string }) => r.id)).toContain('mule_fan_in');
       expect(mule.body.action).toBe('review');
     });
-
   });
 
   describe('sanctions layer (screening engine in-process)', () => {
@@ -246,10 +273,20 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect(res.body.layers.sanctions.hits).toBe(1);
       expect(res.body.layers.sanctions.lists_checked).toBeGreaterThanOrEqual(2);
       expect(res.body.layers.sanctions.score).toBeGreaterThanOrEqual(85);
-      expect(res.body.reasons[0]).toMatch(/^sanctions: sender "Viktor G. Petrenko" matches Viktor Gromov Petrenko on CUSTOM_RISK_SANCTIONS \(SANCTIONS/);
+      expect(res.body.reasons[0]).toMatch(
+        /^sanctions: sender "Viktor G. Petrenko" matches Viktor Gromov Petrenko on CUSTOM_RISK_SANCTIONS \(SANCTIONS/,
+      );
       const detail = await stack.rest('GET', `/v1/evaluations/${res.body.evaluation_id}`, undefined, auth);
       expect(detail.body.sanctions_hits).toEqual([
-        expect.objectContaining({ party: 'sender', name: 'Viktor G. Petrenko', source: 'CUSTOM_RISK_SANCTIONS', kind: 'SANCTIONS', external_id: 'S-1', primary_name: 'Viktor Gromov Petrenko', list_version: expect.any(String) }),
+        expect.objectContaining({
+          party: 'sender',
+          name: 'Viktor G. Petrenko',
+          source: 'CUSTOM_RISK_SANCTIONS',
+          kind: 'SANCTIONS',
+          external_id: 'S-1',
+          primary_name: 'Viktor Gromov Petrenko',
+          list_version: expect.any(String),
+        }),
       ]);
     });
 
@@ -260,13 +297,21 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
         { a: receiver, i: { fullName: 'Amina Wanjiku Odhiambo', nationality: 'KE' } },
         auth,
       );
-      expect(profile.body.data.setRiskAccountProfile).toEqual({ accountId: receiver, fullName: 'Amina Wanjiku Odhiambo', nationality: 'KE' });
+      expect(profile.body.data.setRiskAccountProfile).toEqual({
+        accountId: receiver,
+        fullName: 'Amina Wanjiku Odhiambo',
+        nationality: 'KE',
+      });
       const res = await evaluate(txn({ receiver }));
       expect(res.body.layers.sanctions.hits).toBe(1);
       expect(res.body.action).toBe('review');
       const detail = await stack.rest('GET', `/v1/evaluations/${res.body.evaluation_id}`, undefined, auth);
       expect(detail.body.sanctions_hits[0]).toMatchObject({ party: 'receiver', account: receiver, kind: 'PEP', source: 'CUSTOM_RISK_PEP' });
-      const invalid = await stack.gql(`mutation { setRiskAccountProfile(accountId: "x", input: { fullName: "", nationality: "Kenya" }) { accountId } }`, {}, auth);
+      const invalid = await stack.gql(
+        `mutation { setRiskAccountProfile(accountId: "x", input: { fullName: "", nationality: "Kenya" }) { accountId } }`,
+        {},
+        auth,
+      );
       expect(invalid.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
     });
 
@@ -309,7 +354,11 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       const results = [];
       for (let i = 0; i < 6; i++) results.push((await evaluate(txn({ sender, amount: 5 }))).body);
       const [event] = await sub.next(1);
-      expect(event.data.evaluationCreated).toMatchObject({ id: results[5].evaluation_id, action: 'review', transactionId: results[5].transaction_id });
+      expect(event.data.evaluationCreated).toMatchObject({
+        id: results[5].evaluation_id,
+        action: 'review',
+        transactionId: results[5].transaction_id,
+      });
       const everything = await all.next(6);
       expect(everything.map((e) => e.data.evaluationCreated.id)).toEqual(results.map((r) => r.evaluation_id));
       expect(sub.events).toHaveLength(1);
@@ -326,7 +375,15 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       const body = txn({ transaction_id: 'sandbox-fixed-id' });
       const a = await evaluate(body, h);
       expect(a.status).toBe(200);
-      expect(a.body).toMatchObject({ mock: true, action: 'allow', layers: { rules: { fired: 0, checked: 0 }, graph: { patterns_found: 0, nodes_traversed: 0 }, sanctions: { hits: 0, lists_checked: 0 } } });
+      expect(a.body).toMatchObject({
+        mock: true,
+        action: 'allow',
+        layers: {
+          rules: { fired: 0, checked: 0 },
+          graph: { patterns_found: 0, nodes_traversed: 0 },
+          sanctions: { hits: 0, lists_checked: 0 },
+        },
+      });
       expect(a.body.reasons[0]).toMatch(/^sandbox: mock score/);
       // same transaction id in another sandbox: same score
       const other = await stack.createClient({ name: 'other sandbox', service: 'risk', environment: 'test' });
@@ -338,11 +395,16 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect((await evaluate(txn({ metadata: { mock_score: 95 } }), h)).body).toMatchObject({ score: 95, action: 'block' });
       // nothing in the sandbox graph, nothing in the live one, and the live id space is separate
       expect((await cypher('MATCH ()-[r:SENT]->() RETURN count(r) AS n', {}, h)).body.results).toEqual([{ n: 0 }]);
-      expect((await cypher('MATCH ()-[r:SENT {transaction_id: "sandbox-fixed-id"}]->() RETURN count(r) AS n')).body.results).toEqual([{ n: 0 }]);
+      expect((await cypher('MATCH ()-[r:SENT {transaction_id: "sandbox-fixed-id"}]->() RETURN count(r) AS n')).body.results).toEqual([
+        { n: 0 },
+      ]);
       expect((await evaluate(body)).status).toBe(200);
       // a live key does not see sandbox evaluations
       expect((await stack.rest('GET', `/v1/evaluations/${a.body.evaluation_id}`, undefined, auth)).status).toBe(404);
-      expect((await stack.rest('GET', `/v1/evaluations/${a.body.evaluation_id}`, undefined, h)).body).toMatchObject({ mock: true, evaluation_id: a.body.evaluation_id });
+      expect((await stack.rest('GET', `/v1/evaluations/${a.body.evaluation_id}`, undefined, h)).body).toMatchObject({
+        mock: true,
+        evaluation_id: a.body.evaluation_id,
+      });
     });
   });
 
@@ -351,7 +413,13 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
     beforeAll(async () => {
       p = randomUUID().slice(0, 6);
       // a → b → c → d → e, and a → x
-      for (const [s, r] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['a', 'x']]) {
+      for (const [s, r] of [
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'd'],
+        ['d', 'e'],
+        ['a', 'x'],
+      ]) {
         const res = await evaluate(txn({ sender: `${p}-${s}`, receiver: `${p}-${r}`, amount: 100, metadata: { device_id: `${p}-phone` } }));
         expect(res.status).toBe(200);
       }
@@ -360,10 +428,18 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
     it('answers results, nodes_scanned and latency_ms for 2-hop, variable-length, aggregate and OPTIONAL MATCH queries', async () => {
       const two = await cypher('MATCH (a:Account {id: $id})-[:SENT]->(b)-[:SENT]->(c) RETURN c.id AS c ORDER BY c', { id: `${p}-a` });
       expect(two.status).toBe(200);
-      expect(two.body).toEqual({ results: [{ c: `${p}-c` }], nodes_scanned: expect.any(Number), latency_ms: expect.any(Number), truncated: false, columns: ['c'] });
+      expect(two.body).toEqual({
+        results: [{ c: `${p}-c` }],
+        nodes_scanned: expect.any(Number),
+        latency_ms: expect.any(Number),
+        truncated: false,
+        columns: ['c'],
+      });
       expect(two.body.nodes_scanned).toBeGreaterThan(0);
 
-      const paths = await cypher('MATCH (a:Account {id: $id})-[r:SENT*1..4]->(b) RETURN b.id AS b, size(r) AS hops ORDER BY hops, b', { id: `${p}-a` });
+      const paths = await cypher('MATCH (a:Account {id: $id})-[r:SENT*1..4]->(b) RETURN b.id AS b, size(r) AS hops ORDER BY hops, b', {
+        id: `${p}-a`,
+      });
       expect(paths.body.results).toEqual([
         { b: `${p}-b`, hops: 1 },
         { b: `${p}-x`, hops: 1 },
@@ -398,7 +474,12 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       const write = await cypher('MATCH (a:Account) DETACH DELETE a');
       expect(write.status).toBe(400);
       expect(write.body.message).toEqual(['Graph queries are read-only: DETACH clauses are not allowed (line 1, column 19)']);
-      for (const q of ['CREATE (a:Account {id: "x"}) RETURN a', 'MATCH (a) SET a.id = "y" RETURN a', 'MERGE (a:Account {id: "z"}) RETURN a', 'CALL db.labels()']) {
+      for (const q of [
+        'CREATE (a:Account {id: "x"}) RETURN a',
+        'MATCH (a) SET a.id = "y" RETURN a',
+        'MERGE (a:Account {id: "z"}) RETURN a',
+        'CALL db.labels()',
+      ]) {
         const res = await cypher(q);
         expect([q, res.status]).toEqual([q, 400]);
         expect(res.body.message[0]).toMatch(/read-only/);

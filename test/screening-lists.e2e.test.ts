@@ -46,7 +46,18 @@ describe('screening lists: admin import, versions and diffs', () => {
       {
         unchanged: false,
         files: ['sdn.csv', 'alt.csv', 'add.csv'],
-        snapshot: expect.objectContaining({ source: 'OFAC_SDN', version: 'v1', kind: 'SANCTIONS', format: 'OFAC_CSV', total: 5, added: 5, removed: 0, changed: 0, importedBy: 'admin (GraphQL)', current: true }),
+        snapshot: expect.objectContaining({
+          source: 'OFAC_SDN',
+          version: 'v1',
+          kind: 'SANCTIONS',
+          format: 'OFAC_CSV',
+          total: 5,
+          added: 5,
+          removed: 0,
+          changed: 0,
+          importedBy: 'admin (GraphQL)',
+          current: true,
+        }),
       },
     ]);
 
@@ -72,7 +83,10 @@ describe('screening lists: admin import, versions and diffs', () => {
     expect(again.body.data.importScreeningList[0]).toMatchObject({ unchanged: true, snapshot: { version: 'v2', id: snap.id } });
 
     const versions = await stack.gql(VERSIONS, { source: 'OFAC_SDN' }, admin);
-    expect(versions.body.data.screeningListVersions.map((v: any) => [v.version, v.current])).toEqual([['v2', true], ['v1', false]]);
+    expect(versions.body.data.screeningListVersions.map((v: any) => [v.version, v.current])).toEqual([
+      ['v2', true],
+      ['v1', false],
+    ]);
   });
 
   it('imports every official format and the custom formats', async () => {
@@ -87,9 +101,18 @@ describe('screening lists: admin import, versions and diffs', () => {
       expect(res.body.data.importScreeningList[0].snapshot).toMatchObject({ source, version: 'v1', removed: 0 });
     }
     const pep = await stack.gql(IMPORT, { content: text('custom/pep-ng.csv'), source: 'CUSTOM_NIGERIA_PEP' }, admin);
-    expect(pep.body.data.importScreeningList[0].snapshot).toMatchObject({ source: 'CUSTOM_NIGERIA_PEP', kind: 'PEP', total: 3, format: 'CUSTOM_CSV' });
+    expect(pep.body.data.importScreeningList[0].snapshot).toMatchObject({
+      source: 'CUSTOM_NIGERIA_PEP',
+      kind: 'PEP',
+      total: 3,
+      format: 'CUSTOM_CSV',
+    });
     const media = await stack.gql(IMPORT, { content: text('custom/adverse-media.json') }, admin);
-    expect(media.body.data.importScreeningList[0].snapshot).toMatchObject({ source: 'CUSTOM_ADVERSE_MEDIA_WEST_AFRICA', kind: 'ADVERSE_MEDIA', total: 2 });
+    expect(media.body.data.importScreeningList[0].snapshot).toMatchObject({
+      source: 'CUSTOM_ADVERSE_MEDIA_WEST_AFRICA',
+      kind: 'ADVERSE_MEDIA',
+      total: 2,
+    });
   });
 
   it('rejects unrecognised content, mismatched format or source, and custom lists without a kind', async () => {
@@ -101,7 +124,11 @@ describe('screening lists: admin import, versions and diffs', () => {
     expect(wrongSource.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
     const noKind = await stack.gql(IMPORT, { content: 'id,name\nW-1,Some Person\n', source: 'CUSTOM_WATCH' }, admin);
     expect(noKind.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
-    const withKind = await stack.gql(IMPORT, { content: 'id,name\nW-1,Some Person\n', source: 'CUSTOM_WATCH', kind: 'LAW_ENFORCEMENT' }, admin);
+    const withKind = await stack.gql(
+      IMPORT,
+      { content: 'id,name\nW-1,Some Person\n', source: 'CUSTOM_WATCH', kind: 'LAW_ENFORCEMENT' },
+      admin,
+    );
     expect(withKind.body.data.importScreeningList[0].snapshot).toMatchObject({ source: 'CUSTOM_WATCH', kind: 'LAW_ENFORCEMENT' });
     const unknown = await stack.gql(CHANGES, { id: '00000000-0000-0000-0000-000000000000' }, admin);
     expect(unknown.body.errors![0].extensions.code).toBe('NOT_FOUND');
@@ -119,7 +146,9 @@ describe('screening lists: admin import, versions and diffs', () => {
     });
     expect(versions[0]).toMatchObject({ total: 3, current: true });
 
-    const failed = await promisify(execFile)(process.execPath, [cli, path.join(FIXTURES, 'ofac/alt.csv')], { env: { ...process.env, DATABASE_URL: stack.databaseUrl } }).catch((e) => e);
+    const failed = await promisify(execFile)(process.execPath, [cli, path.join(FIXTURES, 'ofac/alt.csv')], {
+      env: { ...process.env, DATABASE_URL: stack.databaseUrl },
+    }).catch((e) => e);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/BAD_USER_INPUT: .*primary file/);
   });

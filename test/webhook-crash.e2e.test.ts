@@ -2,7 +2,6 @@ import { createTestDatabase, eventually, startTestStack, type TestStack } from '
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
 import { serviceProcess } from './support/service-process.js';
 
-
 describe('webhook delivery survives a crash', () => {
   let stack: TestStack;
   let service: Awaited<ReturnType<typeof serviceProcess>> | null = null;
@@ -24,14 +23,22 @@ describe('webhook delivery survives a crash', () => {
     const h = { 'x-api-key': client.apiKey };
     await stack.rest('POST', '/webhooks/configure', { clientId: client.id, callbackUrl: receiver.url, events: ['identity.verified'] }, h);
     const identity = (await stack.rest('POST', '/verifications/identity', { userId: 'zoe' }, h)).body;
-    await stack.rest('POST', `/verifications/identity/${identity.id}/review`, { decision: 'VERIFIED', reviewedBy: 'o', reviewNotes: 'n' }, h);
+    await stack.rest(
+      'POST',
+      `/verifications/identity/${identity.id}/review`,
+      { decision: 'VERIFIED', reviewedBy: 'o', reviewNotes: 'n' },
+      h,
+    );
 
     await eventually(async () => receiver.received.length >= 1, 15_000);
     await service.kill();
 
     await service.start();
     await eventually(async () => receiver.received.length >= 2, 40_000, 250);
-    expect(JSON.parse(receiver.received[1].body)).toMatchObject({ event: 'identity.verified', data: { identityVerificationId: identity.id } });
+    expect(JSON.parse(receiver.received[1].body)).toMatchObject({
+      event: 'identity.verified',
+      data: { identityVerificationId: identity.id },
+    });
     expect(receiver.received[1].body).toBe(receiver.received[0].body);
     await receiver.close();
   }, 90_000);

@@ -31,7 +31,12 @@ describe('webhooks end to end', () => {
 
   async function verifiedIdentity(userId: string) {
     const created = (await stack.rest('POST', '/verifications/identity', { userId, tier: 'STANDARD' }, h)).body;
-    await stack.rest('POST', `/verifications/identity/${created.id}/review`, { decision: 'VERIFIED', reviewedBy: 'o', reviewNotes: 'n' }, h);
+    await stack.rest(
+      'POST',
+      `/verifications/identity/${created.id}/review`,
+      { decision: 'VERIFIED', reviewedBy: 'o', reviewNotes: 'n' },
+      h,
+    );
     return created;
   }
 
@@ -48,7 +53,9 @@ describe('webhooks end to end', () => {
     const deleted = await stack.rest('DELETE', `/webhooks/${webhook.id}`, undefined, h);
     expect(deleted.status).toBe(200);
     expect(deleted.body.message).toMatch(/deactivated/);
-    expect((await stack.rest('GET', `/webhooks/client/${client.id}`, undefined, h)).body.find((w: { id: string }) => w.id === webhook.id).active).toBe(false);
+    expect(
+      (await stack.rest('GET', `/webhooks/client/${client.id}`, undefined, h)).body.find((w: { id: string }) => w.id === webhook.id).active,
+    ).toBe(false);
     expect((await stack.rest('DELETE', `/webhooks/00000000-0000-0000-0000-000000000000`, undefined, h)).status).toBe(404);
     await receiver.close();
   });
@@ -77,7 +84,10 @@ describe('webhooks end to end', () => {
     expect(verifyStandardSignature(webhook.secret, req.headers, req.body)).toBe(true);
     expect(Math.abs(Number(req.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
     const payload = JSON.parse(req.body);
-    expect(payload).toMatchObject({ event: 'identity.verified', data: { identityVerificationId: identity.id, userId: 'wendy', status: 'VERIFIED', tier: 'STANDARD' } });
+    expect(payload).toMatchObject({
+      event: 'identity.verified',
+      data: { identityVerificationId: identity.id, userId: 'wendy', status: 'VERIFIED', tier: 'STANDARD' },
+    });
     expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
     expect(payload.data.verifiedAt).toBeDefined();
     await stack.rest('DELETE', `/webhooks/${webhook.id}`, undefined, h);
@@ -125,7 +135,12 @@ describe('webhooks end to end', () => {
     const strict = await startTestStack({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }, { services: ['verification', 'gateway', 'rest'] });
     try {
       const c = await strict.createClient({ name: 'strict' });
-      const res = await strict.rest('POST', '/webhooks/configure', { clientId: c.id, callbackUrl: 'https://127.0.0.1:8443/x', events: ['identity.verified'] }, { 'x-api-key': c.apiKey });
+      const res = await strict.rest(
+        'POST',
+        '/webhooks/configure',
+        { clientId: c.id, callbackUrl: 'https://127.0.0.1:8443/x', events: ['identity.verified'] },
+        { 'x-api-key': c.apiKey },
+      );
       expect(res.status).toBe(422);
       expect(res.body.message.join(' ')).toMatch(/private or loopback/);
     } finally {

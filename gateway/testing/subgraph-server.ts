@@ -92,7 +92,9 @@ export async function startTestSubgraph(def: TestSubgraphDefinition, internalSec
  * the deployment's URLs (`http://<name>.invalid/graphql`) that the gateway's `subgraphUrls` must override.
  */
 export function composeSupergraph(subgraphs: TestSubgraph[]): string {
-  const result = composeServices(subgraphs.map((s) => ({ name: s.name, typeDefs: parse(s.typeDefs), url: `http://${s.name}.invalid/graphql` })));
+  const result = composeServices(
+    subgraphs.map((s) => ({ name: s.name, typeDefs: parse(s.typeDefs), url: `http://${s.name}.invalid/graphql` })),
+  );
   if (result.errors) throw new Error(result.errors.map((e) => e.message).join('\n'));
   return result.supergraphSdl;
 }

@@ -26,7 +26,8 @@ export const RETRY_AFTER_SECONDS = 42;
 export const authenticate: GatewayOptions['authenticate'] = async ({ headers }) => {
   const bearer = headers.authorization?.replace(/^Bearer /, '');
   const key = headers['x-api-key'] ?? bearer;
-  if (key === API_KEYS.good) return { principal: PRINCIPAL, headers: { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '60' } };
+  if (key === API_KEYS.good)
+    return { principal: PRINCIPAL, headers: { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '60' } };
   if (key === API_KEYS.limited) throw rateLimited(RETRY_AFTER_SECONDS);
   if (key === API_KEYS.banned) throw forbidden('This API client is disabled');
   throw unauthenticated();
@@ -35,11 +36,31 @@ export const authenticate: GatewayOptions['authenticate'] = async ({ headers }) 
 const verificationTypeDefs = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
   scalar Upload
-  enum IdentityTier { BASIC STANDARD ENHANCED }
-  input CreateIdentityInput { userId: String!, tier: IdentityTier, address: AddressInput }
-  input AddressInput { city: String!, zip: Int }
-  type Identity @key(fields: "id") { id: ID!, status: String! }
-  type Document { filename: String!, mimetype: String!, size: Int!, sha256: String!, label: String }
+  enum IdentityTier {
+    BASIC
+    STANDARD
+    ENHANCED
+  }
+  input CreateIdentityInput {
+    userId: String!
+    tier: IdentityTier
+    address: AddressInput
+  }
+  input AddressInput {
+    city: String!
+    zip: Int
+  }
+  type Identity @key(fields: "id") {
+    id: ID!
+    status: String!
+  }
+  type Document {
+    filename: String!
+    mimetype: String!
+    size: Int!
+    sha256: String!
+    label: String
+  }
   type Query {
     identity(id: ID!): Identity
     whoami: String
@@ -51,13 +72,20 @@ const verificationTypeDefs = /* GraphQL */ `
     uploadDocument(file: Upload!, label: String): Document
     uploadDocuments(files: [Upload!]!): [Document!]!
   }
-  type Subscription { identityUpdated(id: ID!): Identity! }
+  type Subscription {
+    identityUpdated(id: ID!): Identity!
+  }
 `;
 
 const riskTypeDefs = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
-  type Identity @key(fields: "id") { id: ID!, riskScore: Int! }
-  type Query { riskPing: String }
+  type Identity @key(fields: "id") {
+    id: ID!
+    riskScore: Int!
+  }
+  type Query {
+    riskPing: String
+  }
 `;
 
 async function describeFile(upload: Promise<FileUpload>) {
@@ -97,7 +125,10 @@ export async function startTestStack(overrides: Partial<GatewayOptions> = {}): P
         },
         Mutation: {
           createIdentity: (_: unknown, { input }: { input: { userId: string } }) => ({ id: input.userId, status: 'PENDING' }),
-          uploadDocument: async (_: unknown, { file, label }: { file: Promise<FileUpload>; label?: string }) => ({ ...(await describeFile(file)), label }),
+          uploadDocument: async (_: unknown, { file, label }: { file: Promise<FileUpload>; label?: string }) => ({
+            ...(await describeFile(file)),
+            label,
+          }),
           uploadDocuments: (_: unknown, { files }: { files: Array<Promise<FileUpload>> }) => Promise.all(files.map(describeFile)),
         },
         Subscription: {
@@ -145,6 +176,10 @@ export async function startTestStack(overrides: Partial<GatewayOptions> = {}): P
 
 /** POSTs a GraphQL operation to the gateway as a JSON client would. */
 export async function graphqlPost(stack: TestStack, body: unknown, headers: Record<string, string> = { 'x-api-key': API_KEYS.good }) {
-  const response = await fetch(stack.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(stack.gateway.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: any; errors?: any[] } };
 }

@@ -50,7 +50,14 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
     const admin = header(req.headers, 'x-admin-secret');
     if (admin !== undefined) {
       if (!sameSecret(admin, opts.adminSecret)) throw unauthenticated('Invalid admin secret');
-      const principal: Principal = { kind: 'admin', organizationId: null, clientId: null, service: null, environment: 'live', permissions: [] };
+      const principal: Principal = {
+        kind: 'admin',
+        organizationId: null,
+        clientId: null,
+        service: null,
+        environment: 'live',
+        permissions: [],
+      };
       return { principal, headers: {} };
     }
     const bearer = header(req.headers, 'authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];

@@ -2,8 +2,20 @@ import type { Principal, ServiceName } from './principal.js';
 import { forbidden, invalid } from '../errors.js';
 
 const VERIFICATION_AREAS = [
-  'identity', 'document', 'liveness', 'phone', 'email', 'address', 'business', 'mobile_money',
-  'screening', 'monitoring', 'intelligence', 'biometrics', 'cognitive_kyc', 'webhooks',
+  'identity',
+  'document',
+  'liveness',
+  'phone',
+  'email',
+  'address',
+  'business',
+  'mobile_money',
+  'screening',
+  'monitoring',
+  'intelligence',
+  'biometrics',
+  'cognitive_kyc',
+  'webhooks',
 ] as const;
 
 /** Allowed permission strings per service (ARCHITECTURE.md "Identity, keys and environments"). */
@@ -24,7 +36,11 @@ export function validatePermissions(service: ServiceName, permissions: string[])
  * Checks that a client principal of `service` may use `permission`. Empty permissions = all of the
  * service's. A verification area permission (`identity`) grants both `identity:read` and `:write`.
  */
-export function requirePermission(principal: Principal | null, service: ServiceName, permission: string): asserts principal is Principal & { organizationId: string } {
+export function requirePermission(
+  principal: Principal | null,
+  service: ServiceName,
+  permission: string,
+): asserts principal is Principal & { organizationId: string } {
   if (!principal || principal.kind !== 'client' || !principal.organizationId) {
     throw forbidden('An API key is required for this operation');
   }

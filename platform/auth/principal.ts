@@ -32,10 +32,7 @@ export function principalHeaders(principal: Principal, internalSecret: string): 
 }
 
 /** Subgraphs trust only principals signed with the shared internal secret; anything else is null. */
-export function readPrincipal(
-  headers: Record<string, unknown> | undefined,
-  internalSecret: string,
-): Principal | null {
+export function readPrincipal(headers: Record<string, unknown> | undefined, internalSecret: string): Principal | null {
   const value = headers?.[PRINCIPAL_HEADER];
   const signature = headers?.[PRINCIPAL_SIGNATURE_HEADER];
   if (typeof value !== 'string' || typeof signature !== 'string') return null;

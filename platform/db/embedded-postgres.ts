@@ -30,7 +30,10 @@ export function reachableDataDir(wanted: string): string {
   if (!isRoot) return wanted;
   // "others" need the execute bit on every existing ancestor to reach the directory (the data
   // directory itself is PostgreSQL's own, always 0700)
-  const ancestors = path.dirname(wanted).split(path.sep).map((_, i, parts) => parts.slice(0, i + 1).join(path.sep) || path.sep);
+  const ancestors = path
+    .dirname(wanted)
+    .split(path.sep)
+    .map((_, i, parts) => parts.slice(0, i + 1).join(path.sep) || path.sep);
   const blocked = ancestors.some((dir) => existsSync(dir) && (statSync(dir).mode & 0o001) === 0);
   if (!blocked) return wanted;
   const slug = wanted.replace(/[^a-zA-Z0-9]+/g, '_').slice(-80);

@@ -22,7 +22,14 @@ export async function openOrm(opts: OrmOptions): Promise<Orm> {
       entities: opts.entities,
       metadataProvider: ReflectMetadataProvider,
       extensions: [Migrator],
-      migrations: { migrationsList: migrations, tableName: 'mikro_orm_migrations', schema: 'platform', transactional: true, silent: true, snapshot: false },
+      migrations: {
+        migrationsList: migrations,
+        tableName: 'mikro_orm_migrations',
+        schema: 'platform',
+        transactional: true,
+        silent: true,
+        snapshot: false,
+      },
       pool: { min: 0, max: opts.poolSize ?? 10 },
       discovery: { warnWhenNoEntities: false },
       // the request-scoped EntityManager is explicit (em.fork() per request); never the global one

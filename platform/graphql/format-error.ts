@@ -4,7 +4,13 @@ import { AppError, isErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 /** GraphQL's own request errors (parse, validation, variable coercion) are the client's. */
-const CLIENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND', 'BAD_REQUEST']);
+const CLIENT_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'BAD_REQUEST',
+]);
 
 /**
  * Known errors keep their code (and per-field messages); anything else becomes INTERNAL with an
@@ -18,7 +24,12 @@ export function formatError(logger: Logger) {
     }
     const code = formatted.extensions?.code;
     if (isErrorCode(code) || (typeof code === 'string' && CLIENT_CODES.has(code))) {
-      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: pick(formatted.extensions ?? {}) };
+      return {
+        message: formatted.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: pick(formatted.extensions ?? {}),
+      };
     }
     const errorId = randomUUID();
     logger.error({ err: original, errorId, path: formatted.path }, 'unexpected error');

@@ -15,10 +15,13 @@ export const adminRoutes: Route[] = [
       { name: 'organizationId', type: 'string', description: 'A new organization when absent' },
     ],
     operation: /* GraphQL */ `
-mutation CreateApiClient($input: CreateApiClientInput!) {
-  createApiClient(input: $input) { ...CreatedApiClientFields }
-}
-${CREATED_API_CLIENT}`,
+      mutation CreateApiClient($input: CreateApiClientInput!) {
+        createApiClient(input: $input) {
+          ...CreatedApiClientFields
+        }
+      }
+      ${CREATED_API_CLIENT}
+    `,
     variables: ({ body }) => ({ input: body }),
     status: 201,
   },

@@ -14,10 +14,16 @@ export const identityRoutes: Route[] = [
       { name: 'tier', type: { enum: TIERS }, description: 'Default BASIC' },
     ],
     operation: /* GraphQL */ `
-mutation CreateIdentityVerification($input: CreateIdentityVerificationInput!) {
-  createIdentityVerification(input: $input) { created verification { ...IdentityVerificationFields } }
-}
-${IDENTITY_VERIFICATION}`,
+      mutation CreateIdentityVerification($input: CreateIdentityVerificationInput!) {
+        createIdentityVerification(input: $input) {
+          created
+          verification {
+            ...IdentityVerificationFields
+          }
+        }
+      }
+      ${IDENTITY_VERIFICATION}
+    `,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.createIdentityVerification.verification,
     status: (data) => (data.createIdentityVerification.created ? 201 : 200),
@@ -27,10 +33,13 @@ ${IDENTITY_VERIFICATION}`,
     path: '/verifications/identity/:id',
     summary: 'Get an identity verification',
     operation: /* GraphQL */ `
-query IdentityVerification($id: ID!) {
-  identityVerification(id: $id) { ...IdentityVerificationFields }
-}
-${IDENTITY_VERIFICATION}`,
+      query IdentityVerification($id: ID!) {
+        identityVerification(id: $id) {
+          ...IdentityVerificationFields
+        }
+      }
+      ${IDENTITY_VERIFICATION}
+    `,
     variables: ({ params }) => ({ id: params.id }),
   },
   {
@@ -42,12 +51,18 @@ ${IDENTITY_VERIFICATION}`,
       { name: 'limit', type: 'integer', description: 'Default 20' },
     ],
     operation: /* GraphQL */ `
-query IdentityVerificationsByUser($userId: String!, $page: Int, $limit: Int) {
-  identityVerificationsByUser(userId: $userId, page: $page, limit: $limit) {
-    data { ...IdentityVerificationFields } total page limit
-  }
-}
-${IDENTITY_VERIFICATION}`,
+      query IdentityVerificationsByUser($userId: String!, $page: Int, $limit: Int) {
+        identityVerificationsByUser(userId: $userId, page: $page, limit: $limit) {
+          data {
+            ...IdentityVerificationFields
+          }
+          total
+          page
+          limit
+        }
+      }
+      ${IDENTITY_VERIFICATION}
+    `,
     variables: ({ params, query }) => ({ userId: params.userId, page: query.page, limit: query.limit }),
   },
   {
@@ -60,10 +75,13 @@ ${IDENTITY_VERIFICATION}`,
       { name: 'reviewNotes', type: 'string', required: true },
     ],
     operation: /* GraphQL */ `
-mutation ReviewIdentityVerification($id: ID!, $input: ReviewIdentityVerificationInput!) {
-  reviewIdentityVerification(id: $id, input: $input) { ...IdentityVerificationFields }
-}
-${IDENTITY_VERIFICATION}`,
+      mutation ReviewIdentityVerification($id: ID!, $input: ReviewIdentityVerificationInput!) {
+        reviewIdentityVerification(id: $id, input: $input) {
+          ...IdentityVerificationFields
+        }
+      }
+      ${IDENTITY_VERIFICATION}
+    `,
     variables: ({ params, body }) => ({ id: params.id, input: body }),
   },
   {
@@ -71,10 +89,13 @@ ${IDENTITY_VERIFICATION}`,
     path: '/verifications/identity/:id/restart',
     summary: 'Invalidate an identity verification and start a new one',
     operation: /* GraphQL */ `
-mutation RestartIdentityVerification($id: ID!) {
-  restartIdentityVerification(id: $id) { ...IdentityVerificationFields }
-}
-${IDENTITY_VERIFICATION}`,
+      mutation RestartIdentityVerification($id: ID!) {
+        restartIdentityVerification(id: $id) {
+          ...IdentityVerificationFields
+        }
+      }
+      ${IDENTITY_VERIFICATION}
+    `,
     variables: ({ params }) => ({ id: params.id }),
   },
 ];

@@ -8,27 +8,124 @@ import type { OperationData, Route } from '../route.js';
  */
 
 export const RISK_EVALUATION = /* GraphQL */ `
-fragment RiskEvaluationFields on RiskEvaluation {
-  id transactionId score action mock latencyMs reasons createdAt rulesRevision
-  layers { rules { fired checked score } graph { patternsFound nodesTraversed score } sanctions { hits listsChecked score } }
-  rulesFired { id name description version action severity }
-  ruleErrors { id version message }
-  graphPatterns { type weight accounts length count ratio device }
-  sanctionsHits { party account name source kind externalId primaryName matchedName score listVersion }
-  transaction { amount currency sender receiver channel metadata }
-}`;
+  fragment RiskEvaluationFields on RiskEvaluation {
+    id
+    transactionId
+    score
+    action
+    mock
+    latencyMs
+    reasons
+    createdAt
+    rulesRevision
+    layers {
+      rules {
+        fired
+        checked
+        score
+      }
+      graph {
+        patternsFound
+        nodesTraversed
+        score
+      }
+      sanctions {
+        hits
+        listsChecked
+        score
+      }
+    }
+    rulesFired {
+      id
+      name
+      description
+      version
+      action
+      severity
+    }
+    ruleErrors {
+      id
+      version
+      message
+    }
+    graphPatterns {
+      type
+      weight
+      accounts
+      length
+      count
+      ratio
+      device
+    }
+    sanctionsHits {
+      party
+      account
+      name
+      source
+      kind
+      externalId
+      primaryName
+      matchedName
+      score
+      listVersion
+    }
+    transaction {
+      amount
+      currency
+      sender
+      receiver
+      channel
+      metadata
+    }
+  }
+`;
 
 /** What POST /v1/evaluate answers (the lookup has the details). */
 export const RISK_EVALUATION_SUMMARY = /* GraphQL */ `
-fragment RiskEvaluationSummaryFields on RiskEvaluation {
-  id transactionId score action mock latencyMs reasons createdAt
-  layers { rules { fired checked score } graph { patternsFound nodesTraversed score } sanctions { hits listsChecked score } }
-}`;
+  fragment RiskEvaluationSummaryFields on RiskEvaluation {
+    id
+    transactionId
+    score
+    action
+    mock
+    latencyMs
+    reasons
+    createdAt
+    layers {
+      rules {
+        fired
+        checked
+        score
+      }
+      graph {
+        patternsFound
+        nodesTraversed
+        score
+      }
+      sanctions {
+        hits
+        listsChecked
+        score
+      }
+    }
+  }
+`;
 
 export const RISK_RULE = /* GraphQL */ `
-fragment RiskRuleFields on RiskRule {
-  id name description condition action severity enabled version isDefault createdAt updatedAt
-}`;
+  fragment RiskRuleFields on RiskRule {
+    id
+    name
+    description
+    condition
+    action
+    severity
+    enabled
+    version
+    isDefault
+    createdAt
+    updatedAt
+  }
+`;
 
 const dropNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
@@ -59,7 +156,14 @@ export function evaluationBody(e: OperationData) {
 export function evaluationDetailBody(e: OperationData) {
   return {
     ...evaluationBody(e),
-    rules_fired: e.rulesFired.map((r: OperationData) => ({ id: r.id, name: r.name, description: r.description, version: r.version, action: r.action, severity: r.severity })),
+    rules_fired: e.rulesFired.map((r: OperationData) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      version: r.version,
+      action: r.action,
+      severity: r.severity,
+    })),
     rule_errors: e.ruleErrors,
     graph_patterns: e.graphPatterns.map((p: OperationData) => dropNulls({ ...p })),
     sanctions_hits: e.sanctionsHits.map((h: OperationData) => ({
@@ -97,7 +201,11 @@ export function ruleBody(r: OperationData) {
 
 /** Body fields → GraphQL input fields, only those sent (absent stays absent). */
 function pick(body: Record<string, unknown>, map: Record<string, string>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(map).filter(([from]) => Object.hasOwn(body, from)).map(([from, to]) => [to, body[from]]));
+  return Object.fromEntries(
+    Object.entries(map)
+      .filter(([from]) => Object.hasOwn(body, from))
+      .map(([from, to]) => [to, body[from]]),
+  );
 }
 
 export const riskRoutes: Route[] = [
@@ -119,12 +227,23 @@ export const riskRoutes: Route[] = [
       },
     ],
     operation: /* GraphQL */ `
-mutation EvaluateTransaction($input: EvaluateTransactionInput!) {
-  evaluateTransaction(input: $input) { ...RiskEvaluationSummaryFields }
-}
-${RISK_EVALUATION_SUMMARY}`,
+      mutation EvaluateTransaction($input: EvaluateTransactionInput!) {
+        evaluateTransaction(input: $input) {
+          ...RiskEvaluationSummaryFields
+        }
+      }
+      ${RISK_EVALUATION_SUMMARY}
+    `,
     variables: ({ body }) => ({
-      input: pick(body, { transaction_id: 'transactionId', amount: 'amount', currency: 'currency', sender: 'sender', receiver: 'receiver', channel: 'channel', metadata: 'metadata' }),
+      input: pick(body, {
+        transaction_id: 'transactionId',
+        amount: 'amount',
+        currency: 'currency',
+        sender: 'sender',
+        receiver: 'receiver',
+        channel: 'channel',
+        metadata: 'metadata',
+      }),
     }),
     result: (data) => evaluationBody(data.evaluateTransaction),
   },
@@ -133,10 +252,13 @@ ${RISK_EVALUATION_SUMMARY}`,
     path: '/evaluations/:id',
     summary: 'An evaluation with the rules fired, graph patterns and sanctions hits (scope evaluations:read)',
     operation: /* GraphQL */ `
-query RiskEvaluation($id: ID!) {
-  riskEvaluation(id: $id) { ...RiskEvaluationFields }
-}
-${RISK_EVALUATION}`,
+      query RiskEvaluation($id: ID!) {
+        riskEvaluation(id: $id) {
+          ...RiskEvaluationFields
+        }
+      }
+      ${RISK_EVALUATION}
+    `,
     variables: ({ params }) => ({ id: params.id }),
     result: (data) => evaluationDetailBody(data.riskEvaluation),
   },
@@ -145,10 +267,13 @@ ${RISK_EVALUATION}`,
     path: '/rules',
     summary: "The organization's rules; the default mobile-money set is seeded on first use (scope rules:read)",
     operation: /* GraphQL */ `
-query RiskRules {
-  riskRules { ...RiskRuleFields }
-}
-${RISK_RULE}`,
+      query RiskRules {
+        riskRules {
+          ...RiskRuleFields
+        }
+      }
+      ${RISK_RULE}
+    `,
     variables: () => ({}),
     result: (data) => ({ rules: data.riskRules.map(ruleBody) }),
   },
@@ -165,12 +290,27 @@ ${RISK_RULE}`,
       { name: 'enabled', type: 'boolean' },
     ],
     operation: /* GraphQL */ `
-mutation PutRiskRule($id: String!, $input: RiskRuleInput!) {
-  putRiskRule(id: $id, input: $input) { id updated created effectiveAt version revision }
-}`,
+      mutation PutRiskRule($id: String!, $input: RiskRuleInput!) {
+        putRiskRule(id: $id, input: $input) {
+          id
+          updated
+          created
+          effectiveAt
+          version
+          revision
+        }
+      }
+    `,
     variables: ({ params, body }) => ({
       id: params.id,
-      input: pick(body, { condition: 'condition', action: 'action', severity: 'severity', name: 'name', description: 'description', enabled: 'enabled' }),
+      input: pick(body, {
+        condition: 'condition',
+        action: 'action',
+        severity: 'severity',
+        name: 'name',
+        description: 'description',
+        enabled: 'enabled',
+      }),
     }),
     result: (data) => {
       const c = data.putRiskRule;
@@ -187,9 +327,16 @@ mutation PutRiskRule($id: String!, $input: RiskRuleInput!) {
       { name: 'params', type: 'object', description: 'Values of $parameters' },
     ],
     operation: /* GraphQL */ `
-query RiskGraphQuery($query: String!, $params: RiskJSON) {
-  riskGraphQuery(query: $query, params: $params) { results columns nodesScanned latencyMs truncated }
-}`,
+      query RiskGraphQuery($query: String!, $params: RiskJSON) {
+        riskGraphQuery(query: $query, params: $params) {
+          results
+          columns
+          nodesScanned
+          latencyMs
+          truncated
+        }
+      }
+    `,
     variables: ({ body }) => ({ query: body.query, params: body.params }),
     result: (data) => {
       const r = data.riskGraphQuery;

@@ -12,10 +12,13 @@ export const webhookRoutes: Route[] = [
       { name: 'events', type: { array: 'string' }, required: true, description: 'At least one' },
     ],
     operation: /* GraphQL */ `
-mutation ConfigureWebhook($input: ConfigureWebhookInput!) {
-  configureWebhook(input: $input) { ...CreatedWebhookFields }
-}
-${CREATED_WEBHOOK}`,
+      mutation ConfigureWebhook($input: ConfigureWebhookInput!) {
+        configureWebhook(input: $input) {
+          ...CreatedWebhookFields
+        }
+      }
+      ${CREATED_WEBHOOK}
+    `,
     variables: ({ body }) => ({ input: body }),
     status: 201,
   },
@@ -24,10 +27,13 @@ ${CREATED_WEBHOOK}`,
     path: '/webhooks/client/:clientId',
     summary: "List a client's webhooks",
     operation: /* GraphQL */ `
-query WebhooksByClient($clientId: String!) {
-  webhooksByClient(clientId: $clientId) { ...WebhookFields }
-}
-${WEBHOOK}`,
+      query WebhooksByClient($clientId: String!) {
+        webhooksByClient(clientId: $clientId) {
+          ...WebhookFields
+        }
+      }
+      ${WEBHOOK}
+    `,
     variables: ({ params }) => ({ clientId: params.clientId }),
   },
   {
@@ -35,10 +41,13 @@ ${WEBHOOK}`,
     path: '/webhooks/:id',
     summary: 'Deactivate a webhook',
     operation: /* GraphQL */ `
-mutation DeleteWebhook($id: ID!) {
-  deleteWebhook(id: $id) { ...DeletedWebhookFields }
-}
-${DELETED_WEBHOOK}`,
+      mutation DeleteWebhook($id: ID!) {
+        deleteWebhook(id: $id) {
+          ...DeletedWebhookFields
+        }
+      }
+      ${DELETED_WEBHOOK}
+    `,
     variables: ({ params }) => ({ id: params.id }),
   },
 ];

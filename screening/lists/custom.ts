@@ -46,7 +46,10 @@ const jsonEntry = z.object({
   documents: z.array(z.object({ type: z.string().min(1), number: z.string().min(1), country: z.string().optional() })).optional(),
   programs: z.array(z.string()).optional(),
   remarks: z.string().optional(),
-  addedDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'addedDate must be YYYY-MM-DD').optional(),
+  addedDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'addedDate must be YYYY-MM-DD')
+    .optional(),
 });
 
 const jsonDoc = z.object({
@@ -70,7 +73,11 @@ function toEntry(source: string, kind: ListKind, r: CustomRecord): ListEntry {
     names: names.list(),
     datesOfBirth: (r.datesOfBirth ?? []).flatMap((d) => parseDates(d)),
     nationalities: countries(r.nationalities ?? []),
-    documents: (r.documents ?? []).map((d) => ({ type: d.type, number: d.number, ...(d.country ? { country: countries([d.country])[0] } : {}) })),
+    documents: (r.documents ?? []).map((d) => ({
+      type: d.type,
+      number: d.number,
+      ...(d.country ? { country: countries([d.country])[0] } : {}),
+    })),
     programs: r.programs ?? [],
     ...(r.remarks ? { remarks: r.remarks } : {}),
     ...(r.addedDate ? { addedDate: r.addedDate } : {}),
@@ -81,7 +88,10 @@ function issues(err: z.ZodError): string[] {
   return err.issues.map((i) => `${i.path.join('.') || 'list'}: ${i.message}`);
 }
 
-export function parseCustomJson(text: string, hint: { source?: string; kind?: ListKind; fileName?: string }): { source: string; entries: ListEntry[] } {
+export function parseCustomJson(
+  text: string,
+  hint: { source?: string; kind?: ListKind; fileName?: string },
+): { source: string; entries: ListEntry[] } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -92,7 +102,8 @@ export function parseCustomJson(text: string, hint: { source?: string; kind?: Li
   if (!parsed.success) throw invalid(issues(parsed.error));
   const source = customSource(parsed.data.list ?? hint.source ?? hint.fileName ?? '');
   const kind = parsed.data.kind ?? hint.kind;
-  if (!kind && parsed.data.entries.some((e) => !e.kind)) throw invalid('kind is required (PEP, ADVERSE_MEDIA, LAW_ENFORCEMENT or SANCTIONS): give it for the list or for each entry');
+  if (!kind && parsed.data.entries.some((e) => !e.kind))
+    throw invalid('kind is required (PEP, ADVERSE_MEDIA, LAW_ENFORCEMENT or SANCTIONS): give it for the list or for each entry');
   return { source, entries: parsed.data.entries.map((e) => toEntry(source, kind ?? 'SANCTIONS', e)) };
 }
 
@@ -103,16 +114,29 @@ const split = (v: string | undefined) =>
     .filter(Boolean);
 
 export function looksLikeCustomCsv(text: string): boolean {
-  const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]?.toLowerCase() ?? '';
+  const header =
+    text
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/, 1)[0]
+      ?.toLowerCase() ?? '';
   const cols = header.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
   return cols.includes('id') && cols.includes('name');
 }
 
-export function parseCustomCsv(text: string, hint: { source?: string; kind?: ListKind; fileName?: string }): { source: string; entries: ListEntry[] } {
+export function parseCustomCsv(
+  text: string,
+  hint: { source?: string; kind?: ListKind; fileName?: string },
+): { source: string; entries: ListEntry[] } {
   let rows: Record<string, string>[];
   try {
     rows = parseCsv(text.replace(/^\uFEFF/, ''), {
-      columns: (h: string[]) => h.map((c) => c.trim().toLowerCase().replace(/[\s_-]+/g, '')),
+      columns: (h: string[]) =>
+        h.map((c) =>
+          c
+            .trim()
+            .toLowerCase()
+            .replace(/[\s_-]+/g, ''),
+        ),
       skip_empty_lines: true,
       trim: true,
       relax_column_count: true,
@@ -140,6 +164,7 @@ export function parseCustomCsv(text: string, hint: { source?: string; kind?: Lis
   const parsed = z.array(jsonEntry).min(1).safeParse(records);
   if (!parsed.success) throw invalid(issues(parsed.error).map((m) => m.replace(/^(\d+)\./, (_, i) => `row ${Number(i) + 2}: `)));
   const source = customSource(list ?? hint.source ?? hint.fileName ?? '');
-  if (!hint.kind && parsed.data.some((e) => !e.kind)) throw invalid('kind is required (PEP, ADVERSE_MEDIA, LAW_ENFORCEMENT or SANCTIONS): a "kind" column or the import\'s kind');
+  if (!hint.kind && parsed.data.some((e) => !e.kind))
+    throw invalid('kind is required (PEP, ADVERSE_MEDIA, LAW_ENFORCEMENT or SANCTIONS): a "kind" column or the import\'s kind');
   return { source, entries: parsed.data.map((e) => toEntry(source, hint.kind ?? 'SANCTIONS', e)) };
 }

@@ -42,10 +42,21 @@ export function parseEuXml(xml: string, source = 'EU_FSF'): ListEntry[] {
       names.add(whole, i === 0 ? 'PRIMARY' : weak ? 'WEAK_ALIAS' : 'ALIAS', { splitAcronym: type !== 'INDIVIDUAL' });
     });
     const documents = asArray<any>(s.identification)
-      .map((d) => doc(clean(d.identificationTypeDescription) ?? clean(d.identificationTypeCode), clean(d.number) ?? clean(d.latinNumber), clean(d.countryIso2Code)))
+      .map((d) =>
+        doc(
+          clean(d.identificationTypeDescription) ?? clean(d.identificationTypeCode),
+          clean(d.number) ?? clean(d.latinNumber),
+          clean(d.countryIso2Code),
+        ),
+      )
       .filter((d): d is Doc => d !== null);
     const regulations = asArray<any>(s.regulation);
-    const designated = clean(s.designationDate) ?? regulations.map((r) => clean(r.publicationDate)).filter(Boolean).sort()[0];
+    const designated =
+      clean(s.designationDate) ??
+      regulations
+        .map((r) => clean(r.publicationDate))
+        .filter(Boolean)
+        .sort()[0];
     return finishEntry({
       source,
       kind: 'SANCTIONS',

@@ -142,7 +142,17 @@ export function parseOfacCsv(source: string, primary: string, alt?: string, add?
   return [...entries.values()].map(({ entry, names }) => finishEntry({ ...entry, names: names.list() }));
 }
 
-const ARRAYS = new Set(['sdnEntry', 'program', 'aka', 'id', 'dateOfBirthItem', 'nationality', 'citizenship', 'address', 'placeOfBirthItem']);
+const ARRAYS = new Set([
+  'sdnEntry',
+  'program',
+  'aka',
+  'id',
+  'dateOfBirthItem',
+  'nationality',
+  'citizenship',
+  'address',
+  'placeOfBirthItem',
+]);
 
 function asArray<T>(v: T | T[] | undefined): T[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
@@ -157,7 +167,13 @@ function xmlName(last: unknown, first: unknown, individual: boolean): string | u
 }
 
 export function parseOfacXml(source: string, xml: string): ListEntry[] {
-  const parser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, parseTagValue: false, trimValues: true, isArray: (name) => ARRAYS.has(name) });
+  const parser = new XMLParser({
+    ignoreAttributes: true,
+    removeNSPrefix: true,
+    parseTagValue: false,
+    trimValues: true,
+    isArray: (name) => ARRAYS.has(name),
+  });
   const doc0 = parser.parse(xml) as { sdnList?: { sdnEntry?: any[] } };
   const list = doc0.sdnList;
   if (!list) throw new Error('not an OFAC sdnList document');
@@ -167,7 +183,9 @@ export function parseOfacXml(source: string, xml: string): ListEntry[] {
     const names = new EntryNames();
     names.add(xmlName(e.lastName, e.firstName, individual), 'PRIMARY', { splitAcronym: !individual });
     for (const a of asArray<any>(e.akaList?.aka)) {
-      names.add(xmlName(a.lastName, a.firstName, individual), /weak/i.test(clean(a.category) ?? '') ? 'WEAK_ALIAS' : 'ALIAS', { splitAcronym: !individual });
+      names.add(xmlName(a.lastName, a.firstName, individual), /weak/i.test(clean(a.category) ?? '') ? 'WEAK_ALIAS' : 'ALIAS', {
+        splitAcronym: !individual,
+      });
     }
     const documents: Doc[] = [];
     const nat: (string | undefined)[] = [];
@@ -182,7 +200,10 @@ export function parseOfacXml(source: string, xml: string): ListEntry[] {
     if (type === 'VESSEL') nat.push(clean(e.vesselInfo?.vesselFlag));
     const addresses = asArray<any>(e.addressList?.address)
       .map((a) => {
-        const text = [a.address1, a.address2, a.address3, a.city, a.stateOrProvince, a.postalCode, a.country].map(clean).filter(Boolean).join(', ');
+        const text = [a.address1, a.address2, a.address3, a.city, a.stateOrProvince, a.postalCode, a.country]
+          .map(clean)
+          .filter(Boolean)
+          .join(', ');
         const country = countries([a.country])[0];
         return text ? { text, ...(country ? { country } : {}) } : null;
       })
@@ -196,7 +217,9 @@ export function parseOfacXml(source: string, xml: string): ListEntry[] {
       datesOfBirth: asArray<any>(e.dateOfBirthList?.dateOfBirthItem).flatMap((d) => parseDates(clean(d.dateOfBirth))),
       nationalities: countries(nat),
       documents,
-      programs: asArray<any>(e.programList?.program).map(clean).filter((p): p is string => !!p),
+      programs: asArray<any>(e.programList?.program)
+        .map(clean)
+        .filter((p): p is string => !!p),
       ...(clean(e.remarks) ? { remarks: clean(e.remarks) } : {}),
       ...(addresses.length ? { addresses } : {}),
     });

@@ -23,7 +23,10 @@ type Detected = 'OFAC_PRIMARY' | 'OFAC_ALT' | 'OFAC_ADD' | 'OFAC_XML' | 'UN_XML'
 
 /** Detects a list file's format from its content (the file name only breaks OFAC SDN/consolidated ties). */
 export function detectFormat(text: string): Detected | null {
-  const head = text.slice(0, 4000).replace(/^\uFEFF/, '').trimStart();
+  const head = text
+    .slice(0, 4000)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (head.startsWith('<')) {
     if (/<(\w+:)?sdnList[\s>]/.test(head)) return 'OFAC_XML';
     if (/<CONSOLIDATED_LIST[\s>]/.test(head)) return 'UN_XML';
@@ -102,20 +105,30 @@ export function parseList(files: ListFile[], hint: { source?: string; kind?: Lis
         break;
       }
       default:
-        throw badInput(`${f.name}: unrecognised list format (expected OFAC CSV/XML, UN XML, EU XML, UK CSV, or the custom CSV/JSON format)`);
+        throw badInput(
+          `${f.name}: unrecognised list format (expected OFAC CSV/XML, UN XML, EU XML, UK CSV, or the custom CSV/JSON format)`,
+        );
     }
   }
   if ((alts.length || adds.length) && !primaries.length) {
-    throw badInput(`${[...alts, ...adds].map((f) => f.name).join(', ')}: OFAC alias/address files need their primary file (sdn.csv or cons_prim.csv) in the same import`);
+    throw badInput(
+      `${[...alts, ...adds].map((f) => f.name).join(', ')}: OFAC alias/address files need their primary file (sdn.csv or cons_prim.csv) in the same import`,
+    );
   }
   for (const p of primaries) {
     // pair alias/address files with their primary (sdn_* with sdn, cons_* with cons) when several
-    const pick = (list: { name: string; text: string }[]) => (primaries.length === 1 ? list : list.filter((x) => prefixOf(x.name) === prefixOf(p.name)));
+    const pick = (list: { name: string; text: string }[]) =>
+      primaries.length === 1 ? list : list.filter((x) => prefixOf(x.name) === prefixOf(p.name));
     const myAlts = pick(alts);
     const myAdds = pick(adds);
     const provisional = parseOfacCsv('OFAC_SDN', p.text);
     const source = ofacSource(p.name, provisional, hint.source);
-    const entries = parseOfacCsv(source, p.text, myAlts.map((a) => a.text).join('\n') || undefined, myAdds.map((a) => a.text).join('\n') || undefined);
+    const entries = parseOfacCsv(
+      source,
+      p.text,
+      myAlts.map((a) => a.text).join('\n') || undefined,
+      myAdds.map((a) => a.text).join('\n') || undefined,
+    );
     out.push({ source, entries, format: 'OFAC_CSV', files: [p.name, ...myAlts.map((a) => a.name), ...myAdds.map((a) => a.name)] });
   }
   return out;

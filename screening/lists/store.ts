@@ -61,7 +61,8 @@ function lockKey(source: string): number {
 }
 
 export function validateEntries(source: string, entries: ListEntry[]): ListKind {
-  if (!isValidSource(source)) throw invalid(`source must be one of OFAC_SDN, OFAC_CONSOLIDATED, UN_SC, EU_FSF, UK_OFSI or CUSTOM_<NAME> (capitals, digits, _)`);
+  if (!isValidSource(source))
+    throw invalid(`source must be one of OFAC_SDN, OFAC_CONSOLIDATED, UN_SC, EU_FSF, UK_OFSI or CUSTOM_<NAME> (capitals, digits, _)`);
   if (!entries.length) throw badInput(`The ${source} list has no entries; refusing to replace the current snapshot with an empty one`);
   const ids = new Set<string>();
   const kind = entries[0].kind;
@@ -97,7 +98,16 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
     const previous = prev.rows[0];
     if (previous && previous.content_hash === contentHash) {
       await client.query('commit');
-      return { snapshotId: previous.id, source, version: previous.version, total: previous.total, added: 0, removed: 0, changed: 0, unchanged: true };
+      return {
+        snapshotId: previous.id,
+        source,
+        version: previous.version,
+        total: previous.total,
+        added: 0,
+        removed: 0,
+        changed: 0,
+        unchanged: true,
+      };
     }
     const seq = (previous?.seq ?? 0) + 1;
     const version = `v${seq}`;
@@ -105,14 +115,32 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
     await client.query(
       `insert into screening.list_snapshots (id, source, seq, version, kind, format, content_hash, total, added, removed, changed, previous_id, imported_by)
        values ($1, $2, $3, $4, $5, $6, $7, $8, 0, 0, 0, $9, $10)`,
-      [snapshotId, source, seq, version, kind, opts.format ?? null, contentHash, rows.length, previous?.id ?? null, opts.importedBy ?? null],
+      [
+        snapshotId,
+        source,
+        seq,
+        version,
+        kind,
+        opts.format ?? null,
+        contentHash,
+        rows.length,
+        previous?.id ?? null,
+        opts.importedBy ?? null,
+      ],
     );
     for (let i = 0; i < rows.length; i += CHUNK) {
       const part = rows.slice(i, i + CHUNK);
       await client.query(
         `insert into screening.list_entries (snapshot_id, external_id, entity_type, primary_name, hash, data)
          select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[])`,
-        [snapshotId, part.map((r) => r.id), part.map((r) => r.type), part.map((r) => r.name), part.map((r) => r.hash), part.map((r) => r.data)],
+        [
+          snapshotId,
+          part.map((r) => r.id),
+          part.map((r) => r.type),
+          part.map((r) => r.name),
+          part.map((r) => r.hash),
+          part.map((r) => r.data),
+        ],
       );
     }
     let added = rows.length;
@@ -146,7 +174,12 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
         [snapshotId],
       );
     }
-    await client.query('update screening.list_snapshots set added = $2, removed = $3, changed = $4 where id = $1', [snapshotId, added, removed, changed]);
+    await client.query('update screening.list_snapshots set added = $2, removed = $3, changed = $4 where id = $1', [
+      snapshotId,
+      added,
+      removed,
+      changed,
+    ]);
     // bound storage: entries of older snapshots go (their metadata and diffs stay)
     await client.query(
       `delete from screening.list_entries where snapshot_id in (
@@ -219,18 +252,30 @@ export interface SnapshotChange {
   primaryName: string;
 }
 
-export async function snapshotChanges(pool: pg.Pool, snapshotId: string, change?: SnapshotChange['change'], limit = 100, offset = 0): Promise<{ total: number; data: SnapshotChange[] }> {
+export async function snapshotChanges(
+  pool: pg.Pool,
+  snapshotId: string,
+  change?: SnapshotChange['change'],
+  limit = 100,
+  offset = 0,
+): Promise<{ total: number; data: SnapshotChange[] }> {
   const { rows } = await pool.query<{ external_id: string; change: SnapshotChange['change']; primary_name: string; total: string }>(
     `select external_id, change, primary_name, count(*) over () as total from screening.list_changes
      where snapshot_id = $1 and ($2::text is null or change = $2) order by change, external_id limit $3 offset $4`,
     [snapshotId, change ?? null, limit, offset],
   );
-  return { total: rows.length ? Number(rows[0].total) : 0, data: rows.map((r) => ({ externalId: r.external_id, change: r.change, primaryName: r.primary_name })) };
+  return {
+    total: rows.length ? Number(rows[0].total) : 0,
+    data: rows.map((r) => ({ externalId: r.external_id, change: r.change, primaryName: r.primary_name })),
+  };
 }
 
 /** The entries of one snapshot (kept for the newest KEEP_ENTRY_SNAPSHOTS of each source). */
 export async function snapshotEntries(pool: pg.Pool, snapshotId: string): Promise<ListEntry[]> {
-  const { rows } = await pool.query<{ data: ListEntry }>('select data from screening.list_entries where snapshot_id = $1 order by external_id', [snapshotId]);
+  const { rows } = await pool.query<{ data: ListEntry }>(
+    'select data from screening.list_entries where snapshot_id = $1 order by external_id',
+    [snapshotId],
+  );
   return rows.map((r) => r.data);
 }
 

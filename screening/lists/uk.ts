@@ -24,7 +24,13 @@ export function parseUkCsv(text: string, source = 'UK_OFSI'): ListEntry[] {
   // skip the "Last Updated" line: the header is the first line naming "Name 6"
   const headerAt = lines.toLowerCase().indexOf('name 6');
   const start = lines.lastIndexOf('\n', headerAt) + 1;
-  const rows = parseCsv(lines.slice(start), { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), relax_quotes: true, relax_column_count: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
+  const rows = parseCsv(lines.slice(start), {
+    columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()),
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: true,
+  }) as Record<string, string>[];
   const groups = new Map<string, { rows: Record<string, string>[] }>();
   for (const r of rows) {
     const id = clean(r['group id']);
@@ -41,12 +47,16 @@ export function parseUkCsv(text: string, source = 'UK_OFSI'): ListEntry[] {
     // the primary row first
     const ordered = [...g.rows].sort((a, b) => rank(a) - rank(b));
     ordered.forEach((r, i) => {
-      const given = ['name 1', 'name 2', 'name 3', 'name 4', 'name 5'].map((k) => clean(r[k])).filter(Boolean).join(' ');
+      const given = ['name 1', 'name 2', 'name 3', 'name 4', 'name 5']
+        .map((k) => clean(r[k]))
+        .filter(Boolean)
+        .join(' ');
       const family = clean(r['name 6']);
       const full = individual && family && given ? `${family}, ${given}` : [given, family].filter(Boolean).join(' ');
       const aliasType = (clean(r['alias type']) ?? '').toLowerCase();
       const quality = (clean(r['alias quality']) ?? '').toLowerCase();
-      const nameType: NameType = i === 0 && aliasType.startsWith('primary') ? 'PRIMARY' : i === 0 ? 'PRIMARY' : quality === 'low' ? 'WEAK_ALIAS' : 'ALIAS';
+      const nameType: NameType =
+        i === 0 && aliasType.startsWith('primary') ? 'PRIMARY' : i === 0 ? 'PRIMARY' : quality === 'low' ? 'WEAK_ALIAS' : 'ALIAS';
       names.add(full, nameType, { splitAcronym: !individual });
       names.add(r['name non-latin script'], 'ORIGINAL_SCRIPT');
     });

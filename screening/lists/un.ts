@@ -12,7 +12,17 @@ import { clean, countries, doc, EntryNames, finishEntry, parseDates, type Doc } 
  * is the REFERENCE_NUMBER (QDi.001…), else DATAID.
  */
 
-const ARRAYS = new Set(['INDIVIDUAL', 'ENTITY', 'VALUE', 'INDIVIDUAL_ALIAS', 'ENTITY_ALIAS', 'INDIVIDUAL_DATE_OF_BIRTH', 'INDIVIDUAL_DOCUMENT', 'INDIVIDUAL_ADDRESS', 'ENTITY_ADDRESS']);
+const ARRAYS = new Set([
+  'INDIVIDUAL',
+  'ENTITY',
+  'VALUE',
+  'INDIVIDUAL_ALIAS',
+  'ENTITY_ALIAS',
+  'INDIVIDUAL_DATE_OF_BIRTH',
+  'INDIVIDUAL_DOCUMENT',
+  'INDIVIDUAL_ADDRESS',
+  'ENTITY_ADDRESS',
+]);
 
 function asArray<T>(v: T | T[] | undefined): T[] {
   return v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v];
@@ -59,7 +69,9 @@ export function parseUnXml(xml: string, source = 'UN_SC'): ListEntry[] {
     const documents = asArray<any>(p.INDIVIDUAL_DOCUMENT)
       .map((d) => doc(d.TYPE_OF_DOCUMENT ?? d.TYPE_OF_DOCUMENT2, d.NUMBER, d.ISSUING_COUNTRY ?? d.COUNTRY_OF_ISSUE))
       .filter((d): d is Doc => d !== null);
-    const addresses = asArray<any>(p.INDIVIDUAL_ADDRESS).map(address).filter((a): a is NonNullable<ReturnType<typeof address>> => a !== null);
+    const addresses = asArray<any>(p.INDIVIDUAL_ADDRESS)
+      .map(address)
+      .filter((a): a is NonNullable<ReturnType<typeof address>> => a !== null);
     out.push(
       finishEntry({
         source,
@@ -81,8 +93,11 @@ export function parseUnXml(xml: string, source = 'UN_SC'): ListEntry[] {
     const names = new EntryNames();
     names.add(e.FIRST_NAME, 'PRIMARY', { splitAcronym: true });
     names.add(e.NAME_ORIGINAL_SCRIPT, 'ORIGINAL_SCRIPT');
-    for (const a of asArray<any>(e.ENTITY_ALIAS)) names.add(a.ALIAS_NAME, /low/i.test(clean(a.QUALITY) ?? '') ? 'WEAK_ALIAS' : 'ALIAS', { splitAcronym: true });
-    const addresses = asArray<any>(e.ENTITY_ADDRESS).map(address).filter((a): a is NonNullable<ReturnType<typeof address>> => a !== null);
+    for (const a of asArray<any>(e.ENTITY_ALIAS))
+      names.add(a.ALIAS_NAME, /low/i.test(clean(a.QUALITY) ?? '') ? 'WEAK_ALIAS' : 'ALIAS', { splitAcronym: true });
+    const addresses = asArray<any>(e.ENTITY_ADDRESS)
+      .map(address)
+      .filter((a): a is NonNullable<ReturnType<typeof address>> => a !== null);
     out.push(
       finishEntry({
         source,

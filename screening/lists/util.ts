@@ -30,7 +30,21 @@ export function clean(v: unknown): string | undefined {
   return s;
 }
 
-const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
@@ -111,11 +125,17 @@ export function uniq<T>(values: T[]): T[] {
 }
 
 export function countries(values: (string | undefined)[]): string[] {
-  return uniq(values.map(clean).filter((v): v is string => !!v && !/^(none identified|unknown|n\/a)$/i.test(v)).map(normalizeCountry));
+  return uniq(
+    values
+      .map(clean)
+      .filter((v): v is string => !!v && !/^(none identified|unknown|n\/a)$/i.test(v))
+      .map(normalizeCountry),
+  );
 }
 
 /** Document types that are identifiers of the person/company (not dates, websites, directives…). */
-const NOT_DOCUMENTS = /date|executive order|secondary sanctions|gender|e-?mail|website|target type|organization type|established|issuer name|caatsa|directive|information|nationality of registration|additional sanctions|transactions prohibited|vessel (flag|type|year)|aircraft (model|manufacture|operator|construction|mode)|other vessel|digital currency|\bmicex\b|listing/i;
+const NOT_DOCUMENTS =
+  /date|executive order|secondary sanctions|gender|e-?mail|website|target type|organization type|established|issuer name|caatsa|directive|information|nationality of registration|additional sanctions|transactions prohibited|vessel (flag|type|year)|aircraft (model|manufacture|operator|construction|mode)|other vessel|digital currency|\bmicex\b|listing/i;
 
 export function isDocumentType(type: string): boolean {
   return !NOT_DOCUMENTS.test(type);

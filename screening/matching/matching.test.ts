@@ -18,7 +18,11 @@ describe('normalisation', () => {
     expect(norm('Dr. Amina Mohammed')).toBe('amina mohammed');
     expect(norm('Alhaji Aliko Dangote Jr.')).toBe('aliko dangote');
     const cheikh = prepareName('Cheikh Tidiane Gadio');
-    expect(cheikh.tokens.map((t) => [t.text, t.role])).toEqual([['cheikh', 'title'], ['tidiane', 'given'], ['gadio', 'given']]);
+    expect(cheikh.tokens.map((t) => [t.text, t.role])).toEqual([
+      ['cheikh', 'title'],
+      ['tidiane', 'given'],
+      ['gadio', 'given'],
+    ]);
     // "HAJI, Ali" : Haji is the family name
     expect(prepareName('HAJI, Ali Ahmed').tokens.find((t) => t.text === 'haji')?.role).toBe('family');
   });
@@ -32,7 +36,11 @@ describe('normalisation', () => {
 
   it('marks the family name of "FAMILY, Given" and particles', () => {
     const p = prepareName('BIN LADEN, Usama');
-    expect(p.tokens.map((t) => [t.text, t.role])).toEqual([['usama', 'given'], ['bin', 'particle'], ['laden', 'family']]);
+    expect(p.tokens.map((t) => [t.text, t.role])).toEqual([
+      ['usama', 'given'],
+      ['bin', 'particle'],
+      ['laden', 'family'],
+    ]);
   });
 
   it('merges the Abd prefix with the following name', () => {
@@ -103,22 +111,59 @@ describe('name score', () => {
 });
 
 function entry(partial: Partial<ListEntry> & { externalId: string; names: ListEntry['names'] }): ListEntry {
-  return { source: 'OFAC_SDN', kind: 'SANCTIONS', entityType: 'INDIVIDUAL', datesOfBirth: [], nationalities: [], documents: [], programs: ['SDGT'], ...partial };
+  return {
+    source: 'OFAC_SDN',
+    kind: 'SANCTIONS',
+    entityType: 'INDIVIDUAL',
+    datesOfBirth: [],
+    nationalities: [],
+    documents: [],
+    programs: ['SDGT'],
+    ...partial,
+  };
 }
 
 describe('ScreeningIndex', () => {
   const entries: ListEntry[] = [
-    entry({ externalId: '1', names: [{ full: 'AL-FAKHOURI, Yusuf Abd al-Karim', type: 'PRIMARY' }, { full: 'Abu Karim', type: 'WEAK_ALIAS' }], datesOfBirth: ['1971-03-12'], nationalities: ['LY'], documents: [{ type: 'Passport', number: 'LY4478120' }] }),
+    entry({
+      externalId: '1',
+      names: [
+        { full: 'AL-FAKHOURI, Yusuf Abd al-Karim', type: 'PRIMARY' },
+        { full: 'Abu Karim', type: 'WEAK_ALIAS' },
+      ],
+      datesOfBirth: ['1971-03-12'],
+      nationalities: ['LY'],
+      documents: [{ type: 'Passport', number: 'LY4478120' }],
+    }),
     entry({ externalId: '2', names: [{ full: 'KOUYATE, Mamadou Lamine', type: 'PRIMARY' }], datesOfBirth: ['1981'] }),
     entry({ externalId: '3', entityType: 'ENTITY', names: [{ full: 'SAHEL GOLD TRADING SARL', type: 'PRIMARY' }] }),
-    entry({ externalId: 'PEP-1', source: 'CUSTOM_PEP_NG', kind: 'PEP', names: [{ full: 'Folasade Adebayo', type: 'PRIMARY' }], addedDate: '2024-01-15' }),
-    entry({ externalId: 'QDi.9', source: 'UN_SC', names: [{ full: 'Abderrahmane Ould Sidi', type: 'PRIMARY' }, { full: 'عبد الرحمن ولد سيدي', type: 'ORIGINAL_SCRIPT' }] }),
+    entry({
+      externalId: 'PEP-1',
+      source: 'CUSTOM_PEP_NG',
+      kind: 'PEP',
+      names: [{ full: 'Folasade Adebayo', type: 'PRIMARY' }],
+      addedDate: '2024-01-15',
+    }),
+    entry({
+      externalId: 'QDi.9',
+      source: 'UN_SC',
+      names: [
+        { full: 'Abderrahmane Ould Sidi', type: 'PRIMARY' },
+        { full: 'عبد الرحمن ولد سيدي', type: 'ORIGINAL_SCRIPT' },
+      ],
+    }),
   ];
   const index = ScreeningIndex.build(entries, { OFAC_SDN: 'v3', CUSTOM_PEP_NG: 'v1', UN_SC: 'v2' });
 
   it('finds transliterated, reordered names and reports the list version', () => {
     const [hit] = index.search({ fullName: 'Youssef Abdelkarim Al Fakhouri' });
-    expect(hit).toMatchObject({ source: 'OFAC_SDN', externalId: '1', primaryName: 'AL-FAKHOURI, Yusuf Abd al-Karim', listVersion: 'v3', kind: 'SANCTIONS' });
+    expect(hit).toMatchObject({
+      source: 'OFAC_SDN',
+      externalId: '1',
+      primaryName: 'AL-FAKHOURI, Yusuf Abd al-Karim',
+      listVersion: 'v3',
+      kind: 'SANCTIONS',
+    });
     expect(hit.score).toBeGreaterThanOrEqual(0.85);
     expect(hit.explanation.tokens.find((t) => t.query === 'youssef')).toMatchObject({ matched: 'yusuf', how: 'equivalent' });
   });
@@ -134,7 +179,10 @@ describe('ScreeningIndex', () => {
     expect(dob.score).toBeGreaterThan(base.score);
     expect(dob.explanation.qualifiers).toEqual([{ kind: 'dateOfBirth', effect: 0.05, detail: expect.stringContaining('exact') }]);
     const doc = index.search({ fullName: 'Yusuf al-Fakhouri', documentNumber: 'ly 447-8120', nationality: 'Libya' })[0];
-    expect(doc.explanation.qualifiers.map((q) => [q.kind, q.effect])).toEqual([['nationality', 0.03], ['documentNumber', 0.15]]);
+    expect(doc.explanation.qualifiers.map((q) => [q.kind, q.effect])).toEqual([
+      ['nationality', 0.03],
+      ['documentNumber', 0.15],
+    ]);
     const far = index.search({ fullName: 'Yusuf Abd al-Karim al-Fakhouri', dateOfBirth: '1990-01-01', threshold: 0 })[0];
     expect(far.explanation.qualifiers[0]).toMatchObject({ kind: 'dateOfBirth', effect: -0.2 });
     expect(index.search({ fullName: 'Yusuf Abd al-Karim al-Fakhouri', dateOfBirth: '1990-01-01' })).toEqual([]);

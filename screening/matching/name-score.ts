@@ -39,7 +39,10 @@ export function units(tokens: NameToken[]): Unit[] {
     const a = tokens[i];
     const b = tokens[i + 1];
     if (a.role === 'initial' || b.role === 'initial') continue;
-    out.push({ idx: [i, i + 1], token: { text: canonicalAbd(a.text + b.text), role: b.role === 'family' ? 'family' : a.role, abjad: a.abjad && b.abjad } });
+    out.push({
+      idx: [i, i + 1],
+      token: { text: canonicalAbd(a.text + b.text), role: b.role === 'family' ? 'family' : a.role, abjad: a.abjad && b.abjad },
+    });
     const c = tokens[i + 2];
     if (c && a.role === 'particle' && b.role === 'particle' && c.role !== 'initial') {
       out.push({ idx: [i, i + 1, i + 2], token: { text: a.text + b.text + c.text, role: c.role, abjad: a.abjad && b.abjad && c.abjad } });
@@ -60,7 +63,12 @@ export type TokenComparer = (q: NameToken, c: NameToken) => TokenSimilarity;
 export function scorePrepared(q: PreparedName, c: PreparedName, compare: TokenComparer = compareTokens): NameScore {
   const qt = q.tokens;
   const ct = c.tokens;
-  if (!qt.length || !ct.length) return { score: 0, tokens: qt.map((t) => ({ query: t.text, matched: null, how: 'missing', score: 0, weight: tokenWeight(t) })), significant: 0 };
+  if (!qt.length || !ct.length)
+    return {
+      score: 0,
+      tokens: qt.map((t) => ({ query: t.text, matched: null, how: 'missing', score: 0, weight: tokenWeight(t) })),
+      significant: 0,
+    };
   const qu = units(qt);
   const cu = units(ct);
   const pairs: { q: Unit; c: Unit; sim: TokenSimilarity }[] = [];
@@ -89,7 +97,8 @@ export function scorePrepared(q: PreparedName, c: PreparedName, compare: TokenCo
     }
     for (const j of p.c.idx) cUsed[j] = p.sim.score;
     // initials and particles are weak evidence: they do not count as significant matches
-    if (p.sim.how !== 'initial' && p.q.idx.some((i) => qt[i].role !== 'particle') && p.c.idx.some((j) => ct[j].role !== 'particle')) significant++;
+    if (p.sim.how !== 'initial' && p.q.idx.some((i) => qt[i].role !== 'particle') && p.c.idx.some((j) => ct[j].role !== 'particle'))
+      significant++;
   }
 
   let qW = 0;

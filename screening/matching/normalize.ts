@@ -25,31 +25,221 @@ export interface PreparedName {
 
 /** Honorifics, titles and suffixes removed from the start (or, suffixes, the end) of names. */
 export const HONORIFICS = new Set([
-  'mr', 'mrs', 'ms', 'miss', 'mme', 'mlle', 'mister', 'madam', 'madame', 'monsieur', 'dr', 'doctor', 'docteur', 'prof', 'professor',
-  'sir', 'dame', 'hon', 'honorable', 'honourable', 'rev', 'reverend', 'pastor', 'bishop', 'archbishop', 'maitre', 'me',
-  'alhaji', 'alhadji', 'alhaja', 'elhadj', 'elhadji', 'hadja', 'ustadh', 'ustaz', 'engr', 'eng', 'barr', 'barrister', 'senator', 'sen',
-  'gov', 'governor', 'president', 'general', 'gen', 'lt', 'ltgen', 'col', 'colonel', 'ltcol', 'maj', 'capt', 'captain', 'cpt', 'sgt',
-  'sergeant', 'cdr', 'commander', 'adm', 'admiral', 'brig', 'brigadier', 'marshal', 'excellency', 'his', 'her',
-  'jr', 'sr', 'ii', 'iii', 'iv', 'phd', 'esq', 'mba',
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mme',
+  'mlle',
+  'mister',
+  'madam',
+  'madame',
+  'monsieur',
+  'dr',
+  'doctor',
+  'docteur',
+  'prof',
+  'professor',
+  'sir',
+  'dame',
+  'hon',
+  'honorable',
+  'honourable',
+  'rev',
+  'reverend',
+  'pastor',
+  'bishop',
+  'archbishop',
+  'maitre',
+  'me',
+  'alhaji',
+  'alhadji',
+  'alhaja',
+  'elhadj',
+  'elhadji',
+  'hadja',
+  'ustadh',
+  'ustaz',
+  'engr',
+  'eng',
+  'barr',
+  'barrister',
+  'senator',
+  'sen',
+  'gov',
+  'governor',
+  'president',
+  'general',
+  'gen',
+  'lt',
+  'ltgen',
+  'col',
+  'colonel',
+  'ltcol',
+  'maj',
+  'capt',
+  'captain',
+  'cpt',
+  'sgt',
+  'sergeant',
+  'cdr',
+  'commander',
+  'adm',
+  'admiral',
+  'brig',
+  'brigadier',
+  'marshal',
+  'excellency',
+  'his',
+  'her',
+  'jr',
+  'sr',
+  'ii',
+  'iii',
+  'iv',
+  'phd',
+  'esq',
+  'mba',
 ]);
 /**
  * Religious and traditional titles that are also names or name parts (Cheikh Tidiane, Haji as a
  * family name, Sultan, Emir): kept, with a low weight (role `title`) when they lead a name.
  */
 export const TITLE_LIKE = new Set([
-  'sheikh', 'shaykh', 'shaikh', 'sheik', 'cheikh', 'cheick', 'mufti', 'haji', 'hajji', 'hadji', 'mallam', 'malam', 'imam', 'mullah', 'mulla',
-  'maulana', 'mawlawi', 'maulvi', 'maulavi', 'mawlana', 'qari', 'hafiz', 'chief', 'oba', 'obi', 'eze', 'emir', 'sultan', 'prince',
-  'princess', 'king', 'father', 'lord', 'lady', 'justice',
+  'sheikh',
+  'shaykh',
+  'shaikh',
+  'sheik',
+  'cheikh',
+  'cheick',
+  'mufti',
+  'haji',
+  'hajji',
+  'hadji',
+  'mallam',
+  'malam',
+  'imam',
+  'mullah',
+  'mulla',
+  'maulana',
+  'mawlawi',
+  'maulvi',
+  'maulavi',
+  'mawlana',
+  'qari',
+  'hafiz',
+  'chief',
+  'oba',
+  'obi',
+  'eze',
+  'emir',
+  'sultan',
+  'prince',
+  'princess',
+  'king',
+  'father',
+  'lord',
+  'lady',
+  'justice',
 ]);
 const SUFFIXES = new Set(['jr', 'junior', 'sr', 'senior', 'ii', 'iii', 'iv', 'phd', 'md', 'esq', 'mba']);
 
 /** Legal-form words dropped from entity names. */
 export const LEGAL_FORMS = new Set([
-  'ltd', 'limited', 'llc', 'lc', 'llp', 'lp', 'plc', 'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'cie', 'compagnie',
-  'sarl', 'sa', 'sas', 'sasu', 'sarlu', 'eurl', 'snc', 'scs', 'gie', 'suarl', 'spa', 'srl', 'sro', 'sl', 'slu', 'sad', 'sae', 'saog', 'saoc', 'bsc',
-  'gmbh', 'ag', 'kg', 'ohg', 'ug', 'ev', 'bv', 'nv', 'vof', 'cv', 'ab', 'as', 'asa', 'oy', 'oyj', 'aps', 'kft', 'zrt', 'doo', 'dd', 'ad', 'ead', 'ood',
-  'pty', 'pvt', 'private', 'public', 'jsc', 'ojsc', 'cjsc', 'pjsc', 'ooo', 'oao', 'zao', 'pao', 'tov', 'pp', 'ao', 'fze', 'fzco', 'fzc', 'fzllc', 'dmcc', 'wll', 'spc',
-  'sdn', 'bhd', 'tbk', 'pt', 'jv', 'holding', 'holdings', 'group', 'trading', 'est', 'establishment', 'ets', 'etablissements', 'sccl',
+  'ltd',
+  'limited',
+  'llc',
+  'lc',
+  'llp',
+  'lp',
+  'plc',
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'cie',
+  'compagnie',
+  'sarl',
+  'sa',
+  'sas',
+  'sasu',
+  'sarlu',
+  'eurl',
+  'snc',
+  'scs',
+  'gie',
+  'suarl',
+  'spa',
+  'srl',
+  'sro',
+  'sl',
+  'slu',
+  'sad',
+  'sae',
+  'saog',
+  'saoc',
+  'bsc',
+  'gmbh',
+  'ag',
+  'kg',
+  'ohg',
+  'ug',
+  'ev',
+  'bv',
+  'nv',
+  'vof',
+  'cv',
+  'ab',
+  'as',
+  'asa',
+  'oy',
+  'oyj',
+  'aps',
+  'kft',
+  'zrt',
+  'doo',
+  'dd',
+  'ad',
+  'ead',
+  'ood',
+  'pty',
+  'pvt',
+  'private',
+  'public',
+  'jsc',
+  'ojsc',
+  'cjsc',
+  'pjsc',
+  'ooo',
+  'oao',
+  'zao',
+  'pao',
+  'tov',
+  'pp',
+  'ao',
+  'fze',
+  'fzco',
+  'fzc',
+  'fzllc',
+  'dmcc',
+  'wll',
+  'spc',
+  'sdn',
+  'bhd',
+  'tbk',
+  'pt',
+  'jv',
+  'holding',
+  'holdings',
+  'group',
+  'trading',
+  'est',
+  'establishment',
+  'ets',
+  'etablissements',
+  'sccl',
 ]);
 // 'holding(s)', 'group', 'trading', 'establishment' are generic descriptors: they are dropped like
 // legal forms, because "X Trading LLC" and "X Group" are the same screening subject far more often
@@ -57,18 +247,105 @@ export const LEGAL_FORMS = new Set([
 
 /** Low-weight particles: Arabic kinship/article words, European nobiliary particles, entity stopwords. */
 const PARTICLES = new Set([
-  'al', 'el', 'ul', 'bin', 'ben', 'ibn', 'ibni', 'ibnu', 'bn', 'bint', 'binti', 'ould', 'wuld', 'walad', 'abu', 'abou', 'umm', 'um', 'ag',
-  'de', 'da', 'di', 'do', 'du', 'des', 'del', 'della', 'dos', 'das', 'la', 'le', 'lo', 'los', 'van', 'von', 'der', 'den', 'ten', 'ter', 'y', 'e',
-  'the', 'and', 'of', 'for', 'et', 'und', 'in',
+  'al',
+  'el',
+  'ul',
+  'bin',
+  'ben',
+  'ibn',
+  'ibni',
+  'ibnu',
+  'bn',
+  'bint',
+  'binti',
+  'ould',
+  'wuld',
+  'walad',
+  'abu',
+  'abou',
+  'umm',
+  'um',
+  'ag',
+  'de',
+  'da',
+  'di',
+  'do',
+  'du',
+  'des',
+  'del',
+  'della',
+  'dos',
+  'das',
+  'la',
+  'le',
+  'lo',
+  'los',
+  'van',
+  'von',
+  'der',
+  'den',
+  'ten',
+  'ter',
+  'y',
+  'e',
+  'the',
+  'and',
+  'of',
+  'for',
+  'et',
+  'und',
+  'in',
 ]);
 const KINSHIP = new Set(['bin', 'ben', 'ibn', 'ibni', 'ibnu', 'bn', 'bint', 'binti', 'ould', 'wuld', 'walad', 'ag']);
 
 /** Arabic definite article, assimilated forms written with a hyphen (ash-Shabaab, ad-Din, an-Nasr). */
-const SUN_ARTICLES = new Set(['al', 'el', 'ul', 'ad', 'ash', 'as', 'at', 'az', 'an', 'ar', 'adh', 'ath', 'az', 'aal', 'il', 'es', 'et', 'ed', 'en', 'er', 'ez']);
+const SUN_ARTICLES = new Set([
+  'al',
+  'el',
+  'ul',
+  'ad',
+  'ash',
+  'as',
+  'at',
+  'az',
+  'an',
+  'ar',
+  'adh',
+  'ath',
+  'az',
+  'aal',
+  'il',
+  'es',
+  'et',
+  'ed',
+  'en',
+  'er',
+  'ez',
+]);
 
 /** Prefix forms of "Abd" ("servant of"), longest first. */
 const ABD_PREFIXES = ['abdoul', 'abdul', 'abdel', 'abdal', 'abdil', 'abdol', 'abdur', 'abdus', 'abdou', 'abdu', 'abd'];
-const ARTICLES_AFTER_ABD = new Set(['al', 'el', 'ul', 'ar', 'ur', 'er', 'as', 'us', 'an', 'un', 'ad', 'ud', 'az', 'uz', 'ash', 'ush', 'at', 'ut', 'l']);
+const ARTICLES_AFTER_ABD = new Set([
+  'al',
+  'el',
+  'ul',
+  'ar',
+  'ur',
+  'er',
+  'as',
+  'us',
+  'an',
+  'un',
+  'ad',
+  'ud',
+  'az',
+  'uz',
+  'ash',
+  'ush',
+  'at',
+  'ut',
+  'l',
+]);
 
 const ABJAD_RE = /[\u0590-\u05FF\u0600-\u06FF\u0700-\u074F\u0750-\u077F\u0780-\u07BF\u08A0-\u08FF\uFB1D-\uFB4F\uFB50-\uFDFF\uFE70-\uFEFF]/u;
 /** الله (Allah) keeps its article: Nasr Allah, Abd Allah. */
@@ -96,7 +373,9 @@ export function transliterate(input: string): { text: string; abjadWords: Set<nu
       // the Arabic article ال is written apart: الظواهري → "al dhwhry"
       converted = w
         .split('-')
-        .map((part) => (part === ALLAH ? 'allah' : part.length > 3 && part.startsWith('\u0627\u0644') ? `al ${anyAscii(part.slice(2))}` : anyAscii(part)))
+        .map((part) =>
+          part === ALLAH ? 'allah' : part.length > 3 && part.startsWith('\u0627\u0644') ? `al ${anyAscii(part.slice(2))}` : anyAscii(part),
+        )
         .join('-');
     } else {
       converted = anyAscii(w);
@@ -140,7 +419,12 @@ function splitWords(text: string, abjadWords: Set<number>, family: boolean, star
     for (let i = 0; i < parts.length; i++) {
       const subparts = parts[i].split(/[^a-z0-9]+/).filter(Boolean);
       for (let j = 0; j < subparts.length; j++) {
-        tokens.push({ text: subparts[j], abjad: abjadWords.has(index), family, hyphenNext: i < parts.length - 1 && j === subparts.length - 1 });
+        tokens.push({
+          text: subparts[j],
+          abjad: abjadWords.has(index),
+          family,
+          hyphenNext: i < parts.length - 1 && j === subparts.length - 1,
+        });
       }
       if (parts[i]) index++;
     }
@@ -224,7 +508,15 @@ export function prepareName(full: string, opts: PrepareOptions = {}): PreparedNa
     return {
       text: t.text,
       abjad: t.abjad,
-      role: title ? 'title' : isInitial(t.text) ? 'initial' : PARTICLES.has(t.text) && merged.length > 1 ? 'particle' : t.family ? 'family' : 'given',
+      role: title
+        ? 'title'
+        : isInitial(t.text)
+          ? 'initial'
+          : PARTICLES.has(t.text) && merged.length > 1
+            ? 'particle'
+            : t.family
+              ? 'family'
+              : 'given',
     };
   });
   // a name made only of particles keeps them as given names (e.g. "Abu")
@@ -237,7 +529,12 @@ function stripHonorifics(raw: RawToken[]): RawToken[] {
   // leading titles (possibly several: "H.E. Gen. Dr."); never abjad words (عمر → "mr")
   while (tokens.length > 1 && !tokens[0].abjad && !tokens[0].family && HONORIFICS.has(tokens[0].text)) tokens = tokens.slice(1);
   // trailing suffixes (Jr, Sr, III, PhD); titles only lead a name
-  while (tokens.length > 1 && SUFFIXES.has(tokens[tokens.length - 1].text) && !tokens[tokens.length - 1].family && !tokens[tokens.length - 1].abjad) {
+  while (
+    tokens.length > 1 &&
+    SUFFIXES.has(tokens[tokens.length - 1].text) &&
+    !tokens[tokens.length - 1].family &&
+    !tokens[tokens.length - 1].abjad
+  ) {
     tokens = tokens.slice(0, -1);
   }
   return tokens;

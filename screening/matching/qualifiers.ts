@@ -25,7 +25,11 @@ export type Qualifier = MatchExplanation['qualifiers'][number];
 
 /** Largest total raise the query's qualifiers could give (used to keep candidates near the threshold). */
 export function maxBoost(q: ScreeningQuery): number {
-  return (q.dateOfBirth ? QUALIFIER_EFFECTS.dobExact : 0) + (q.nationality ? QUALIFIER_EFFECTS.nationalityMatch : 0) + (q.documentNumber ? QUALIFIER_EFFECTS.documentMatch : 0);
+  return (
+    (q.dateOfBirth ? QUALIFIER_EFFECTS.dobExact : 0) +
+    (q.nationality ? QUALIFIER_EFFECTS.nationalityMatch : 0) +
+    (q.documentNumber ? QUALIFIER_EFFECTS.documentMatch : 0)
+  );
 }
 
 interface PartialDate {
@@ -48,10 +52,16 @@ function compareDob(query: PartialDate, listed: PartialDate): { effect: number; 
   const yd = Math.abs(query.y - listed.y);
   if (yd === 0) {
     const bothFull = query.m && listed.m && query.d && listed.d;
-    if (bothFull && query.m === listed.m && query.d === listed.d) return { effect: QUALIFIER_EFFECTS.dobExact, detail: `exact date of birth ${listed.text}` };
-    if (query.m && listed.m && query.m !== listed.m) return { effect: QUALIFIER_EFFECTS.dobSameYearOtherDay, detail: `same year, other date (${query.text} vs ${listed.text})` };
-    if (bothFull) return { effect: QUALIFIER_EFFECTS.dobSameYearOtherDay, detail: `same year, other date (${query.text} vs ${listed.text})` };
-    return { effect: QUALIFIER_EFFECTS.dobPartial, detail: `same ${query.m && listed.m ? 'year and month' : 'year'} (${query.text} vs listed ${listed.text})` };
+    if (bothFull && query.m === listed.m && query.d === listed.d)
+      return { effect: QUALIFIER_EFFECTS.dobExact, detail: `exact date of birth ${listed.text}` };
+    if (query.m && listed.m && query.m !== listed.m)
+      return { effect: QUALIFIER_EFFECTS.dobSameYearOtherDay, detail: `same year, other date (${query.text} vs ${listed.text})` };
+    if (bothFull)
+      return { effect: QUALIFIER_EFFECTS.dobSameYearOtherDay, detail: `same year, other date (${query.text} vs ${listed.text})` };
+    return {
+      effect: QUALIFIER_EFFECTS.dobPartial,
+      detail: `same ${query.m && listed.m ? 'year and month' : 'year'} (${query.text} vs listed ${listed.text})`,
+    };
   }
   if (yd === 1) return { effect: QUALIFIER_EFFECTS.dobOneYear, detail: `one year apart (${query.text} vs ${listed.text})` };
   if (yd === 2) return { effect: QUALIFIER_EFFECTS.dobTwoYears, detail: `two years apart (${query.text} vs ${listed.text})` };
@@ -74,13 +84,24 @@ export function qualify(q: ScreeningQuery, entry: ListEntry): Qualifier[] {
   if (q.nationality && entry.nationalities.length) {
     const qc = countryCode(q.nationality) ?? q.nationality.trim().toUpperCase();
     const listed = entry.nationalities.map((n) => countryCode(n) ?? n.toUpperCase());
-    if (listed.includes(qc)) out.push({ kind: 'nationality', effect: QUALIFIER_EFFECTS.nationalityMatch, detail: `nationality ${qc} listed` });
-    else out.push({ kind: 'nationality', effect: QUALIFIER_EFFECTS.nationalityMismatch, detail: `nationality ${qc} not among ${listed.join(', ')}` });
+    if (listed.includes(qc))
+      out.push({ kind: 'nationality', effect: QUALIFIER_EFFECTS.nationalityMatch, detail: `nationality ${qc} listed` });
+    else
+      out.push({
+        kind: 'nationality',
+        effect: QUALIFIER_EFFECTS.nationalityMismatch,
+        detail: `nationality ${qc} not among ${listed.join(', ')}`,
+      });
   }
   if (q.documentNumber) {
     const qk = docKey(q.documentNumber);
     const doc = qk.length >= 4 ? entry.documents.find((d) => docKey(d.number) === qk) : undefined;
-    if (doc) out.push({ kind: 'documentNumber', effect: QUALIFIER_EFFECTS.documentMatch, detail: `${doc.type} ${doc.number}${doc.country ? ` (${doc.country})` : ''} matches` });
+    if (doc)
+      out.push({
+        kind: 'documentNumber',
+        effect: QUALIFIER_EFFECTS.documentMatch,
+        detail: `${doc.type} ${doc.number}${doc.country ? ` (${doc.country})` : ''} matches`,
+      });
   }
   return out;
 }

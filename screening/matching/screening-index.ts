@@ -3,7 +3,15 @@ import { equivalenceKeys } from './equivalents.js';
 import { abjadKey, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
 import { combine, round, scorePrepared, tokenWeight } from './name-score.js';
 import { maxBoost, qualify } from './qualifiers.js';
-import { DEFAULT_LIMIT, DEFAULT_THRESHOLD, type EntityType, type ListEntry, type NameType, type ScreeningHit, type ScreeningQuery } from '../types.js';
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_THRESHOLD,
+  type EntityType,
+  type ListEntry,
+  type NameType,
+  type ScreeningHit,
+  type ScreeningQuery,
+} from '../types.js';
 
 /**
  * In-memory screening index. Every list name is prepared once (normalised tokens with roles);
@@ -188,7 +196,8 @@ export class ScreeningIndex {
     const seen = new Set<string>();
     for (const n of entry.names) {
       const prepared = prepareName(n.full, { entityType: entry.entityType, commaMeansFamily: true });
-      if (!prepared.tokens.length || seen.has(prepared.normalized + (prepared.tokens.some((t) => t.role === 'family') ? '|f' : ''))) continue;
+      if (!prepared.tokens.length || seen.has(prepared.normalized + (prepared.tokens.some((t) => t.role === 'family') ? '|f' : '')))
+        continue;
       seen.add(prepared.normalized + (prepared.tokens.some((t) => t.role === 'family') ? '|f' : ''));
       const weights = prepared.tokens.map(tokenWeight).sort((a, b) => b - a);
       const id = this.names.length;
@@ -197,7 +206,11 @@ export class ScreeningIndex {
       for (const t of toks) this.addToken(t, id, false);
       for (let i = 0; i + 1 < toks.length; i++) {
         if (toks[i].role === 'initial' || toks[i + 1].role === 'initial') continue;
-        this.addToken({ text: canonicalAbd(toks[i].text + toks[i + 1].text), role: toks[i].role, abjad: toks[i].abjad && toks[i + 1].abjad }, id, true);
+        this.addToken(
+          { text: canonicalAbd(toks[i].text + toks[i + 1].text), role: toks[i].role, abjad: toks[i].abjad && toks[i + 1].abjad },
+          id,
+          true,
+        );
       }
     }
   }
@@ -235,7 +248,10 @@ export class ScreeningIndex {
     const units: { idx: number[]; token: NameToken }[] = qt.map((token, i) => ({ idx: [i], token }));
     for (let i = 0; i + 1 < qt.length; i++) {
       if (qt[i].role === 'initial' || qt[i + 1].role === 'initial') continue;
-      units.push({ idx: [i, i + 1], token: { text: canonicalAbd(qt[i].text + qt[i + 1].text), role: qt[i].role, abjad: qt[i].abjad && qt[i + 1].abjad } });
+      units.push({
+        idx: [i, i + 1],
+        token: { text: canonicalAbd(qt[i].text + qt[i + 1].text), role: qt[i].role, abjad: qt[i].abjad && qt[i + 1].abjad },
+      });
     }
 
     // per candidate name: best similarity per query token, and whether a joined token was used
@@ -300,7 +316,8 @@ export class ScreeningIndex {
       const nameId = acc.names[slot];
       const name = this.names[nameId];
       const entry = this.entries[name.entry];
-      if ((kinds && !kinds.has(entry.kind)) || (sources && !sources.has(entry.source)) || !entityMatches(q.entityType, entry.entityType)) continue;
+      if ((kinds && !kinds.has(entry.kind)) || (sources && !sources.has(entry.source)) || !entityMatches(q.entityType, entry.entityType))
+        continue;
       // upper bound of the name score from the per-token bests
       let qm = 0;
       let k = 0;

@@ -45,7 +45,11 @@ export function weightedDamerau(a: string, b: string): number {
   for (let i = 1; i <= n; i++) {
     cur[0] = prev[0] + indel(a[i - 1], a[i - 2]);
     for (let j = 1; j <= m; j++) {
-      let v = Math.min(prev[j] + indel(a[i - 1], a[i - 2]), cur[j - 1] + indel(b[j - 1], b[j - 2]), prev[j - 1] + subCost(a[i - 1], b[j - 1]));
+      let v = Math.min(
+        prev[j] + indel(a[i - 1], a[i - 2]),
+        cur[j - 1] + indel(b[j - 1], b[j - 2]),
+        prev[j - 1] + subCost(a[i - 1], b[j - 1]),
+      );
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] && a[i - 1] !== a[i - 2]) v = Math.min(v, prev2[j - 2] + 0.8);
       cur[j] = v;
     }
@@ -221,7 +225,8 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
   const fy = fold(y);
   if (fx === fy) return { score: 0.93, how: 'phonetic' };
   // lengths too far apart for any match (each missing letter costs at least 0.6)
-  if (Math.min(Math.abs(x.length - y.length) / maxLen, Math.abs(fx.length - fy.length) / Math.max(fx.length, fy.length)) * 0.6 > MAX_R) return NONE;
+  if (Math.min(Math.abs(x.length - y.length) / maxLen, Math.abs(fx.length - fy.length) / Math.max(fx.length, fy.length)) * 0.6 > MAX_R)
+    return NONE;
   const rRaw = weightedDamerau(x, y) / maxLen;
   const rFold = weightedDamerau(fx, fy) / Math.max(fx.length, fy.length) + 0.02;
   // three-letter tokens tolerate only an added vowel, h or doubled letter (Isa/Issa), not a change (Ali/Alo)

@@ -23,8 +23,17 @@ export async function createTestDatabase(): Promise<string> {
 
 export interface TestStack extends Stack {
   databaseUrl: string;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: { data?: T; errors?: any[] }; headers: Headers }>;
-  rest(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: { data?: T; errors?: any[] }; headers: Headers }>;
+  rest(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** Creates an API client through the REST admin route and returns its key and ids. */
   createClient(input?: Record<string, unknown>): Promise<{ apiKey: string; id: string; organizationId: string }>;
   subscribe(query: string, variables: Record<string, unknown>, connectionParams: Record<string, string>): Subscription;
@@ -52,7 +61,13 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     OUTBOX_POLL_MS: '500',
     ...env,
   });
-  const stack = await startStack({ config, databaseUrl, adminSecret: ADMIN_SECRET, internalSecret: 'test-internal-secret-0123456789', ...extra });
+  const stack = await startStack({
+    config,
+    databaseUrl,
+    adminSecret: ADMIN_SECRET,
+    internalSecret: 'test-internal-secret-0123456789',
+    ...extra,
+  });
   const gatewayUrl = stack.urls.gateway!;
   const restUrl = stack.urls.rest!;
 
@@ -79,20 +94,30 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     return res.body;
   };
   const subscribe: TestStack['subscribe'] = (query, variables, connectionParams) => {
-    const client: Client = createClient({ url: gatewayUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+    const client: Client = createClient({
+      url: gatewayUrl.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams,
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
+    });
     const events: any[] = [];
     const waiters: Array<() => void> = [];
-    const unsubscribe = client.subscribe({ query, variables }, {
-      next: (v) => {
-        events.push(v);
-        waiters.splice(0).forEach((w) => w());
+    const unsubscribe = client.subscribe(
+      { query, variables },
+      {
+        next: (v) => {
+          events.push(v);
+          waiters.splice(0).forEach((w) => w());
+        },
+        error: (e) => {
+          events.push({ error: e });
+          waiters.splice(0).forEach((w) => w());
+        },
+        complete: () => undefined,
       },
-      error: (e) => {
-        events.push({ error: e });
-        waiters.splice(0).forEach((w) => w());
-      },
-      complete: () => undefined,
-    });
+    );
     return {
       events,
       next: async (n = 1, ms = 10_000) => {

@@ -152,8 +152,12 @@ export class Migration20261122040000Risk extends Migration {
       ip text,
       at timestamptz not null,
       primary key (organization_id, environment, transaction_id))`);
-    this.addSql(`create index transfers_sender_idx on risk.transfers (organization_id, environment, sender, at desc) include (receiver, amount, currency)`);
-    this.addSql(`create index transfers_receiver_idx on risk.transfers (organization_id, environment, receiver, at desc) include (sender, amount, currency)`);
+    this.addSql(
+      `create index transfers_sender_idx on risk.transfers (organization_id, environment, sender, at desc) include (receiver, amount, currency)`,
+    );
+    this.addSql(
+      `create index transfers_receiver_idx on risk.transfers (organization_id, environment, receiver, at desc) include (sender, amount, currency)`,
+    );
     // USED edges (Account)-[:USED]->(Device) and FROM_IP edges (Account)-[:FROM_IP]->(IP)
     this.addSql(`create table risk.account_devices (
       organization_id uuid not null,
@@ -164,7 +168,9 @@ export class Migration20261122040000Risk extends Migration {
       last_seen_at timestamptz not null,
       uses integer not null default 1,
       primary key (organization_id, environment, account_id, device_id))`);
-    this.addSql(`create index account_devices_device_idx on risk.account_devices (organization_id, environment, device_id, last_seen_at desc)`);
+    this.addSql(
+      `create index account_devices_device_idx on risk.account_devices (organization_id, environment, device_id, last_seen_at desc)`,
+    );
     this.addSql(`create table risk.account_ips (
       organization_id uuid not null,
       environment text not null,

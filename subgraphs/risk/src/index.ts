@@ -36,7 +36,9 @@ export const riskService: ServiceModule<RiskDeps> = {
   async setup(rt) {
     const c = rt.config;
     if (c.RISK_REVIEW_THRESHOLD >= c.RISK_BLOCK_THRESHOLD) {
-      throw new ConfigError(`RISK_REVIEW_THRESHOLD (${c.RISK_REVIEW_THRESHOLD}) must be below RISK_BLOCK_THRESHOLD (${c.RISK_BLOCK_THRESHOLD})`);
+      throw new ConfigError(
+        `RISK_REVIEW_THRESHOLD (${c.RISK_REVIEW_THRESHOLD}) must be below RISK_BLOCK_THRESHOLD (${c.RISK_BLOCK_THRESHOLD})`,
+      );
     }
     const logger = rt.logger.child({ service: 'risk' });
     const rules = new RulesStore(rt.pool);
@@ -54,13 +56,22 @@ export const riskService: ServiceModule<RiskDeps> = {
       degreeCap: c.RISK_GRAPH_DEGREE_CAP,
       logger,
     });
-    const graphQuery = new GraphQueryExecutor({ pool: rt.pool, timeoutMs: c.GRAPH_QUERY_TIMEOUT_MS, maxRows: c.GRAPH_QUERY_MAX_ROWS, maxHops: c.GRAPH_QUERY_MAX_HOPS, logger });
+    const graphQuery = new GraphQueryExecutor({
+      pool: rt.pool,
+      timeoutMs: c.GRAPH_QUERY_TIMEOUT_MS,
+      maxRows: c.GRAPH_QUERY_MAX_ROWS,
+      maxHops: c.GRAPH_QUERY_MAX_HOPS,
+      logger,
+    });
     let prune: NodeJS.Timeout | null = null;
     return {
       deps: { config: c, events: rt.events, engine, rules, ruleCache, graphQuery, sanctions, profiles: new ProfileStore(rt.pool) },
       async start() {
         await ruleCache.start();
-        prune = setInterval(() => void pruneVelocity(rt.pool).catch((err) => logger.warn({ err }, 'velocity pruning failed')), PRUNE_EVERY_MS);
+        prune = setInterval(
+          () => void pruneVelocity(rt.pool).catch((err) => logger.warn({ err }, 'velocity pruning failed')),
+          PRUNE_EVERY_MS,
+        );
         prune.unref();
       },
       async stop() {

@@ -28,11 +28,39 @@ import { WatchlistAlert, WatchlistMatch, WatchlistSubscription } from './watchli
 import { WatchlistResolver } from './watchlist/watchlist.resolver.js';
 import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 
-export const verificationEntities = [Organization, ApiClient, OutboxEvent, IdentityVerification, Webhook, WebhookDelivery, WebhookAttempt, IpCheck, DeviceAssessment, AmlScreening, AmlHit, AmlBatch, AmlBatchSubject, WatchlistSubscription, WatchlistAlert, WatchlistMatch];
+export const verificationEntities = [
+  Organization,
+  ApiClient,
+  OutboxEvent,
+  IdentityVerification,
+  Webhook,
+  WebhookDelivery,
+  WebhookAttempt,
+  IpCheck,
+  DeviceAssessment,
+  AmlScreening,
+  AmlHit,
+  AmlBatch,
+  AmlBatchSubject,
+  WatchlistSubscription,
+  WatchlistAlert,
+  WatchlistMatch,
+];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
   name: 'verification',
-  resolvers: [statusResolver('verification'), ApiClientResolver, IdentityResolver, WebhookResolver, ListsResolver, IpResolver, DeviceResolver, AmlResolver, AmlBatchResolver, WatchlistResolver],
+  resolvers: [
+    statusResolver('verification'),
+    ApiClientResolver,
+    IdentityResolver,
+    WebhookResolver,
+    ListsResolver,
+    IpResolver,
+    DeviceResolver,
+    AmlResolver,
+    AmlBatchResolver,
+    WatchlistResolver,
+  ],
   referenceResolvers: { IdentityVerification: resolveIdentityReference },
 };
 
@@ -42,7 +70,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
   entities: verificationEntities,
   async setup(rt) {
     // the screening index is loaded before the subgraph serves (AML must never screen an empty index)
-    const { engine: screening, release: releaseScreening } = await acquireScreeningEngine({ pool: rt.pool, logger: rt.logger.child({ component: 'screening' }) });
+    const { engine: screening, release: releaseScreening } = await acquireScreeningEngine({
+      pool: rt.pool,
+      logger: rt.logger.child({ component: 'screening' }),
+    });
     // background work: the outbox relay and webhook deliveries
     const dispatcher = new WebhookDispatcher({
       pool: rt.pool,
@@ -86,7 +117,17 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       pollMs: rt.config.WATCHLIST_POLL_SECONDS * 1000,
     });
     return {
-      deps: { config: rt.config, events: rt.events, webhooks: dispatcher, screening, ipFeeds, ipIntelligence, amlCatalog, amlJobs, watchlist },
+      deps: {
+        config: rt.config,
+        events: rt.events,
+        webhooks: dispatcher,
+        screening,
+        ipFeeds,
+        ipIntelligence,
+        amlCatalog,
+        amlJobs,
+        watchlist,
+      },
       start: async () => {
         await dispatcher.start();
         await amlJobs.start();

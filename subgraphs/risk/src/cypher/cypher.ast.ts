@@ -93,21 +93,4 @@ export type Expr =
   | { kind: 'call'; name: string; distinct: boolean; star: boolean; args: Expr[]; pos: Position };
 
 export type BinaryOp =
-  | 'or'
-  | 'xor'
-  | 'and'
-  | '='
-  | '<>'
-  | '<'
-  | '<='
-  | '>'
-  | '>='
-  | 'in'
-  | 'startsWith'
-  | 'endsWith'
-  | 'contains'
-  | '+'
-  | '-'
-  | '*'
-  | '/'
-  | '%';
+  'or' | 'xor' | 'and' | '=' | '<>' | '<' | '<=' | '>' | '>=' | 'in' | 'startsWith' | 'endsWith' | 'contains' | '+' | '-' | '*' | '/' | '%';

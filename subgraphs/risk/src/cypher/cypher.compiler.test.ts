@@ -19,13 +19,16 @@ function failure(query: string, params: Record<string, unknown> = {}): CypherErr
 
 /** Every table alias read must carry both tenancy predicates. */
 function expectTenancy(sql: string): void {
-  const aliases = [...sql.matchAll(/risk\.(?:accounts|devices|ips|transfers|account_devices|account_ips) (?!as\b)([a-z]\d+)\b/g)].map((m) => m[1]);
+  const aliases = [...sql.matchAll(/risk\.(?:accounts|devices|ips|transfers|account_devices|account_ips) (?!as\b)([a-z]\d+)\b/g)].map(
+    (m) => m[1],
+  );
   for (const alias of aliases) {
     expect(sql).toContain(`${alias}.organization_id = $1 and ${alias}.environment = $2`);
   }
   // tables read inside unions carry their tenancy through the derived alias or the walk's join
   const unions = [...sql.matchAll(/\) ([a-z]\d+) /g)].map((m) => m[1]);
-  for (const alias of unions.filter((a) => /^[nr]\d+$/.test(a))) expect(sql).toContain(`${alias}.organization_id = $1 and ${alias}.environment = $2`);
+  for (const alias of unions.filter((a) => /^[nr]\d+$/.test(a)))
+    expect(sql).toContain(`${alias}.organization_id = $1 and ${alias}.environment = $2`);
 }
 
 describe('Cypher → SQL compiler', () => {
@@ -55,7 +58,9 @@ describe('Cypher → SQL compiler', () => {
         'select q.c0 from (select to_jsonb(count(n1.id)) as c0 from risk.devices n1 where (n1.organization_id = $1 and n1.environment = $2)) q limit 101',
       );
       const any = compile('MATCH (n) RETURN n').sql;
-      expect(any).toContain("select 'Account'::text as label, id as key, organization_id, environment from risk.accounts union all select 'Device'::text");
+      expect(any).toContain(
+        "select 'Account'::text as label, id as key, organization_id, environment from risk.accounts union all select 'Device'::text",
+      );
       expect(any).toContain("select 'IP'::text as label, address as key");
       expect(any).toContain("when n1.label = 'IP' then jsonb_build_object('_label', 'IP', 'address', n1.key)");
       expectTenancy(any);
@@ -64,7 +69,9 @@ describe('Cypher → SQL compiler', () => {
     it('variable-length paths walk recursively from the anchored end, bounded, with edge uniqueness', () => {
       const c = compile('MATCH (a)-[r:SENT*1..3]->(b:Account {id: $id}) RETURN a.id AS a, size(r) AS hops', { id: 'z' });
       // anchored on b (reversed pattern): the walk starts from the node b, following SENT backwards
-      expect(c.sql).toContain('from risk.accounts n1 cross join lateral (with recursive w(node, node_label, depth, eids, rels) as (select n1.id::text');
+      expect(c.sql).toContain(
+        'from risk.accounts n1 cross join lateral (with recursive w(node, node_label, depth, eids, rels) as (select n1.id::text',
+      );
       expect(c.sql).toContain('receiver as a_end');
       expect(c.sql).toContain('sender as b_end');
       expect(c.sql).toContain('w.depth < 3 and not (e.eid = any(w.eids))');
@@ -94,7 +101,9 @@ describe('Cypher → SQL compiler', () => {
         'MATCH (a:Account) OPTIONAL MATCH (a)-[:USED]->(d:Device) WITH a, count(d) AS devices WHERE devices >= $min RETURN a.id AS account, devices ORDER BY devices DESC LIMIT 5',
         { min: 2 },
       );
-      expect(c.sql).toContain('left join lateral (select r2.device_id as c0 from risk.account_devices r2 where (r2.organization_id = $1 and r2.environment = $2) and (n1.id = r2.account_id)) o3 on true');
+      expect(c.sql).toContain(
+        'left join lateral (select r2.device_id as c0 from risk.account_devices r2 where (r2.organization_id = $1 and r2.environment = $2) and (n1.id = r2.account_id)) o3 on true',
+      );
       expect(c.sql).toContain('group by n1.id');
       expect(c.sql).toContain('where ((s4.c1 >= $3::bigint))');
       expect(c.sql).toMatch(/order by ord0 desc limit 5$/);
@@ -119,7 +128,9 @@ describe('Cypher → SQL compiler', () => {
       expect(c.sql).toContain('(not (strpos(r1.channel, $5::text) > 0))');
       expect(c.sql).toContain('(r1.channel is not null)');
       expect(c.sql).toContain('(r1.at >= ($6::text)::timestamptz)');
-      expect(c.sql).toContain("jsonb_build_object('_type', 'SENT'::text, '_from', r1.sender, '_to', r1.receiver, 'transaction_id', r1.transaction_id");
+      expect(c.sql).toContain(
+        "jsonb_build_object('_type', 'SENT'::text, '_from', r1.sender, '_to', r1.receiver, 'transaction_id', r1.transaction_id",
+      );
     });
 
     it('caps rows at maxRows + 1 (truncation is detected), below it the LIMIT given', () => {
@@ -129,7 +140,9 @@ describe('Cypher → SQL compiler', () => {
     });
 
     it('arithmetic: integer %, double % via numeric; a query reading no table still types the tenant parameters', () => {
-      expect(compile('MATCH (a)-[r:SENT]->(b) RETURN r.amount % 7 AS m, 7 % 2 AS i').sql).toContain('mod((r1.amount)::numeric, ($3::bigint)::numeric)::float8');
+      expect(compile('MATCH (a)-[r:SENT]->(b) RETURN r.amount % 7 AS m, 7 % 2 AS i').sql).toContain(
+        'mod((r1.amount)::numeric, ($3::bigint)::numeric)::float8',
+      );
       expect(compile('RETURN 1 + 2 AS three, null AS n').sql).toBe(
         "with tenant as (select $1::uuid as organization_id, $2::text as environment) select q.c0, q.c1 from (select to_jsonb(($3::bigint + $4::bigint)) as c0, 'null'::jsonb as c1) q limit 101",
       );
@@ -137,7 +150,9 @@ describe('Cypher → SQL compiler', () => {
 
     it('never puts caller text into the SQL: values are parameters, names are checked', () => {
       const evil = "x'); drop table risk.transfers; --";
-      const c = compile(`MATCH (a:Account {id: $p})-[r:SENT]->(b) WHERE b.id = '${evil.replace(/'/g, "\\'")}' RETURN a.id AS \`${evil}\``, { p: evil });
+      const c = compile(`MATCH (a:Account {id: $p})-[r:SENT]->(b) WHERE b.id = '${evil.replace(/'/g, "\\'")}' RETURN a.id AS \`${evil}\``, {
+        p: evil,
+      });
       expect(c.sql).not.toContain('drop table');
       expect(c.values).toEqual([ORG, 'live', evil, evil]);
       expect(c.columns).toEqual([evil]);
@@ -171,7 +186,9 @@ describe('Cypher → SQL compiler', () => {
     });
 
     it('refuses object parameters', () => {
-      expect(failure('MATCH (a:Account {id: $p}) RETURN a', { p: { id: 1 } }).message).toMatch(/Parameter \$p must be a string, number, boolean, null or a list of them/);
+      expect(failure('MATCH (a:Account {id: $p}) RETURN a', { p: { id: 1 } }).message).toMatch(
+        /Parameter \$p must be a string, number, boolean, null or a list of them/,
+      );
     });
   });
 });

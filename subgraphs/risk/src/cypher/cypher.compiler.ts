@@ -1,4 +1,14 @@
-import type { Expr, MatchClause, NodePattern, Pattern, Position, ProjectionClause, PropertyEntry, Query, RelPattern } from './cypher.ast.js';
+import type {
+  Expr,
+  MatchClause,
+  NodePattern,
+  Pattern,
+  Position,
+  ProjectionClause,
+  PropertyEntry,
+  Query,
+  RelPattern,
+} from './cypher.ast.js';
 import { CypherError } from './cypher.parser.js';
 import {
   ALL_REL_PROPERTIES,
@@ -190,7 +200,10 @@ class Compiler {
       outer.scope.set(name, this.project(binding, columns, alias));
     }
     if (!columns.length) columns.push('1 as c0');
-    outer.from.push({ sql: `(select ${columns.join(', ')}${this.renderFrom(inner.from)}${this.renderWhere(inner.where)}) ${alias}`, join: 'left' });
+    outer.from.push({
+      sql: `(select ${columns.join(', ')}${this.renderFrom(inner.from)}${this.renderWhere(inner.where)}) ${alias}`,
+      join: 'left',
+    });
   }
 
   /** Adds a binding's components to `columns` and returns the binding as seen through `alias`. */
@@ -245,7 +258,8 @@ class Compiler {
     let left: NodeB | null = this.boundNode(stage, nodes[0]);
     for (let i = 0; i < rels.length; i++) {
       const r = rels[i];
-      if (r.variable && stage.scope.has(r.variable)) throw unsupported(`re-using the bound variable ${r.variable} in a relationship pattern`, r.pos);
+      if (r.variable && stage.scope.has(r.variable))
+        throw unsupported(`re-using the bound variable ${r.variable} in a relationship pattern`, r.pos);
       if (r.range) {
         if (!left) left = this.standaloneNode(stage, nodes[i]);
         const walk = this.varLength(stage, r, left);
@@ -266,7 +280,8 @@ class Compiler {
   private labelsOf(n: NodePattern): Label[] | null {
     if (!n.labels.length) return null;
     for (const l of n.labels) {
-      if (!(LABELS as readonly string[]).includes(l.name)) throw semantic(`Unknown label ${l.name}; labels are ${LABELS.join(', ')}`, l.pos);
+      if (!(LABELS as readonly string[]).includes(l.name))
+        throw semantic(`Unknown label ${l.name}; labels are ${LABELS.join(', ')}`, l.pos);
     }
     const distinct = [...new Set(n.labels.map((l) => l.name as Label))];
     // a node has exactly one label: two different ones match nothing
@@ -377,7 +392,8 @@ class Compiler {
   private relTypes(r: RelPattern): RelType[] {
     if (!r.types.length) return [...REL_TYPES];
     for (const t of r.types) {
-      if (!(REL_TYPES as readonly string[]).includes(t.name)) throw semantic(`Unknown relationship type ${t.name}; types are ${REL_TYPES.join(', ')}`, t.pos);
+      if (!(REL_TYPES as readonly string[]).includes(t.name))
+        throw semantic(`Unknown relationship type ${t.name}; types are ${REL_TYPES.join(', ')}`, t.pos);
     }
     return [...new Set(r.types.map((t) => t.name as RelType))];
   }
@@ -392,7 +408,8 @@ class Compiler {
         .join(', ');
       const orientations: Array<'out' | 'in'> = direction === 'both' ? ['out', 'in'] : [direction];
       for (const o of orientations) {
-        const [a, aLabel, b, bLabel] = o === 'out' ? [table.src, table.srcLabel, table.dst, table.dstLabel] : [table.dst, table.dstLabel, table.src, table.srcLabel];
+        const [a, aLabel, b, bLabel] =
+          o === 'out' ? [table.src, table.srcLabel, table.dst, table.dstLabel] : [table.dst, table.dstLabel, table.src, table.srcLabel];
         members.push(
           `select '${t}'::text as type, ${table.src} as src, '${table.srcLabel}'::text as src_label, ${table.dst} as dst, '${table.dstLabel}'::text as dst_label, ` +
             `${a} as a_end, '${aLabel}'::text as a_label, ${b} as b_end, '${bLabel}'::text as b_label, ${props}, ` +
@@ -462,7 +479,12 @@ class Compiler {
       };
       const node = (side: 'a' | 'b'): NodeB => {
         const labels = this.endLabels(types, r.direction, side);
-        return { kind: 'node', labels, label: labels.length === 1 ? STATIC_LABEL(labels[0]) : `${alias}.${side}_label`, key: `${alias}.${side}_end` };
+        return {
+          kind: 'node',
+          labels,
+          label: labels.length === 1 ? STATIC_LABEL(labels[0]) : `${alias}.${side}_label`,
+          key: `${alias}.${side}_end`,
+        };
       };
       a = node('a');
       b = node('b');
@@ -480,7 +502,10 @@ class Compiler {
     const sql = rel.props[key];
     if (!sql) {
       const names = [...new Set(rel.types.flatMap((t) => Object.keys(REL_TABLES[t].properties)))];
-      throw semantic(`${rel.types.length === 1 ? rel.types[0] : 'This relationship'} has no property ${key}; it has ${names.join(', ')}`, pos);
+      throw semantic(
+        `${rel.types.length === 1 ? rel.types[0] : 'This relationship'} has no property ${key}; it has ${names.join(', ')}`,
+        pos,
+      );
     }
     return { sql, type: ALL_REL_PROPERTIES[key].type, aggregate: false };
   }
@@ -510,7 +535,12 @@ class Compiler {
       `) select node, node_label, eids, rels from w where depth >= ${min}) ${alias}`;
     stage.from.push({ sql: walk, join: 'lateral' });
     const labels = [...new Set([...this.endLabels(types, r.direction, 'b'), ...(min === 0 ? left.labels : [])])];
-    const end: NodeB = { kind: 'node', labels, label: labels.length === 1 ? STATIC_LABEL(labels[0]) : `${alias}.node_label`, key: `${alias}.node` };
+    const end: NodeB = {
+      kind: 'node',
+      labels,
+      label: labels.length === 1 ? STATIC_LABEL(labels[0]) : `${alias}.node_label`,
+      key: `${alias}.node`,
+    };
     return { rels: { kind: 'rels', types, json: `${alias}.rels`, eids: `${alias}.eids` }, end };
   }
 
@@ -746,7 +776,9 @@ class Compiler {
     if (value === null) return { sql: 'null', type: 'null', aggregate: false };
     if (typeof value === 'boolean') return { sql: value ? 'true' : 'false', type: 'boolean', aggregate: false };
     if (typeof value === 'string') return { sql: this.param(value, 'text'), type: 'string', aggregate: false };
-    return integer ? { sql: this.param(value, 'bigint'), type: 'integer', aggregate: false } : { sql: this.param(value, 'float8'), type: 'number', aggregate: false };
+    return integer
+      ? { sql: this.param(value, 'bigint'), type: 'integer', aggregate: false }
+      : { sql: this.param(value, 'float8'), type: 'number', aggregate: false };
   }
 
   private paramExpr(name: string, pos: Position): Compiled {
@@ -783,7 +815,8 @@ class Compiler {
       let eq: string;
       if (a.kind === 'node' && b.kind === 'node') {
         if (!a.labels.some((l) => b.labels.includes(l))) eq = 'false';
-        else eq = a.labels.length > 1 || b.labels.length > 1 ? `(${a.key} = ${b.key} and ${a.label} = ${b.label})` : `(${a.key} = ${b.key})`;
+        else
+          eq = a.labels.length > 1 || b.labels.length > 1 ? `(${a.key} = ${b.key} and ${a.label} = ${b.label})` : `(${a.key} = ${b.key})`;
       } else if (a.kind === 'rel' && b.kind === 'rel') eq = `(${a.eid} = ${b.eid})`;
       else eq = `(${(a as RelsB).eids} = ${(b as RelsB).eids})`;
       return op === '=' ? eq : `(not ${eq})`;
@@ -828,7 +861,8 @@ class Compiler {
       case '>=':
         return bool(this.comparison(e.op, left, right, e.pos));
       case 'in': {
-        if (right.type !== 'list' && right.type !== 'null' && right.type !== 'rels') throw semantic('IN expects a list on its right', e.pos);
+        if (right.type !== 'list' && right.type !== 'null' && right.type !== 'rels')
+          throw semantic('IN expects a list on its right', e.pos);
         if (left.binding) throw unsupported('IN with nodes or relationships', e.pos);
         return bool(`(${right.sql} @> to_jsonb(${left.sql}))`);
       }
@@ -862,9 +896,15 @@ class Compiler {
       case '%': {
         this.expectType(left, ['integer', 'number'], e.op, e.pos);
         this.expectType(right, ['integer', 'number'], e.op, e.pos);
-        const type: ValueType = left.type === 'number' || right.type === 'number' ? 'number' : left.type === 'integer' && right.type === 'integer' ? 'integer' : 'any';
+        const type: ValueType =
+          left.type === 'number' || right.type === 'number'
+            ? 'number'
+            : left.type === 'integer' && right.type === 'integer'
+              ? 'integer'
+              : 'any';
         // PostgreSQL has no % for double precision: the remainder of numerics, as a double
-        if (e.op === '%' && type !== 'integer') return { sql: `mod((${left.sql})::numeric, (${right.sql})::numeric)::float8`, type: 'number', aggregate };
+        if (e.op === '%' && type !== 'integer')
+          return { sql: `mod((${left.sql})::numeric, (${right.sql})::numeric)::float8`, type: 'number', aggregate };
         return { sql: `(${left.sql} ${e.op} ${right.sql})`, type, aggregate };
       }
     }
@@ -878,7 +918,11 @@ class Compiler {
     const kinds = new Set(list.map((v) => (v === null ? 'null' : typeof v)));
     if (kinds.size !== 1) return null;
     const cast =
-      left.type === 'string' && kinds.has('string') ? 'text[]' : (left.type === 'integer' || left.type === 'number') && kinds.has('number') ? 'float8[]' : null;
+      left.type === 'string' && kinds.has('string')
+        ? 'text[]'
+        : (left.type === 'integer' || left.type === 'number') && kinds.has('number')
+          ? 'float8[]'
+          : null;
     if (!cast) return null;
     return { sql: `(${left.sql} = any(${this.param(list, cast)}))`, type: 'boolean', aggregate: left.aggregate };
   }
@@ -941,8 +985,9 @@ class Compiler {
         arity([1, 16]);
         if (args.some((a) => a.binding)) throw unsupported('coalesce() of nodes or relationships', e.pos);
         const types = new Set(args.map((a) => a.type).filter((t) => t !== 'null'));
-        if (types.size > 1 && !(types.size === 2 && types.has('integer') && types.has('number'))) throw semantic('coalesce() arguments must have one type', e.pos);
-        return scalar(`coalesce(${args.map((a) => a.sql).join(', ')})`, ((types.size ? [...types][0] : 'null') as ValueType));
+        if (types.size > 1 && !(types.size === 2 && types.has('integer') && types.has('number')))
+          throw semantic('coalesce() arguments must have one type', e.pos);
+        return scalar(`coalesce(${args.map((a) => a.sql).join(', ')})`, (types.size ? [...types][0] : 'null') as ValueType);
       }
       case 'abs':
       case 'ceil':
@@ -966,7 +1011,9 @@ class Compiler {
         const integer = name === 'tointeger';
         if (a.type === 'string') {
           return scalar(
-            integer ? `case when ${a.sql} ~ '^\\s*-?[0-9]+\\s*$' then (${a.sql})::bigint end` : `case when ${a.sql} ~ '^\\s*-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?\\s*$' then (${a.sql})::float8 end`,
+            integer
+              ? `case when ${a.sql} ~ '^\\s*-?[0-9]+\\s*$' then (${a.sql})::bigint end`
+              : `case when ${a.sql} ~ '^\\s*-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?\\s*$' then (${a.sql})::float8 end`,
             integer ? 'integer' : 'number',
           );
         }
@@ -1022,7 +1069,11 @@ class Compiler {
       case 'collect': {
         const json = this.toJson(arg);
         const present = arg.binding?.kind === 'node' ? arg.binding.key : arg.binding?.kind === 'rel' ? arg.binding.eid : arg.sql;
-        return { sql: `coalesce(jsonb_agg(${distinct}${json}) filter (where ${present} is not null), '[]'::jsonb)`, type: 'list', aggregate: true };
+        return {
+          sql: `coalesce(jsonb_agg(${distinct}${json}) filter (where ${present} is not null), '[]'::jsonb)`,
+          type: 'list',
+          aggregate: true,
+        };
       }
     }
     throw semantic(`Unknown aggregation ${e.name}()`, e.pos);

@@ -51,7 +51,8 @@ export class GraphQueryExecutor {
   compile(tenant: Tenant, query: unknown, params: unknown): CompiledQuery {
     if (typeof query !== 'string' || !query.trim()) throw badInput('query must be a non-empty string');
     if (query.length > MAX_QUERY_LENGTH) throw badInput(`query must be at most ${MAX_QUERY_LENGTH} characters`);
-    if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) throw badInput('params must be an object');
+    if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params)))
+      throw badInput('params must be an object');
     const p = (params ?? {}) as Record<string, unknown>;
     const badNames = Object.keys(p).filter((k) => !PARAM_NAME.test(k));
     if (badNames.length) throw badInput(`params names must be identifiers (invalid: ${badNames.join(', ')})`);
@@ -66,7 +67,11 @@ export class GraphQueryExecutor {
       });
     } catch (err) {
       if (err instanceof CypherError) {
-        throw new AppError('BAD_USER_INPUT', err.message, err.position ? { position: err.position, reason: err.kind } : { reason: err.kind });
+        throw new AppError(
+          'BAD_USER_INPUT',
+          err.message,
+          err.position ? { position: err.position, reason: err.kind } : { reason: err.kind },
+        );
       }
       throw err;
     }
@@ -96,7 +101,13 @@ export class GraphQueryExecutor {
       const truncated = res.rows.length > this.opts.maxRows;
       const results = res.rows.slice(0, this.opts.maxRows).map((row) => Object.fromEntries(compiled.columns.map((c, i) => [c, row[i]])));
       const nodesScanned = Number(rows[0].n) - before;
-      return { results, columns: compiled.columns, nodesScanned, latencyMs: Math.round((performance.now() - started) * 100) / 100, truncated };
+      return {
+        results,
+        columns: compiled.columns,
+        nodesScanned,
+        latencyMs: Math.round((performance.now() - started) * 100) / 100,
+        truncated,
+      };
     } catch (err) {
       await client.query('rollback').catch((e: Error) => (broken = e));
       throw this.translate(err);
@@ -109,7 +120,10 @@ export class GraphQueryExecutor {
   private translate(err: unknown): unknown {
     const code = (err as { code?: string })?.code;
     const message = (err as Error)?.message ?? String(err);
-    if (code === '57014') return badInput(`Query cancelled: it exceeded the statement timeout of ${this.opts.timeoutMs} ms (narrow it with labels, property maps, shorter variable-length bounds or LIMIT)`);
+    if (code === '57014')
+      return badInput(
+        `Query cancelled: it exceeded the statement timeout of ${this.opts.timeoutMs} ms (narrow it with labels, property maps, shorter variable-length bounds or LIMIT)`,
+      );
     if (code === '25006') return badInput('Graph queries are read-only');
     if (code && (code.startsWith('22') || CLIENT_SQLSTATES.has(code))) return badInput(`Query failed: ${message}`);
     if (code) this.opts.logger.error({ err, code }, 'graph query failed in the database');

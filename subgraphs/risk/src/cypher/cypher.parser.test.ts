@@ -14,7 +14,9 @@ function failure(query: string): CypherError {
 describe('Cypher parser', () => {
   describe('happy path', () => {
     it('parses MATCH with labels, property maps, types, directions and WHERE', () => {
-      const q = parseCypher('MATCH (a:Account {id: $id})-[r:SENT {currency: "KES"}]->(b)<-[:USED]-(d), (x)--(y) WHERE r.amount > 10 RETURN b');
+      const q = parseCypher(
+        'MATCH (a:Account {id: $id})-[r:SENT {currency: "KES"}]->(b)<-[:USED]-(d), (x)--(y) WHERE r.amount > 10 RETURN b',
+      );
       const match = q.clauses[0] as MatchClause;
       expect(match.kind).toBe('match');
       expect(match.optional).toBe(false);
@@ -29,7 +31,12 @@ describe('Cypher parser', () => {
       ]);
       expect(p1.rels[0].properties[0]).toMatchObject({ key: 'currency', value: { kind: 'literal', value: 'KES' } });
       expect(p2.rels[0].direction).toBe('both');
-      expect(match.where).toMatchObject({ kind: 'binary', op: '>', left: { kind: 'property', key: 'amount' }, right: { kind: 'literal', value: 10, integer: true } });
+      expect(match.where).toMatchObject({
+        kind: 'binary',
+        op: '>',
+        left: { kind: 'property', key: 'amount' },
+        right: { kind: 'literal', value: 10, integer: true },
+      });
     });
 
     it('parses variable-length bounds', () => {
@@ -77,7 +84,12 @@ describe('Cypher parser', () => {
         kind: 'binary',
         op: 'or',
         left: { kind: 'binary', op: 'and', left: { kind: 'not', arg: { kind: 'binary', op: 'in' } }, right: { op: 'startsWith' } },
-        right: { kind: 'binary', op: 'xor', left: { op: 'endsWith' }, right: { op: 'and', left: { op: 'contains' }, right: { kind: 'isNull', negated: true } } },
+        right: {
+          kind: 'binary',
+          op: 'xor',
+          left: { op: 'endsWith' },
+          right: { op: 'and', left: { op: 'contains' }, right: { kind: 'isNull', negated: true } },
+        },
       });
     });
 

@@ -1,4 +1,18 @@
-import type { BinaryOp, Clause, Expr, MatchClause, NodePattern, OrderItem, Pattern, Position, ProjectionClause, ProjectionItem, PropertyEntry, Query, RelPattern } from './cypher.ast.js';
+import type {
+  BinaryOp,
+  Clause,
+  Expr,
+  MatchClause,
+  NodePattern,
+  OrderItem,
+  Pattern,
+  Position,
+  ProjectionClause,
+  ProjectionItem,
+  PropertyEntry,
+  Query,
+  RelPattern,
+} from './cypher.ast.js';
 
 /**
  * A hand-written recursive-descent parser for the documented read-only openCypher subset.
@@ -32,10 +46,51 @@ interface Token {
 export const WRITE_CLAUSES = ['CREATE', 'MERGE', 'SET', 'DELETE', 'DETACH', 'REMOVE', 'DROP', 'FOREACH', 'LOAD', 'CALL'] as const;
 /** Words that cannot be unquoted variable names (clause and operator keywords). */
 const RESERVED = new Set([
-  'MATCH', 'OPTIONAL', 'WHERE', 'WITH', 'RETURN', 'DISTINCT', 'AS', 'ORDER', 'BY', 'ASC', 'ASCENDING', 'DESC', 'DESCENDING',
-  'SKIP', 'OFFSET', 'LIMIT', 'AND', 'OR', 'XOR', 'NOT', 'IN', 'STARTS', 'ENDS', 'CONTAINS', 'IS', 'NULL', 'TRUE', 'FALSE',
-  'CREATE', 'MERGE', 'SET', 'DELETE', 'DETACH', 'REMOVE', 'DROP', 'CALL', 'UNWIND', 'UNION', 'FOREACH', 'LOAD', 'CASE',
-  'WHEN', 'THEN', 'ELSE', 'END',
+  'MATCH',
+  'OPTIONAL',
+  'WHERE',
+  'WITH',
+  'RETURN',
+  'DISTINCT',
+  'AS',
+  'ORDER',
+  'BY',
+  'ASC',
+  'ASCENDING',
+  'DESC',
+  'DESCENDING',
+  'SKIP',
+  'OFFSET',
+  'LIMIT',
+  'AND',
+  'OR',
+  'XOR',
+  'NOT',
+  'IN',
+  'STARTS',
+  'ENDS',
+  'CONTAINS',
+  'IS',
+  'NULL',
+  'TRUE',
+  'FALSE',
+  'CREATE',
+  'MERGE',
+  'SET',
+  'DELETE',
+  'DETACH',
+  'REMOVE',
+  'DROP',
+  'CALL',
+  'UNWIND',
+  'UNION',
+  'FOREACH',
+  'LOAD',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
 ]);
 const UNSUPPORTED_CLAUSES = ['UNWIND', 'UNION', 'USE', 'SHOW', 'START', 'TERMINATE', 'ALTER', 'GRANT', 'DENY', 'REVOKE', 'FINISH'];
 
@@ -539,11 +594,26 @@ class Parser {
   }
 
   private additive(): Expr {
-    return this.binaryLevel(() => this.multiplicative(), [['+', '+'], ['-', '-']], false);
+    return this.binaryLevel(
+      () => this.multiplicative(),
+      [
+        ['+', '+'],
+        ['-', '-'],
+      ],
+      false,
+    );
   }
 
   private multiplicative(): Expr {
-    return this.binaryLevel(() => this.unary(), [['*', '*'], ['/', '/'], ['%', '%']], false);
+    return this.binaryLevel(
+      () => this.unary(),
+      [
+        ['*', '*'],
+        ['/', '/'],
+        ['%', '%'],
+      ],
+      false,
+    );
   }
 
   private unary(): Expr {

@@ -22,11 +22,7 @@ export class GraphQueryResolver {
   @Query(() => RiskGraphQueryResultType, {
     description: 'POST /v1/graph/query (scope graph:query): the read-only openCypher subset over the organization’s graph',
   })
-  riskGraphQuery(
-    @Arg('query') query: string,
-    @Arg('params', () => RiskJsonScalar, { nullable: true }) params: unknown,
-    @Ctx() ctx: Ctx,
-  ) {
+  riskGraphQuery(@Arg('query') query: string, @Arg('params', () => RiskJsonScalar, { nullable: true }) params: unknown, @Ctx() ctx: Ctx) {
     requirePermission(ctx.principal, 'risk', 'graph:query');
     return ctx.deps.graphQuery.run({ organizationId: ctx.principal.organizationId, environment: ctx.principal.environment }, query, params);
   }

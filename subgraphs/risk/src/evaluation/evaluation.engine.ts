@@ -12,7 +12,15 @@ import { detectPatterns, type DetectorThresholds, DEFAULT_THRESHOLDS, type Graph
 import { recordTransfer } from '../graph/graph.store.js';
 import type { Party, SanctionsLayer, SanctionsOutcome } from '../sanctions/sanctions.layer.js';
 import { validateTransaction, type Transaction, type TransactionInput } from './evaluation.input.js';
-import { actionForScore, combineLayers, mostSevere, noisyOr, SEVERITY_WEIGHTS, type Action, type Thresholds } from './evaluation.scoring.js';
+import {
+  actionForScore,
+  combineLayers,
+  mostSevere,
+  noisyOr,
+  SEVERITY_WEIGHTS,
+  type Action,
+  type Thresholds,
+} from './evaluation.scoring.js';
 import type { Evaluation } from './evaluation.entity.js';
 import { recordEvaluation } from './evaluation.events.js';
 
@@ -81,7 +89,12 @@ export class EvaluationEngine {
               now() as now,
               (select revision::text from risk.rule_sets where organization_id = $1 and environment = $2) as revision,
               exists (select 1 from risk.evaluations where organization_id = $1 and environment = $2 and transaction_id = $4) as duplicate`,
-      values: [tenant.organizationId, tenant.environment, `${tenant.organizationId}/${tenant.environment}/${txn.sender}`, txn.transactionId],
+      values: [
+        tenant.organizationId,
+        tenant.environment,
+        `${tenant.organizationId}/${tenant.environment}/${txn.sender}`,
+        txn.transactionId,
+      ],
     });
     const head = rows[0];
     if (head.duplicate) throw duplicateTransaction(txn.transactionId);
@@ -121,7 +134,16 @@ export class EvaluationEngine {
     const sanctions = this.opts.sanctions.screen(partiesOf(txn, n));
     if (rules.errors.length) this.opts.logger.warn({ tenant, errors: rules.errors }, 'rules failed during an evaluation');
 
-    const record = this.decide(tenant, txn, { rules, patterns: detected.patterns, nodesTraversed: n.nodesTraversed, sanctions, facts, revision: snapshot.revision, now, started });
+    const record = this.decide(tenant, txn, {
+      rules,
+      patterns: detected.patterns,
+      nodesTraversed: n.nodesTraversed,
+      sanctions,
+      facts,
+      revision: snapshot.revision,
+      now,
+      started,
+    });
     await recordTransfer(client, tenant, {
       transactionId: txn.transactionId,
       sender: txn.sender,
@@ -140,7 +162,16 @@ export class EvaluationEngine {
   private decide(
     tenant: Tenant,
     txn: Transaction,
-    r: { rules: RulesOutcome; patterns: GraphPattern[]; nodesTraversed: number; sanctions: SanctionsOutcome; facts: RuleFacts; revision: string; now: Date; started: number },
+    r: {
+      rules: RulesOutcome;
+      patterns: GraphPattern[];
+      nodesTraversed: number;
+      sanctions: SanctionsOutcome;
+      facts: RuleFacts;
+      revision: string;
+      now: Date;
+      started: number;
+    },
   ): EvaluationRecord {
     const layerScores = {
       rules: noisyOr(r.rules.fired.map((f) => SEVERITY_WEIGHTS[f.severity])),
@@ -297,8 +328,24 @@ function partiesOf(txn: Transaction, n: NeighbourhoodFacts): Party[] {
     ['receiver', txn.receiver, txn.receiverName],
   ] as const) {
     const profile = n.profiles.find((p) => p.account_id === account);
-    if (given) parties.push({ role, account, name: given, from: 'metadata', dateOfBirth: profile?.date_of_birth, nationality: profile?.nationality });
-    else if (profile) parties.push({ role, account, name: profile.full_name, from: 'profile', dateOfBirth: profile.date_of_birth, nationality: profile.nationality });
+    if (given)
+      parties.push({
+        role,
+        account,
+        name: given,
+        from: 'metadata',
+        dateOfBirth: profile?.date_of_birth,
+        nationality: profile?.nationality,
+      });
+    else if (profile)
+      parties.push({
+        role,
+        account,
+        name: profile.full_name,
+        from: 'profile',
+        dateOfBirth: profile.date_of_birth,
+        nationality: profile.nationality,
+      });
   }
   return parties;
 }

@@ -75,7 +75,8 @@ export function validateTransaction(input: TransactionInput): Transaction {
 
   let channel: string | null = null;
   if (input.channel !== undefined && input.channel !== null) {
-    if (typeof input.channel !== 'string' || !CHANNEL.test(input.channel)) errors.push('channel must be 1–32 letters, digits, "_", "-" or "."');
+    if (typeof input.channel !== 'string' || !CHANNEL.test(input.channel))
+      errors.push('channel must be 1–32 letters, digits, "_", "-" or "."');
     else channel = input.channel;
   }
 
@@ -92,7 +93,10 @@ export function validateTransaction(input: TransactionInput): Transaction {
   };
 }
 
-function validateMetadata(raw: unknown, errors: string[]): Pick<Transaction, 'metadata' | 'deviceId' | 'ip' | 'location' | 'senderName' | 'receiverName' | 'mockScore'> {
+function validateMetadata(
+  raw: unknown,
+  errors: string[],
+): Pick<Transaction, 'metadata' | 'deviceId' | 'ip' | 'location' | 'senderName' | 'receiverName' | 'mockScore'> {
   const empty = { metadata: {}, deviceId: null, ip: null, location: null, senderName: null, receiverName: null, mockScore: null };
   if (raw === undefined || raw === null) return empty;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -101,7 +105,8 @@ function validateMetadata(raw: unknown, errors: string[]): Pick<Transaction, 'me
   }
   const m = raw as Record<string, unknown>;
   if (Object.keys(m).length > MAX_METADATA_KEYS) errors.push(`metadata must have at most ${MAX_METADATA_KEYS} keys`);
-  if (Buffer.byteLength(JSON.stringify(m)) > MAX_METADATA_BYTES) errors.push(`metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON`);
+  if (Buffer.byteLength(JSON.stringify(m)) > MAX_METADATA_BYTES)
+    errors.push(`metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON`);
 
   const text = (key: string, max: number): string | null => {
     const v = m[key];
@@ -129,8 +134,10 @@ function validateMetadata(raw: unknown, errors: string[]): Pick<Transaction, 'me
     else {
       const { lat, lng } = loc;
       const before = errors.length;
-      if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) errors.push('metadata.location.lat must be a number between -90 and 90');
-      if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180) errors.push('metadata.location.lng must be a number between -180 and 180');
+      if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90)
+        errors.push('metadata.location.lat must be a number between -90 and 90');
+      if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180)
+        errors.push('metadata.location.lng must be a number between -180 and 180');
       if (errors.length === before) location = { lat: lat as number, lng: lng as number };
     }
   }

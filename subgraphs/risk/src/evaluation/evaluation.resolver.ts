@@ -14,7 +14,10 @@ type Ctx = SubgraphContext<RiskDeps>;
 
 function service(ctx: Ctx, permission: 'evaluate' | 'evaluations:read'): EvaluationService {
   requirePermission(ctx.principal, 'risk', permission);
-  return new EvaluationService(ctx.em, ctx.deps.engine, { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment });
+  return new EvaluationService(ctx.em, ctx.deps.engine, {
+    organizationId: ctx.principal.organizationId,
+    environment: ctx.principal.environment,
+  });
 }
 
 /** Entity (or snapshot with ISO dates) → GraphQL type. */
@@ -37,7 +40,14 @@ export function toEvaluationType(e: Evaluation | Record<string, any>): RiskEvalu
     ruleErrors: e.ruleErrors ?? [],
     graphPatterns: e.graphPatterns,
     sanctionsHits: e.sanctionsHits,
-    transaction: { amount: e.amount, currency: e.currency, sender: e.sender, receiver: e.receiver, channel: e.channel ?? null, metadata: e.metadata ?? {} },
+    transaction: {
+      amount: e.amount,
+      currency: e.currency,
+      sender: e.sender,
+      receiver: e.receiver,
+      channel: e.channel ?? null,
+      metadata: e.metadata ?? {},
+    },
     facts: e.facts ?? {},
     rulesRevision: String(e.rulesRevision),
     createdAt: e.createdAt instanceof Date ? e.createdAt : new Date(e.createdAt),
@@ -46,7 +56,9 @@ export function toEvaluationType(e: Evaluation | Record<string, any>): RiskEvalu
 
 @Resolver(() => RiskEvaluationType)
 export class EvaluationResolver {
-  @Mutation(() => RiskEvaluationType, { description: 'POST /v1/evaluate (scope evaluate). 409 CONFLICT when transactionId was used before.' })
+  @Mutation(() => RiskEvaluationType, {
+    description: 'POST /v1/evaluate (scope evaluate). 409 CONFLICT when transactionId was used before.',
+  })
   async evaluateTransaction(@Arg('input') input: EvaluateTransactionInput, @Ctx() ctx: Ctx) {
     return toEvaluationType(await service(ctx, 'evaluate').evaluate(input));
   }
@@ -82,7 +94,10 @@ export class EvaluationResolver {
       );
     },
   })
-  evaluationCreated(@Root() event: StreamedEvent, @Arg('action', () => RiskActionEnum, { nullable: true }) _action?: string | null): RiskEvaluationType {
+  evaluationCreated(
+    @Root() event: StreamedEvent,
+    @Arg('action', () => RiskActionEnum, { nullable: true }) _action?: string | null,
+  ): RiskEvaluationType {
     return toEvaluationType(event.snapshot);
   }
 }

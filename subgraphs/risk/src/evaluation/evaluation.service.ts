@@ -44,7 +44,8 @@ export class EvaluationService {
       const v = filter[key];
       if (v != null && (v < 0 || v > 100)) errors.push(`${key} must be between 0 and 100`);
     }
-    if (filter.minScore != null && filter.maxScore != null && filter.minScore > filter.maxScore) errors.push('minScore must not exceed maxScore');
+    if (filter.minScore != null && filter.maxScore != null && filter.minScore > filter.maxScore)
+      errors.push('minScore must not exceed maxScore');
     if (filter.from && filter.to && filter.from >= filter.to) errors.push('from must be before to');
     if (errors.length) throw badInput(errors);
 
@@ -55,7 +56,10 @@ export class EvaluationService {
     if (filter.receiver) where.receiver = filter.receiver;
     if (filter.mock != null) where.mock = filter.mock;
     if (filter.minScore != null || filter.maxScore != null) {
-      where.score = { ...(filter.minScore != null ? { $gte: filter.minScore } : {}), ...(filter.maxScore != null ? { $lte: filter.maxScore } : {}) };
+      where.score = {
+        ...(filter.minScore != null ? { $gte: filter.minScore } : {}),
+        ...(filter.maxScore != null ? { $lte: filter.maxScore } : {}),
+      };
     }
     if (filter.from || filter.to) {
       where.createdAt = { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lt: filter.to } : {}) };

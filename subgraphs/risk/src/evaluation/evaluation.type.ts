@@ -22,7 +22,8 @@ export class RiskGraphLayer {
 @ObjectType('RiskSanctionsLayer')
 export class RiskSanctionsLayer {
   @Field(() => Int) hits!: number;
-  @Field(() => Int, { description: 'Lists consulted; 0 when no name was available or no screening engine is loaded' }) listsChecked!: number;
+  @Field(() => Int, { description: 'Lists consulted; 0 when no name was available or no screening engine is loaded' })
+  listsChecked!: number;
   @Field(() => Float, { description: 'Layer score 0–100 (strongest hit × list-kind weight)' }) score!: number;
 }
 

@@ -23,12 +23,29 @@ describe('evaluation input', () => {
       channel: 'mobile_money',
       metadata: { device_id: 'dev-1', ip: '2001:DB8::1', location: { lat: -1.29, lng: 36.82 }, sender_name: 'Jane Doe', note: 'rent' },
     });
-    expect(t).toMatchObject({ transactionId: 'tx-1', amount: 1500.5, currency: 'KES', channel: 'mobile_money', deviceId: 'dev-1', ip: '2001:db8::1', location: { lat: -1.29, lng: 36.82 }, senderName: 'Jane Doe', receiverName: null, mockScore: null });
+    expect(t).toMatchObject({
+      transactionId: 'tx-1',
+      amount: 1500.5,
+      currency: 'KES',
+      channel: 'mobile_money',
+      deviceId: 'dev-1',
+      ip: '2001:db8::1',
+      location: { lat: -1.29, lng: 36.82 },
+      senderName: 'Jane Doe',
+      receiverName: null,
+      mockScore: null,
+    });
     expect(t.metadata.note).toBe('rent');
   });
 
   it('lists every missing required field', () => {
-    expect(messages({})).toEqual(['transactionId is required', 'sender is required', 'receiver is required', 'amount is required', 'currency is required']);
+    expect(messages({})).toEqual([
+      'transactionId is required',
+      'sender is required',
+      'receiver is required',
+      'amount is required',
+      'currency is required',
+    ]);
   });
 
   it.each([

@@ -32,15 +32,28 @@ describe('graph detectors', () => {
     it('reports each pattern at its threshold, not below', () => {
       const t = DEFAULT_THRESHOLDS;
       expect(detectPatterns(raw({ fanIn: t.fanIn - 1 })).patterns).toEqual([]);
-      expect(detectPatterns(raw({ fanIn: t.fanIn })).patterns).toEqual([{ type: 'fan_in', weight: PATTERN_WEIGHTS.fan_in, accounts: ['r'], count: t.fanIn }]);
+      expect(detectPatterns(raw({ fanIn: t.fanIn })).patterns).toEqual([
+        { type: 'fan_in', weight: PATTERN_WEIGHTS.fan_in, accounts: ['r'], count: t.fanIn },
+      ]);
       expect(detectPatterns(raw({ fanOut: t.fanOut })).patterns[0]).toMatchObject({ type: 'fan_out', accounts: ['s'], count: t.fanOut });
-      expect(detectPatterns(raw({ deviceId: 'd', deviceAccounts: t.sharedDevice })).patterns[0]).toMatchObject({ type: 'shared_device', device: 'd', count: t.sharedDevice });
+      expect(detectPatterns(raw({ deviceId: 'd', deviceAccounts: t.sharedDevice })).patterns[0]).toMatchObject({
+        type: 'shared_device',
+        device: 'd',
+        count: t.sharedDevice,
+      });
       expect(detectPatterns(raw({ deviceId: null, deviceAccounts: 99 })).patterns).toEqual([]);
-      expect(detectPatterns(raw({ cyclePath: ['s', 'r', 'x', 's'] })).patterns[0]).toMatchObject({ type: 'cycle', length: 3, accounts: ['s', 'r', 'x', 's'] });
+      expect(detectPatterns(raw({ cyclePath: ['s', 'r', 'x', 's'] })).patterns[0]).toMatchObject({
+        type: 'cycle',
+        length: 3,
+        accounts: ['s', 'r', 'x', 's'],
+      });
     });
 
     it('rapid pass-through: forwarding 80–125% of what came in within the hour', () => {
-      expect(detectPatterns(raw({ receivedCount1h: 1, receivedSum1h: 1000, sentSum1h: 0, amount: 900 })).patterns[0]).toMatchObject({ type: 'rapid_pass_through', ratio: 0.9 });
+      expect(detectPatterns(raw({ receivedCount1h: 1, receivedSum1h: 1000, sentSum1h: 0, amount: 900 })).patterns[0]).toMatchObject({
+        type: 'rapid_pass_through',
+        ratio: 0.9,
+      });
       expect(detectPatterns(raw({ receivedCount1h: 1, receivedSum1h: 1000, sentSum1h: 0, amount: 500 })).passThrough).toBe(false);
       // sending far more than was received is the account's own money
       expect(detectPatterns(raw({ receivedCount1h: 1, receivedSum1h: 1000, sentSum1h: 0, amount: 5000 })).passThrough).toBe(false);
@@ -68,7 +81,13 @@ describe('graph detectors', () => {
       tenant = { organizationId: randomUUID(), environment: 'live' };
     });
 
-    const send = (sender: string, receiver: string, at = now, amount = 100, extra: { deviceId?: string; ip?: string; currency?: string } = {}) =>
+    const send = (
+      sender: string,
+      receiver: string,
+      at = now,
+      amount = 100,
+      extra: { deviceId?: string; ip?: string; currency?: string } = {},
+    ) =>
       recordTransfer(client, tenant, {
         transactionId: randomUUID(),
         sender,
@@ -81,7 +100,19 @@ describe('graph detectors', () => {
         at,
       });
     const facts = (sender: string, receiver: string, over: Partial<FactsQuery> = {}) =>
-      readNeighbourhood(client, { tenant, sender, receiver, currency: 'KES', deviceId: null, ip: null, now, cycleWindowHours: 72, degreeCap: 50, scanCap: 1000, ...over });
+      readNeighbourhood(client, {
+        tenant,
+        sender,
+        receiver,
+        currency: 'KES',
+        deviceId: null,
+        ip: null,
+        now,
+        cycleWindowHours: 72,
+        degreeCap: 50,
+        scanCap: 1000,
+        ...over,
+      });
 
     it('finds the shortest cycle of length 2, 3, 4 and 5 closed by sender → receiver, with its path', async () => {
       await send('b', 'a');
@@ -93,18 +124,36 @@ describe('graph detectors', () => {
       expect((await facts('a', 'b')).cyclePath).toEqual(['a', 'b', 'x', 'a']);
 
       tenant = { organizationId: randomUUID(), environment: 'live' };
-      for (const [s, r] of [['b', 'x'], ['x', 'y'], ['y', 'a']]) await send(s, r);
+      for (const [s, r] of [
+        ['b', 'x'],
+        ['x', 'y'],
+        ['y', 'a'],
+      ])
+        await send(s, r);
       expect((await facts('a', 'b')).cyclePath).toEqual(['a', 'b', 'x', 'y', 'a']);
 
       tenant = { organizationId: randomUUID(), environment: 'live' };
-      for (const [s, r] of [['b', 'x'], ['x', 'y'], ['y', 'z'], ['z', 'a']]) await send(s, r);
+      for (const [s, r] of [
+        ['b', 'x'],
+        ['x', 'y'],
+        ['y', 'z'],
+        ['z', 'a'],
+      ])
+        await send(s, r);
       const five = await facts('a', 'b');
       expect(five.cyclePath).toEqual(['a', 'b', 'x', 'y', 'z', 'a']);
       expect(five.nodesTraversed).toBeGreaterThanOrEqual(2 + 4);
     });
 
     it('does not report cycles longer than 5, outside the window, or in another tenant', async () => {
-      for (const [s, r] of [['b', 'x'], ['x', 'y'], ['y', 'z'], ['z', 'w'], ['w', 'a']]) await send(s, r);
+      for (const [s, r] of [
+        ['b', 'x'],
+        ['x', 'y'],
+        ['y', 'z'],
+        ['z', 'w'],
+        ['w', 'a'],
+      ])
+        await send(s, r);
       expect((await facts('a', 'b')).cyclePath).toBeNull();
 
       tenant = { organizationId: randomUUID(), environment: 'live' };

@@ -210,27 +210,30 @@ interface FactsRow {
 export async function readNeighbourhood(db: pg.ClientBase, q: FactsQuery): Promise<NeighbourhoodFacts> {
   const since = new Date(q.now.getTime() - q.cycleWindowHours * 3_600_000);
   // a named statement: parsed and planned once per connection (planning is as long as running it)
-  const { rows } = await db.query<FactsRow>({ name: 'risk_facts', text: FACTS_SQL, values: [
-    q.tenant.organizationId,
-    q.tenant.environment,
-    q.sender,
-    q.receiver,
-    q.currency,
-    q.deviceId,
-    q.ip,
-    q.now,
-    since,
-    q.degreeCap,
-    pairKey(q.sender, q.receiver),
-    q.scanCap,
-  ] });
+  const { rows } = await db.query<FactsRow>({
+    name: 'risk_facts',
+    text: FACTS_SQL,
+    values: [
+      q.tenant.organizationId,
+      q.tenant.environment,
+      q.sender,
+      q.receiver,
+      q.currency,
+      q.deviceId,
+      q.ip,
+      q.now,
+      since,
+      q.degreeCap,
+      pairKey(q.sender, q.receiver),
+      q.scanCap,
+    ],
+  });
   const r = rows[0];
   const counter = (k: string): Counter => {
     const v = r.velocity.find((x) => x.k === k);
     return v ? { count1h: v.c1, sum1h: v.s1, count24h: v.c24, sum24h: v.s24 } : ZERO;
   };
-  const nodes =
-    2 + r.cycle_nodes + r.fan_in + r.fan_out + (q.deviceId ? 1 + r.device_accounts : 0) + (q.ip ? 1 + r.ip_accounts : 0);
+  const nodes = 2 + r.cycle_nodes + r.fan_in + r.fan_out + (q.deviceId ? 1 + r.device_accounts : 0) + (q.ip ? 1 + r.ip_accounts : 0);
   return {
     sender: counter('s'),
     senderAsReceiver: counter('x'),

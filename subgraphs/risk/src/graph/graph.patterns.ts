@@ -73,7 +73,13 @@ export function detectPatterns(f: RawGraphFacts, t: DetectorThresholds = DEFAULT
   if (f.fanIn >= t.fanIn) patterns.push({ type: 'fan_in', weight: PATTERN_WEIGHTS.fan_in, accounts: [f.receiver], count: f.fanIn });
   if (f.fanOut >= t.fanOut) patterns.push({ type: 'fan_out', weight: PATTERN_WEIGHTS.fan_out, accounts: [f.sender], count: f.fanOut });
   if (f.deviceId && f.deviceAccounts >= t.sharedDevice) {
-    patterns.push({ type: 'shared_device', weight: PATTERN_WEIGHTS.shared_device, accounts: [f.sender], count: f.deviceAccounts, device: f.deviceId });
+    patterns.push({
+      type: 'shared_device',
+      weight: PATTERN_WEIGHTS.shared_device,
+      accounts: [f.sender],
+      count: f.deviceAccounts,
+      device: f.deviceId,
+    });
   }
   const ratio = f.receivedSum1h > 0 ? (f.sentSum1h + f.amount) / f.receivedSum1h : 0;
   const passThrough = f.receivedCount1h > 0 && ratio >= t.passThroughMin && ratio <= t.passThroughMax;

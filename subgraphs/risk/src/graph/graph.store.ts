@@ -69,20 +69,24 @@ counters as (
 select 1`;
 
 export async function recordTransfer(db: pg.ClientBase, tenant: Tenant, e: TransferEdge): Promise<void> {
-  await db.query({ name: 'risk_record_transfer', text: RECORD_SQL, values: [
-    tenant.organizationId,
-    tenant.environment,
-    e.transactionId,
-    e.sender,
-    e.receiver,
-    e.amount,
-    e.currency,
-    e.channel,
-    e.deviceId,
-    e.ip,
-    e.at,
-    pairKey(e.sender, e.receiver),
-  ] });
+  await db.query({
+    name: 'risk_record_transfer',
+    text: RECORD_SQL,
+    values: [
+      tenant.organizationId,
+      tenant.environment,
+      e.transactionId,
+      e.sender,
+      e.receiver,
+      e.amount,
+      e.currency,
+      e.channel,
+      e.deviceId,
+      e.ip,
+      e.at,
+      pairKey(e.sender, e.receiver),
+    ],
+  });
 }
 
 /** Counters older than the longest window (24 h) plus a margin are dropped. */

@@ -55,9 +55,20 @@ export function runRules(snapshot: RuleSetSnapshot, facts: RuleActivation): Rule
     try {
       const result = rule.evaluate(facts);
       if (result === true) {
-        fired.push({ id: rule.id, name: rule.name, description: rule.description, version: rule.version, action: rule.action, severity: rule.severity });
+        fired.push({
+          id: rule.id,
+          name: rule.name,
+          description: rule.description,
+          version: rule.version,
+          action: rule.action,
+          severity: rule.severity,
+        });
       } else if (typeof result !== 'boolean') {
-        errors.push({ id: rule.id, version: rule.version, message: `condition yielded ${typeof result === 'bigint' ? 'int' : typeof result}, not bool` });
+        errors.push({
+          id: rule.id,
+          version: rule.version,
+          message: `condition yielded ${typeof result === 'bigint' ? 'int' : typeof result}, not bool`,
+        });
       }
     } catch (err) {
       errors.push({ id: rule.id, version: rule.version, message: firstLine((err as Error).message) });

@@ -5,12 +5,30 @@ import { runRules, type CompiledRule, type RuleSetSnapshot } from './rules.cache
 function facts(over: { [K in keyof RuleFacts]?: Partial<RuleFacts[K]> } = {}): RuleFacts {
   const base: RuleFacts = {
     txn: { amount: 1_000, currency: 'KES', channel: 'app', sender: 's', receiver: 'r', metadata: {}, hour_utc: 12 },
-    sender: { count_1h: 0, sum_1h: 0, count_24h: 0, sum_24h: 0, distinct_receivers_24h: 0, received_count_1h: 0, received_sum_1h: 0, is_new: false },
+    sender: {
+      count_1h: 0,
+      sum_1h: 0,
+      count_24h: 0,
+      sum_24h: 0,
+      distinct_receivers_24h: 0,
+      received_count_1h: 0,
+      received_sum_1h: 0,
+      is_new: false,
+    },
     receiver: { count_1h: 0, sum_1h: 0, count_24h: 0, sum_24h: 0, distinct_senders_24h: 0, is_new: false },
     device: { present: false, distinct_accounts_24h: 0, new_for_sender: false, count_1h: 0 },
     ip: { present: false, distinct_accounts_24h: 0 },
     pair: { count_24h: 0, sum_24h: 0, is_new: true },
-    graph: { in_cycle: false, cycle_length: 0, fan_in_24h: 1, fan_out_24h: 1, shared_device_accounts: 0, pass_through: false, pass_through_ratio: 0, patterns: [] },
+    graph: {
+      in_cycle: false,
+      cycle_length: 0,
+      fan_in_24h: 1,
+      fan_out_24h: 1,
+      shared_device_accounts: 0,
+      pass_through: false,
+      pass_through_ratio: 0,
+      patterns: [],
+    },
   };
   for (const [k, v] of Object.entries(over)) Object.assign((base as any)[k], v);
   return base;
@@ -67,8 +85,14 @@ describe('CEL rule environment', () => {
       expect(checkCondition('user.age > 3')).toMatchObject({ ok: false, message: expect.stringMatching(/Unknown variable: user/) });
       expect(checkCondition('sender.count_7d > 3')).toMatchObject({ ok: false, message: expect.stringMatching(/count_7d/) });
       // integers are BigInt and amounts double: arithmetic must not mix them
-      expect(checkCondition('txn.amount + 1 > 5.0')).toMatchObject({ ok: false, message: expect.stringMatching(/no such overload: double \+ int/) });
-      expect(checkCondition('sender.count_1h + 1')).toMatchObject({ ok: false, message: 'condition must be a bool expression, but it yields int' });
+      expect(checkCondition('txn.amount + 1 > 5.0')).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/no such overload: double \+ int/),
+      });
+      expect(checkCondition('sender.count_1h + 1')).toMatchObject({
+        ok: false,
+        message: 'condition must be a bool expression, but it yields int',
+      });
     });
   });
 
@@ -100,7 +124,9 @@ describe('CEL rule environment', () => {
       const big = { amount: 400_000 };
       expect(evaluate(rule.condition, facts({ txn: big, device: { present: true, new_for_sender: true } }))).toBe(true);
       expect(evaluate(rule.condition, facts({ txn: big, device: { present: true, new_for_sender: false } }))).toBe(false);
-      expect(evaluate(rule.condition, facts({ txn: big, sender: { is_new: true }, device: { present: true, new_for_sender: true } }))).toBe(false);
+      expect(evaluate(rule.condition, facts({ txn: big, sender: { is_new: true }, device: { present: true, new_for_sender: true } }))).toBe(
+        false,
+      );
     });
 
     it('runRules: fired rules, not fired, and run-time errors (a missing metadata key) that do not fire', () => {
@@ -120,9 +146,22 @@ describe('CEL rule environment', () => {
     it('documents every variable it accepts', () => {
       const names = RULE_FACTS.map((f) => f.name);
       for (const required of [
-        'txn.amount', 'txn.currency', 'txn.channel', 'txn.sender', 'txn.receiver', 'txn.metadata',
-        'sender.count_1h', 'sender.sum_1h', 'sender.count_24h', 'sender.sum_24h', 'receiver.count_1h',
-        'receiver.distinct_senders_24h', 'device.distinct_accounts_24h', 'pair.count_24h', 'graph.in_cycle', 'graph.fan_in_24h',
+        'txn.amount',
+        'txn.currency',
+        'txn.channel',
+        'txn.sender',
+        'txn.receiver',
+        'txn.metadata',
+        'sender.count_1h',
+        'sender.sum_1h',
+        'sender.count_24h',
+        'sender.sum_24h',
+        'receiver.count_1h',
+        'receiver.distinct_senders_24h',
+        'device.distinct_accounts_24h',
+        'pair.count_24h',
+        'graph.in_cycle',
+        'graph.fan_in_24h',
       ]) {
         expect(names).toContain(required);
       }

@@ -31,7 +31,11 @@ const VARIABLES: Variable[] = [
       ['channel', 'string', 'Channel as sent ("" when absent)'],
       ['sender', 'string', 'Sending account id'],
       ['receiver', 'string', 'Receiving account id'],
-      ['metadata', 'map<string, dyn>', 'The metadata object as sent (JSON numbers are doubles); test optional keys with has(txn.metadata.key)'],
+      [
+        'metadata',
+        'map<string, dyn>',
+        'The metadata object as sent (JSON numbers are doubles); test optional keys with has(txn.metadata.key)',
+      ],
       ['hour_utc', 'int', 'Hour of the evaluation, 0–23 UTC'],
     ],
   },
@@ -98,7 +102,11 @@ const VARIABLES: Variable[] = [
       ['fan_out_24h', 'int', 'Distinct receivers of the sender in the last 24 hours, this one included'],
       ['shared_device_accounts', 'int', 'Distinct accounts on the device in the last 24 hours (0 without device)'],
       ['pass_through', 'bool', 'The sender forwards at least 80% of what it received in the last hour'],
-      ['pass_through_ratio', 'double', 'Sent in the last hour (this one included) / received in the last hour; 0 when nothing was received'],
+      [
+        'pass_through_ratio',
+        'double',
+        'Sent in the last hour (this one included) / received in the last hour; 0 when nothing was received',
+      ],
       ['patterns', 'list<string>', 'Patterns found: cycle, fan_in, fan_out, shared_device, rapid_pass_through'],
     ],
   },
@@ -135,7 +143,11 @@ export function reportingThreshold(currency: string): number {
 }
 
 export const FUNCTIONS: FactDoc[] = [
-  { name: 'reporting_threshold(string)', type: 'double', description: 'Reporting threshold of a currency (see the README table); 10000.0 when unknown' },
+  {
+    name: 'reporting_threshold(string)',
+    type: 'double',
+    description: 'Reporting threshold of a currency (see the README table); 10000.0 when unknown',
+  },
 ];
 
 function schemaOf(v: Variable): Schema {
@@ -143,7 +155,10 @@ function schemaOf(v: Variable): Schema {
 }
 
 function buildEnvironment(): Environment {
-  const env = new Environment({ homogeneousAggregateLiterals: false, limits: { maxAstNodes: 2_000, maxDepth: 50, maxListElements: 500, maxMapEntries: 200, maxCallArguments: 16 } });
+  const env = new Environment({
+    homogeneousAggregateLiterals: false,
+    limits: { maxAstNodes: 2_000, maxDepth: 50, maxListElements: 500, maxMapEntries: 200, maxCallArguments: 16 },
+  });
   for (const v of VARIABLES) env.registerVariable({ name: v.name, schema: schemaOf(v), description: v.description });
   env.registerFunction('reporting_threshold(string): double', (currency: string) => reportingThreshold(currency));
   return env;
@@ -152,7 +167,9 @@ function buildEnvironment(): Environment {
 const ENVIRONMENT = buildEnvironment();
 
 /** Every variable of the environment, flattened (`sender.count_1h: int — …`). */
-export const RULE_FACTS: FactDoc[] = VARIABLES.flatMap((v) => v.fields.map(([f, type, description]) => ({ name: `${v.name}.${f}`, type, description })));
+export const RULE_FACTS: FactDoc[] = VARIABLES.flatMap((v) =>
+  v.fields.map(([f, type, description]) => ({ name: `${v.name}.${f}`, type, description })),
+);
 
 export type CheckResult = { ok: true } | { ok: false; message: string };
 
@@ -176,8 +193,25 @@ export function compileCondition(condition: string): CompiledCondition {
 
 /** What the detectors and counters computed, in plain numbers (converted for CEL by `activation`). */
 export interface RuleFacts {
-  txn: { amount: number; currency: string; channel: string; sender: string; receiver: string; metadata: Record<string, unknown>; hour_utc: number };
-  sender: { count_1h: number; sum_1h: number; count_24h: number; sum_24h: number; distinct_receivers_24h: number; received_count_1h: number; received_sum_1h: number; is_new: boolean };
+  txn: {
+    amount: number;
+    currency: string;
+    channel: string;
+    sender: string;
+    receiver: string;
+    metadata: Record<string, unknown>;
+    hour_utc: number;
+  };
+  sender: {
+    count_1h: number;
+    sum_1h: number;
+    count_24h: number;
+    sum_24h: number;
+    distinct_receivers_24h: number;
+    received_count_1h: number;
+    received_sum_1h: number;
+    is_new: boolean;
+  };
   receiver: { count_1h: number; sum_1h: number; count_24h: number; sum_24h: number; distinct_senders_24h: number; is_new: boolean };
   device: { present: boolean; distinct_accounts_24h: number; new_for_sender: boolean; count_1h: number };
   ip: { present: boolean; distinct_accounts_24h: number };
@@ -203,9 +237,7 @@ export function activation(facts: RuleFacts): RuleActivation {
   const out: RuleActivation = {};
   for (const [name, values] of Object.entries(facts) as Array<[string, Record<string, unknown>]>) {
     const types = TYPES.get(name)!;
-    out[name] = Object.fromEntries(
-      Object.entries(values).map(([k, v]) => [k, types.get(k) === 'int' ? BigInt(Math.trunc(Number(v))) : v]),
-    );
+    out[name] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, types.get(k) === 'int' ? BigInt(Math.trunc(Number(v))) : v]));
   }
   return out;
 }

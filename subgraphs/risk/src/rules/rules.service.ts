@@ -40,7 +40,11 @@ export class RulesService {
     if (limit < 1 || limit > MAX_AUDIT) throw badInput(`limit must be between 1 and ${MAX_AUDIT}`);
     if (id) await this.get(id);
     else await this.store.ensureSeeded(this.tenant);
-    return this.em.find(RuleAudit, { ...this.tenant, ...(id ? { ruleId: id } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+    return this.em.find(
+      RuleAudit,
+      { ...this.tenant, ...(id ? { ruleId: id } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit },
+    );
   }
 
   put(id: string, patch: RulePatch): Promise<SaveResult> {

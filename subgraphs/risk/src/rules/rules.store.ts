@@ -58,9 +58,12 @@ export function validatePatch(patch: RulePatch): void {
   };
   str('name', MAX_NAME);
   str('condition', MAX_CONDITION);
-  if (typeof patch.description === 'string' && patch.description.length > MAX_DESCRIPTION) errors.push(`description must be at most ${MAX_DESCRIPTION} characters`);
-  if (patch.action != null && !(RULE_ACTIONS as readonly string[]).includes(patch.action)) errors.push(`action must be one of: ${RULE_ACTIONS.join(', ')}`);
-  if (patch.severity != null && !(RULE_SEVERITIES as readonly string[]).includes(patch.severity)) errors.push(`severity must be one of: ${RULE_SEVERITIES.join(', ')}`);
+  if (typeof patch.description === 'string' && patch.description.length > MAX_DESCRIPTION)
+    errors.push(`description must be at most ${MAX_DESCRIPTION} characters`);
+  if (patch.action != null && !(RULE_ACTIONS as readonly string[]).includes(patch.action))
+    errors.push(`action must be one of: ${RULE_ACTIONS.join(', ')}`);
+  if (patch.severity != null && !(RULE_SEVERITIES as readonly string[]).includes(patch.severity))
+    errors.push(`severity must be one of: ${RULE_SEVERITIES.join(', ')}`);
   if (patch.enabled != null && typeof patch.enabled !== 'boolean') errors.push('enabled must be a boolean');
   if (errors.length) throw badInput(errors);
   if (typeof patch.condition === 'string') {
@@ -91,10 +94,10 @@ export class RulesStore {
     const key = tenantKey(tenant);
     if (this.seeded.has(key)) return;
     await inTransaction(this.pool, async (client) => {
-      await client.query(
-        `insert into risk.rule_sets (organization_id, environment) values ($1, $2) on conflict do nothing`,
-        [tenant.organizationId, tenant.environment],
-      );
+      await client.query(`insert into risk.rule_sets (organization_id, environment) values ($1, $2) on conflict do nothing`, [
+        tenant.organizationId,
+        tenant.environment,
+      ]);
       const { rows } = await client.query<{ seeded_at: Date | null; revision: string }>(
         `select seeded_at, revision from risk.rule_sets where organization_id = $1 and environment = $2 for update`,
         [tenant.organizationId, tenant.environment],
@@ -119,7 +122,13 @@ export class RulesStore {
    * PUT semantics: creates the rule when the id is new (condition and action required), else
    * applies the given fields. Unchanged → no new version (`updated: false`).
    */
-  async save(tenant: Tenant, id: string, patch: RulePatch, actor: string, mode: 'upsert' | 'create' | 'update' = 'upsert'): Promise<SaveResult> {
+  async save(
+    tenant: Tenant,
+    id: string,
+    patch: RulePatch,
+    actor: string,
+    mode: 'upsert' | 'create' | 'update' = 'upsert',
+  ): Promise<SaveResult> {
     validateRuleId(id);
     validatePatch(patch);
     await this.ensureSeeded(tenant);
@@ -174,7 +183,17 @@ export class RulesStore {
          where organization_id = $1 and environment = $2 and id = $3
          returning id, name, description, condition, action, severity, enabled, version,
            is_default as "isDefault", created_at as "createdAt", updated_at as "updatedAt"`,
-        [tenant.organizationId, tenant.environment, id, next.name, next.description, next.condition, next.action, next.severity, next.enabled],
+        [
+          tenant.organizationId,
+          tenant.environment,
+          id,
+          next.name,
+          next.description,
+          next.condition,
+          next.action,
+          next.severity,
+          next.enabled,
+        ],
       );
       const rule = saved[0];
       await this.insertVersion(client, tenant, rule, actor);
@@ -201,13 +220,32 @@ export class RulesStore {
     return rows[0].revision;
   }
 
-  private async insertNew(client: pg.PoolClient, tenant: Tenant, d: RuleDefinition, actor: string, change: string, revision: string, isDefault: boolean): Promise<RuleRow> {
+  private async insertNew(
+    client: pg.PoolClient,
+    tenant: Tenant,
+    d: RuleDefinition,
+    actor: string,
+    change: string,
+    revision: string,
+    isDefault: boolean,
+  ): Promise<RuleRow> {
     const { rows } = await client.query<RuleRow>(
       `insert into risk.rules (organization_id, environment, id, name, description, condition, action, severity, enabled, version, is_default, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, clock_timestamp(), clock_timestamp())
        returning id, name, description, condition, action, severity, enabled, version,
          is_default as "isDefault", created_at as "createdAt", updated_at as "updatedAt"`,
-      [tenant.organizationId, tenant.environment, d.id, d.name, d.description ?? null, d.condition, d.action, d.severity, d.enabled, isDefault],
+      [
+        tenant.organizationId,
+        tenant.environment,
+        d.id,
+        d.name,
+        d.description ?? null,
+        d.condition,
+        d.action,
+        d.severity,
+        d.enabled,
+        isDefault,
+      ],
     );
     const rule = rows[0];
     await this.insertVersion(client, tenant, rule, actor);
@@ -220,7 +258,21 @@ export class RulesStore {
     await client.query(
       `insert into risk.rule_versions (id, organization_id, environment, rule_id, version, name, description, condition, action, severity, enabled, created_by, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [randomUUID(), tenant.organizationId, tenant.environment, r.id, r.version, r.name, r.description, r.condition, r.action, r.severity, r.enabled, actor, r.updatedAt],
+      [
+        randomUUID(),
+        tenant.organizationId,
+        tenant.environment,
+        r.id,
+        r.version,
+        r.name,
+        r.description,
+        r.condition,
+        r.action,
+        r.severity,
+        r.enabled,
+        actor,
+        r.updatedAt,
+      ],
     );
   }
 
@@ -236,7 +288,18 @@ export class RulesStore {
     await client.query(
       `insert into risk.rule_audit (id, organization_id, environment, rule_id, version, change, actor, changes, revision, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [randomUUID(), tenant.organizationId, tenant.environment, r.id, r.version, change, actor, JSON.stringify(changes), revision, r.updatedAt],
+      [
+        randomUUID(),
+        tenant.organizationId,
+        tenant.environment,
+        r.id,
+        r.version,
+        change,
+        actor,
+        JSON.stringify(changes),
+        revision,
+        r.updatedAt,
+      ],
     );
   }
 }

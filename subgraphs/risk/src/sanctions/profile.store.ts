@@ -29,9 +29,11 @@ export class ProfileStore {
   async set(tenant: Tenant, accountId: string, input: ProfileInput): Promise<AccountProfile> {
     const errors: string[] = [];
     if (!accountId || accountId.length > 128) errors.push('accountId must be 1–128 characters');
-    if (typeof input.fullName !== 'string' || !input.fullName.trim() || input.fullName.length > 200) errors.push('fullName must be 1–200 characters');
+    if (typeof input.fullName !== 'string' || !input.fullName.trim() || input.fullName.length > 200)
+      errors.push('fullName must be 1–200 characters');
     if (input.dateOfBirth != null && !DATE.test(input.dateOfBirth)) errors.push('dateOfBirth must be YYYY, YYYY-MM or YYYY-MM-DD');
-    if (input.nationality != null && !/^[A-Z]{2}$/.test(input.nationality)) errors.push('nationality must be an ISO 3166-1 alpha-2 code (e.g. KE)');
+    if (input.nationality != null && !/^[A-Z]{2}$/.test(input.nationality))
+      errors.push('nationality must be an ISO 3166-1 alpha-2 code (e.g. KE)');
     if (errors.length) throw badInput(errors);
     const { rows } = await this.pool.query<AccountProfile>(
       `insert into risk.account_profiles (organization_id, environment, account_id, full_name, date_of_birth, nationality, updated_at)
@@ -45,11 +47,10 @@ export class ProfileStore {
   }
 
   async get(tenant: Tenant, accountId: string): Promise<AccountProfile> {
-    const { rows } = await this.pool.query<AccountProfile>(`${SELECT} where organization_id = $1 and environment = $2 and account_id = $3`, [
-      tenant.organizationId,
-      tenant.environment,
-      accountId,
-    ]);
+    const { rows } = await this.pool.query<AccountProfile>(
+      `${SELECT} where organization_id = $1 and environment = $2 and account_id = $3`,
+      [tenant.organizationId, tenant.environment, accountId],
+    );
     if (!rows[0]) throw notFound('Account profile', accountId);
     return rows[0];
   }

@@ -12,7 +12,15 @@ function engine(entries: Array<{ name: string; kind: string; source: string }>) 
       calls.push(q.fullName);
       return entries
         .filter((x) => x.name.toLowerCase() === q.fullName.toLowerCase())
-        .map((x, i) => ({ source: x.source, kind: x.kind, externalId: `E${i}`, primaryName: x.name, matchedName: x.name, score: 0.97, listVersion: versions[x.source] ?? 'v1' }));
+        .map((x, i) => ({
+          source: x.source,
+          kind: x.kind,
+          externalId: `E${i}`,
+          primaryName: x.name,
+          matchedName: x.name,
+          score: 0.97,
+          listVersion: versions[x.source] ?? 'v1',
+        }));
     },
   };
   return e;
@@ -27,8 +35,17 @@ describe('sanctions layer', () => {
   ];
 
   it('without an engine or without names it checks nothing', () => {
-    expect(new SanctionsLayer(null, 0.85).screen([party('sender', 'x')])).toMatchObject({ hits: [], listsChecked: 0, score: 0, action: 'allow' });
-    expect(new SanctionsLayer(engine(lists), 0.85).screen([])).toMatchObject({ hits: [], listsChecked: 0, note: 'no sender or receiver name available' });
+    expect(new SanctionsLayer(null, 0.85).screen([party('sender', 'x')])).toMatchObject({
+      hits: [],
+      listsChecked: 0,
+      score: 0,
+      action: 'allow',
+    });
+    expect(new SanctionsLayer(engine(lists), 0.85).screen([])).toMatchObject({
+      hits: [],
+      listsChecked: 0,
+      note: 'no sender or receiver name available',
+    });
   });
 
   it('a sanctions hit blocks and scores by kind weight × match score; a PEP hit reviews', () => {
@@ -36,7 +53,18 @@ describe('sanctions layer', () => {
     const sanctioned = layer.screen([party('sender', 'Viktor Petrenko'), party('receiver', 'Jane Doe')]);
     expect(sanctioned).toMatchObject({ listsChecked: 2, partiesScreened: 2, action: 'block', score: 97 });
     expect(sanctioned.hits).toEqual([
-      { party: 'sender', account: 'sender-1', name: 'Viktor Petrenko', source: 'OFAC_SDN', kind: 'SANCTIONS', externalId: 'E0', primaryName: 'Viktor Petrenko', matchedName: 'Viktor Petrenko', score: 0.97, listVersion: 'v1' },
+      {
+        party: 'sender',
+        account: 'sender-1',
+        name: 'Viktor Petrenko',
+        source: 'OFAC_SDN',
+        kind: 'SANCTIONS',
+        externalId: 'E0',
+        primaryName: 'Viktor Petrenko',
+        matchedName: 'Viktor Petrenko',
+        score: 0.97,
+        listVersion: 'v1',
+      },
     ]);
     const pep = layer.screen([party('receiver', 'Amina Odhiambo')]);
     expect(pep).toMatchObject({ action: 'review', score: 38.8 });

@@ -15,7 +15,16 @@ export interface ScreeningEngineLike {
     kinds?: ScreeningKind[];
     threshold?: number;
     limit?: number;
-  }): Array<{ source: string; kind: string; externalId: string; primaryName: string; matchedName: string; score: number; listVersion: string; explanation?: unknown }>;
+  }): Array<{
+    source: string;
+    kind: string;
+    externalId: string;
+    primaryName: string;
+    matchedName: string;
+    score: number;
+    listVersion: string;
+    explanation?: unknown;
+  }>;
   versions(): Record<string, string>;
 }
 
@@ -57,7 +66,12 @@ export interface SanctionsOutcome {
 
 /** A hit's contribution: a sanctions match is decisive, a PEP is context. */
 export const KIND_WEIGHTS: Record<string, number> = { SANCTIONS: 100, LAW_ENFORCEMENT: 70, PEP: 40, ADVERSE_MEDIA: 35 };
-const KIND_ACTIONS: Record<string, SanctionsOutcome['action']> = { SANCTIONS: 'block', LAW_ENFORCEMENT: 'review', PEP: 'review', ADVERSE_MEDIA: 'review' };
+const KIND_ACTIONS: Record<string, SanctionsOutcome['action']> = {
+  SANCTIONS: 'block',
+  LAW_ENFORCEMENT: 'review',
+  PEP: 'review',
+  ADVERSE_MEDIA: 'review',
+};
 const SEVERITY = { allow: 0, review: 1, block: 2 } as const;
 const HITS_PER_PARTY = 5;
 
@@ -117,7 +131,8 @@ export class SanctionsLayer {
 
   screen(parties: Party[]): SanctionsOutcome {
     if (!this.engine) return { hits: [], listsChecked: 0, partiesScreened: 0, score: 0, action: 'allow', note: this.missing };
-    if (!parties.length) return { hits: [], listsChecked: 0, partiesScreened: 0, score: 0, action: 'allow', note: 'no sender or receiver name available' };
+    if (!parties.length)
+      return { hits: [], listsChecked: 0, partiesScreened: 0, score: 0, action: 'allow', note: 'no sender or receiver name available' };
     const hits: SanctionsHit[] = [];
     const versions = this.engine.versions();
     for (const party of parties) {

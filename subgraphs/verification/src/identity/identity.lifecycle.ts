@@ -7,12 +7,7 @@ export type IdentityStatus = (typeof IDENTITY_STATUSES)[number];
 export const ACTIVE_STATUSES: readonly IdentityStatus[] = ['PENDING', 'IN_PROGRESS'];
 
 export type IdentityTrigger =
-  | 'review.verified'
-  | 'review.rejected'
-  | 'submission.received'
-  | 'processing.flagged'
-  | 'processing.verified'
-  | 'processing.rejected';
+  'review.verified' | 'review.rejected' | 'submission.received' | 'processing.flagged' | 'processing.verified' | 'processing.rejected';
 
 interface Transition {
   from: readonly IdentityStatus[];

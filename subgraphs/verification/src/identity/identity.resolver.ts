@@ -41,11 +41,7 @@ export class IdentityResolver {
   }
 
   @Mutation(() => IdentityVerificationType, { description: 'Only from MANUAL_REVIEW or PENDING; otherwise CONFLICT' })
-  reviewIdentityVerification(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: ReviewIdentityVerificationInput,
-    @Ctx() ctx: Ctx,
-  ) {
+  reviewIdentityVerification(@Arg('id', () => ID) id: string, @Arg('input') input: ReviewIdentityVerificationInput, @Ctx() ctx: Ctx) {
     return service(ctx, 'write').review(id, input);
   }
 

@@ -75,15 +75,18 @@ export class IdentityService {
     return this.em.transactional(async (em) => {
       const current = await em.findOneOrFail(IdentityVerification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (current.invalidatedAt) {
-        throw conflict(
-          `Identity verification ${id} was already restarted; its replacement is ${current.replacedById}`,
-        );
+        throw conflict(`Identity verification ${id} was already restarted; its replacement is ${current.replacedById}`);
       }
       const now = new Date();
       current.invalidatedAt = now;
       // release the "one active per user" slot before the replacement takes it
       await em.flush();
-      const next = em.create(IdentityVerification, { ...this.tenant, userId: current.userId, tier: current.tier, restartedFromId: current.id });
+      const next = em.create(IdentityVerification, {
+        ...this.tenant,
+        userId: current.userId,
+        tier: current.tier,
+        restartedFromId: current.id,
+      });
       current.replacedById = next.id;
       recordIdentityEvent(em, 'identity.restarted', current);
       recordIdentityEvent(em, 'identity.created', next);
@@ -101,7 +104,11 @@ export class IdentityService {
   }
 
   /** Every status change: lock, check the lifecycle table, change, record the event — one transaction. */
-  private async apply(id: string, trigger: IdentityTrigger, change: (v: IdentityVerification, now: Date) => void): Promise<IdentityVerification> {
+  private async apply(
+    id: string,
+    trigger: IdentityTrigger,
+    change: (v: IdentityVerification, now: Date) => void,
+  ): Promise<IdentityVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
       const v = await em.findOneOrFail(IdentityVerification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });

@@ -7,7 +7,10 @@ const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(va
 export const IdentityTierEnum = enumOf(IDENTITY_TIERS);
 export const IdentityStatusEnum = enumOf(IDENTITY_STATUSES);
 export const ReviewDecisionEnum = enumOf(['VERIFIED', 'REJECTED'] as const);
-registerEnumType(IdentityTierEnum, { name: 'IdentityTier', description: 'BASIC = document; STANDARD = + liveness; ENHANCED = + sanctions screening' });
+registerEnumType(IdentityTierEnum, {
+  name: 'IdentityTier',
+  description: 'BASIC = document; STANDARD = + liveness; ENHANCED = + sanctions screening',
+});
 registerEnumType(IdentityStatusEnum, { name: 'IdentityStatus' });
 registerEnumType(ReviewDecisionEnum, { name: 'ReviewDecision' });
 

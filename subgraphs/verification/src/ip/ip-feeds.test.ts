@@ -176,7 +176,12 @@ describe('IP risk', () => {
     const a = assessIp([range('TOR'), range('DATACENTER', 'Hetzner')], true);
     expect(a.threats.threatTypes).toEqual(['TOR', 'DATACENTER', 'KNOWN_ABUSER']);
     expect(a.network.organization).toBe('Hetzner');
-    expect(assessIp([range('TOR', 'Tor Project')], false).network).toEqual({ isp: null, organization: null, asn: null, connectionType: null });
+    expect(assessIp([range('TOR', 'Tor Project')], false).network).toEqual({
+      isp: null,
+      organization: null,
+      asn: null,
+      connectionType: null,
+    });
     expect(a).toMatchObject({ riskScore: 1, riskLevel: 'HIGH' });
     expect(assessIp([range('VPN')], false)).toMatchObject({ riskScore: 0.35, riskLevel: 'MEDIUM', threats: { isVpn: true } });
     expect(assessIp([range('PROXY'), range('BOTNET')], false)).toMatchObject({

@@ -94,7 +94,8 @@ export function assessIp(matches: RangeMatch[], knownAbuser: boolean): IpAssessm
   const connection = matches.map((m) => CONNECTION_CATEGORIES[m.category]).find(Boolean) ?? null;
   // the network owner comes from owner-published feeds (cloud ranges, carrier/satellite feeds), never from
   // threat lists, whose provider is the list's publisher (a Tor exit is not run by the Tor Project)
-  const owner = matches.find((m) => m.category === 'DATACENTER' && m.provider) ?? matches.find((m) => CONNECTION_CATEGORIES[m.category] && m.provider);
+  const owner =
+    matches.find((m) => m.category === 'DATACENTER' && m.provider) ?? matches.find((m) => CONNECTION_CATEGORIES[m.category] && m.provider);
   const riskScore = capScore(threatTypes.map((t) => IP_THREAT_WEIGHTS[t]));
   return {
     threats: {

@@ -36,9 +36,11 @@ export class ListsResolver {
     @Arg('content', { description: 'the list file as text' }) content: string,
     @Arg('source', () => String, { nullable: true }) source: string | null,
     @Arg('format', () => ScreeningListFormatEnum, { nullable: true }) format: ListFormat | null,
-    @Arg('kind', () => ScreeningListKindEnum, { nullable: true, description: 'kind of a custom list whose rows do not say it' }) kind: ListKind | null,
+    @Arg('kind', () => ScreeningListKindEnum, { nullable: true, description: 'kind of a custom list whose rows do not say it' })
+    kind: ListKind | null,
     @Arg('fileName', () => String, { nullable: true }) fileName: string | null,
-    @Arg('files', () => [ScreeningListFileInput], { nullable: true, description: 'more files of the same import (OFAC alt.csv, add.csv)' }) files: ScreeningListFileInput[] | null,
+    @Arg('files', () => [ScreeningListFileInput], { nullable: true, description: 'more files of the same import (OFAC alt.csv, add.csv)' })
+    files: ScreeningListFileInput[] | null,
     @Ctx() ctx: Ctx,
   ) {
     const svc = service(ctx);

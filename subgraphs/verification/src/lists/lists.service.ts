@@ -1,6 +1,15 @@
 import type pg from 'pg';
 import { invalid, notFound } from '../../../../platform/errors.js';
-import { getSnapshot, importSnapshot, listSnapshots, parseList, snapshotChanges, type ListKind, type SnapshotChange, type SnapshotInfo } from '../../../../screening/index.js';
+import {
+  getSnapshot,
+  importSnapshot,
+  listSnapshots,
+  parseList,
+  snapshotChanges,
+  type ListKind,
+  type SnapshotChange,
+  type SnapshotInfo,
+} from '../../../../screening/index.js';
 import type { ListFile, ListFormat } from '../../../../screening/lists/parse.js';
 
 export interface ImportListCommand {
@@ -37,7 +46,8 @@ export class ListsService {
   }
 
   async changes(snapshotId: string, change: SnapshotChange['change'] | null | undefined, page: number, limit: number) {
-    if (!/^[0-9a-f-]{36}$/i.test(snapshotId) || !(await getSnapshot(this.pool, snapshotId))) throw notFound('Screening list snapshot', snapshotId);
+    if (!/^[0-9a-f-]{36}$/i.test(snapshotId) || !(await getSnapshot(this.pool, snapshotId)))
+      throw notFound('Screening list snapshot', snapshotId);
     const r = await snapshotChanges(this.pool, snapshotId, change ?? undefined, limit, (page - 1) * limit);
     return { ...r, page, limit };
   }

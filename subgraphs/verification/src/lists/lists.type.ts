@@ -11,7 +11,8 @@ export const ScreeningListChangeKindEnum = enumOf(['ADDED', 'REMOVED', 'CHANGED'
 registerEnumType(ScreeningListKindEnum, { name: 'ScreeningListKind', description: 'SANCTIONS, PEP, ADVERSE_MEDIA, LAW_ENFORCEMENT' });
 registerEnumType(ScreeningListFormatEnum, {
   name: 'ScreeningListFormat',
-  description: 'OFAC_CSV (sdn/alt/add or cons_prim/cons_alt/cons_add), OFAC_XML (sdnList), UN_XML, EU_XML, UK_CSV (OFSI ConList), CUSTOM_CSV, CUSTOM_JSON',
+  description:
+    'OFAC_CSV (sdn/alt/add or cons_prim/cons_alt/cons_add), OFAC_XML (sdnList), UN_XML, EU_XML, UK_CSV (OFSI ConList), CUSTOM_CSV, CUSTOM_JSON',
 });
 registerEnumType(ScreeningListChangeKindEnum, { name: 'ScreeningListChangeKind' });
 

@@ -65,7 +65,10 @@ export class WebhookDispatcher {
     // wake the relay on every committed event; poll as a safety net (missed notifications, restarts)
     this.unwake = this.opts.events.onNotice(() => this.relaySoon());
     this.timer = setInterval(() => this.relaySoon(), this.opts.pollMs);
-    this.pruner = setInterval(() => void this.prune().catch((err) => this.opts.logger.warn({ err }, 'outbox pruning failed')), PRUNE_EVERY_MS);
+    this.pruner = setInterval(
+      () => void this.prune().catch((err) => this.opts.logger.warn({ err }, 'outbox pruning failed')),
+      PRUNE_EVERY_MS,
+    );
     this.pruner.unref();
     this.relaySoon();
   }
@@ -104,7 +107,14 @@ export class WebhookDispatcher {
       const client = await this.opts.pool.connect();
       try {
         await client.query('begin');
-        const { rows } = await client.query<{ id: string; event_id: string; organization_id: string; environment: string; event: string; payload: unknown }>(
+        const { rows } = await client.query<{
+          id: string;
+          event_id: string;
+          organization_id: string;
+          environment: string;
+          event: string;
+          payload: unknown;
+        }>(
           `select id, event_id, organization_id, environment, event, payload from platform.outbox_events
             where relayed_at is null order by id limit ${RELAY_CHUNK} for update skip locked`,
         );
@@ -126,7 +136,11 @@ export class WebhookDispatcher {
             ],
           );
           if (created.rows.length) {
-            await this.opts.boss.insert(DELIVERY_QUEUE, created.rows.map((d) => ({ data: { deliveryId: d.id } })), { db: executorOf(client) });
+            await this.opts.boss.insert(
+              DELIVERY_QUEUE,
+              created.rows.map((d) => ({ data: { deliveryId: d.id } })),
+              { db: executorOf(client) },
+            );
           }
           await client.query('update platform.outbox_events set relayed_at = now() where id = any($1)', [rows.map((r) => r.id)]);
         }
@@ -166,7 +180,9 @@ export class WebhookDispatcher {
     const d = rows[0];
     if (!d || d.status !== 'PENDING') return;
     if (!d.active) {
-      await this.opts.pool.query(`update verification.webhook_deliveries set status = 'FAILED', next_attempt_at = null where id = $1`, [d.id]);
+      await this.opts.pool.query(`update verification.webhook_deliveries set status = 'FAILED', next_attempt_at = null where id = $1`, [
+        d.id,
+      ]);
       return;
     }
     const startedAt = new Date();
@@ -184,12 +200,21 @@ export class WebhookDispatcher {
         [d.id, number, startedAt, outcome.statusCode, outcome.error, durationMs],
       );
       if (ok) {
-        await client.query(`update verification.webhook_deliveries set status = 'DELIVERED', attempt_count = $2, delivered_at = now(), next_attempt_at = null where id = $1`, [d.id, number]);
+        await client.query(
+          `update verification.webhook_deliveries set status = 'DELIVERED', attempt_count = $2, delivered_at = now(), next_attempt_at = null where id = $1`,
+          [d.id, number],
+        );
       } else if (retryIn !== undefined) {
-        await client.query(`update verification.webhook_deliveries set attempt_count = $2, next_attempt_at = now() + make_interval(secs => $3) where id = $1`, [d.id, number, retryIn]);
+        await client.query(
+          `update verification.webhook_deliveries set attempt_count = $2, next_attempt_at = now() + make_interval(secs => $3) where id = $1`,
+          [d.id, number, retryIn],
+        );
         await this.enqueue(d.id, retryIn, executorOf(client));
       } else {
-        await client.query(`update verification.webhook_deliveries set status = 'FAILED', attempt_count = $2, next_attempt_at = null where id = $1`, [d.id, number]);
+        await client.query(
+          `update verification.webhook_deliveries set status = 'FAILED', attempt_count = $2, next_attempt_at = null where id = $1`,
+          [d.id, number],
+        );
       }
       await client.query('commit');
     } catch (err) {
@@ -202,7 +227,11 @@ export class WebhookDispatcher {
 
   private async post(d: DeliveryRow): Promise<{ statusCode: number | null; error: string | null }> {
     const target = await resolveTarget(d.callback_url, this.opts.allowPrivateTargets);
-    const headers = { 'content-type': 'application/json', 'user-agent': 'afri-platform-webhooks/1', ...signedHeaders(d.secret, `msg_${d.id}`, d.body) };
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'afri-platform-webhooks/1',
+      ...signedHeaders(d.secret, `msg_${d.id}`, d.body),
+    };
     return new Promise((resolve, reject) => {
       const req = https.request(
         target.url,

@@ -4,7 +4,14 @@ import { PageArgs } from '../../../../platform/graphql/pagination.js';
 import { requirePermission } from '../../../../platform/auth/permissions.js';
 import type { VerificationDeps } from '../deps.js';
 import { SECRET_SHOWN_ONCE, WebhookService } from './webhook.service.js';
-import { ConfigureWebhookInput, CreatedWebhook, DeletedWebhook, WebhookDeliveryPage, WebhookDeliveryType, WebhookType } from './webhook.type.js';
+import {
+  ConfigureWebhookInput,
+  CreatedWebhook,
+  DeletedWebhook,
+  WebhookDeliveryPage,
+  WebhookDeliveryType,
+  WebhookType,
+} from './webhook.type.js';
 import type { WebhookDelivery } from './webhook.entity.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;

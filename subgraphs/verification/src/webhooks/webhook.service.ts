@@ -10,12 +10,33 @@ import { resolveTarget } from './webhook.target.js';
 
 /** Every event kind of the spec's Events table. */
 export const WEBHOOK_EVENTS = [
-  'document.verified', 'document.rejected', 'liveness.passed', 'liveness.failed',
-  'identity.verified', 'identity.rejected', 'identity.manual_review', 'phone.verified', 'phone.failed',
-  'email.verified', 'email.failed', 'address.verified', 'address.rejected', 'address.manual_review',
-  'aml.clear', 'aml.flagged', 'aml.batch_complete', 'watchlist.alert', 'watchlist.clear',
-  'business.verified', 'business.rejected', 'business.manual_review', 'dedup.unique', 'dedup.match',
-  'mobile_money.verified', 'mobile_money.failed', 'verification.completed',
+  'document.verified',
+  'document.rejected',
+  'liveness.passed',
+  'liveness.failed',
+  'identity.verified',
+  'identity.rejected',
+  'identity.manual_review',
+  'phone.verified',
+  'phone.failed',
+  'email.verified',
+  'email.failed',
+  'address.verified',
+  'address.rejected',
+  'address.manual_review',
+  'aml.clear',
+  'aml.flagged',
+  'aml.batch_complete',
+  'watchlist.alert',
+  'watchlist.clear',
+  'business.verified',
+  'business.rejected',
+  'business.manual_review',
+  'dedup.unique',
+  'dedup.match',
+  'mobile_money.verified',
+  'mobile_money.failed',
+  'verification.completed',
 ] as const;
 
 export const SECRET_SHOWN_ONCE = 'Store this signing secret securely: it will not be shown again.';
@@ -88,7 +109,11 @@ export class WebhookService {
 
   async deliveries(webhookId: string, page: number, limit: number): Promise<Page<WebhookDelivery>> {
     await this.get(webhookId);
-    const [data, total] = await this.em.findAndCount(WebhookDelivery, { webhookId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit });
+    const [data, total] = await this.em.findAndCount(
+      WebhookDelivery,
+      { webhookId },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
+    );
     return { data, total, page, limit };
   }
 
@@ -101,7 +126,9 @@ export class WebhookService {
 
   /** Manual redelivery: the delivery becomes PENDING again and is attempted now. */
   async prepareRedelivery(deliveryId: string): Promise<WebhookDelivery> {
-    const d = isUuid(deliveryId) ? await this.em.findOne(WebhookDelivery, { id: deliveryId, organizationId: this.tenant.organizationId }) : null;
+    const d = isUuid(deliveryId)
+      ? await this.em.findOne(WebhookDelivery, { id: deliveryId, organizationId: this.tenant.organizationId })
+      : null;
     if (!d) throw notFound('Webhook delivery', deliveryId);
     const webhook = await this.get(d.webhookId);
     if (!webhook.active) throw invalid('The webhook is deactivated');

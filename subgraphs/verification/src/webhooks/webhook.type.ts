@@ -2,7 +2,9 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-gr
 import { ArrayMinSize, IsNotEmpty, MaxLength, ArrayMaxSize } from 'class-validator';
 import { DELIVERY_STATUSES } from './webhook.entity.js';
 
-export const WebhookDeliveryStatusEnum = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, s])) as { [K in (typeof DELIVERY_STATUSES)[number]]: K };
+export const WebhookDeliveryStatusEnum = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, s])) as {
+  [K in (typeof DELIVERY_STATUSES)[number]]: K;
+};
 registerEnumType(WebhookDeliveryStatusEnum, { name: 'WebhookDeliveryStatus' });
 
 @InputType()
