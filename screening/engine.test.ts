@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../platform/db/orm.js';
 import { createLogger } from '../platform/logger.js';
+import { createTestDatabase, eventually } from '../test/support/stack.js';
 import {
   acquireScreeningEngine,
   importSnapshot,
@@ -22,36 +22,13 @@ const file = (rel: string) => ({ name: path.basename(rel), content: readFileSync
 const sdnV1 = () => parseList([file('ofac/sdn.csv'), file('ofac/alt.csv'), file('ofac/add.csv')])[0].entries;
 const sdnV2 = () => parseList([file('ofac/sdn-v2.csv'), file('ofac/alt.csv'), file('ofac/add.csv')])[0].entries;
 
-async function createDatabase(): Promise<string> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DATABASE_URL is not set: run the tests with npm test');
-  const name = `screening_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function until<T>(fn: () => T | undefined | false, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe('list snapshots and the screening engine', () => {
   let pool: pg.Pool;
   const engines: ScreeningEngine[] = [];
   const logger = createLogger('screening-test', 'silent');
 
   beforeAll(async () => {
-    const url = await createDatabase();
+    const url = await createTestDatabase();
     await migrate(url);
     pool = new pg.Pool({ connectionString: url, max: 6 });
   });
@@ -109,7 +86,7 @@ describe('list snapshots and the screening engine', () => {
     const off = b.onReload((v) => seen.push(v));
     const un = parseList([file('un/consolidated.xml')])[0].entries;
     await importSnapshot(pool, 'UN_SC', un);
-    await until(() => a.versions().UN_SC && b.versions().UN_SC);
+    await eventually(async () => a.versions().UN_SC && b.versions().UN_SC);
     expect(b.versions()).toEqual({ OFAC_SDN: 'v2', UN_SC: 'v1' });
     expect(seen).toEqual([{ OFAC_SDN: 'v2', UN_SC: 'v1' }]);
     expect(b.search({ fullName: 'Abd al-Rahman Ould Sidi Mohamed' })[0]).toMatchObject({
@@ -125,7 +102,7 @@ describe('list snapshots and the screening engine', () => {
     );
     const r = await importSnapshot(pool, 'OFAC_SDN', v3);
     expect(r).toMatchObject({ version: 'v3', changed: 1 });
-    await until(() => a.versions().OFAC_SDN === 'v3');
+    await eventually(async () => a.versions().OFAC_SDN === 'v3');
     expect(a.search({ fullName: 'Rachid Karim Bensalem' })[0]).toMatchObject({ externalId: '90006', listVersion: 'v3', score: 1 });
     expect(a.size).toBe(5 + 3);
     expect(seen).toHaveLength(1);
@@ -176,7 +153,7 @@ describe('list snapshots and the screening engine', () => {
     await client.query(`LISTEN ${LISTS_CHANNEL}`);
     const custom = parseList([file('custom/pep-ng.csv')])[0];
     const r = await importSnapshot(pool, custom.source, custom.entries);
-    await until(() => notices.length > 0);
+    await eventually(async () => notices.length > 0);
     expect(JSON.parse(notices[0])).toEqual({ source: 'CUSTOM_PEP_NG', version: 'v1', snapshotId: r.snapshotId });
     await client.end();
   });
