@@ -30,6 +30,8 @@ export interface StackOptions {
 
 export interface Stack {
   urls: Partial<Record<ServiceKey, string>>;
+  /** Subscriptions this process's subgraphs are serving now (a subscription is live once counted). */
+  activeSubscriptions(): number;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     for (const s of stops.reverse()) await s().catch((err) => logger.error({ err }, 'error while stopping'));
   };
 
+  const events = new EventStream(opts.databaseUrl, logger);
   try {
     // the REST adapter alone talks only to the gateway; everything else uses the database
     const usesDatabase = [...services].some((s) => s !== 'rest');
@@ -56,7 +59,6 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // a checked-out client has no pool listener: a server gone mid-transaction must not crash us
     pool.on('connect', (client) => client.on('error', (err) => logDatabaseError(logger, err, 'database client')));
     stops.push(() => pool.end());
-    const events = new EventStream(opts.databaseUrl, logger);
     if (usesDatabase) {
       await migrate(opts.databaseUrl);
       await events.start();
@@ -136,5 +138,5 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { urls, stop };
+  return { urls, activeSubscriptions: () => events.subscriberCount, stop };
 }
