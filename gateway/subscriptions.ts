@@ -18,7 +18,7 @@ import {
 import { createClient, type Client, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Logger } from '../platform/logger.js';
-import { PushIterator } from './push-iterator.js';
+import { PushIterator } from '../platform/events/push-iterator.js';
 import { forwardedHeaders, type GatewayContext, type SubgraphDataSource } from './subgraph-data-source.js';
 
 /** Same token budget as graphql-armor's on the HTTP path. */

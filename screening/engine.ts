@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '../platform/logger.js';
+import { listen, type Listening } from '../platform/db/listen.js';
 import { ScreeningIndex } from './matching/screening-index.js';
 import { currentVersions, LISTS_CHANNEL, snapshotEntries } from './lists/store.js';
 import type { ListEntry, ScreeningHit, ScreeningQuery } from './types.js';
@@ -10,8 +11,6 @@ export interface ScreeningEngineOptions {
   /** Safety poll for missed notifications (ms); 0 disables. Default 60 s. */
   pollMs?: number;
 }
-
-const RECONNECT_MS = 1_000;
 
 /**
  * The process's screening engine: an in-memory ScreeningIndex over the newest snapshot of every
@@ -24,7 +23,7 @@ export class ScreeningEngine {
   private readonly pollMs: number;
   private index: ScreeningIndex = ScreeningIndex.build([], {});
   private loaded = new Map<string, { version: string; snapshotId: string; entries: ListEntry[] }>();
-  private listener: pg.PoolClient | null = null;
+  private listening: Listening | null = null;
   private readonly callbacks = new Set<(versions: Record<string, string>) => void>();
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
@@ -56,13 +55,8 @@ export class ScreeningEngine {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    const l = this.listener;
-    this.listener = null;
-    if (l) {
-      l.removeAllListeners('notification');
-      await l.query(`UNLISTEN ${LISTS_CHANNEL}`).catch(() => undefined);
-      l.release();
-    }
+    await this.listening?.stop();
+    this.listening = null;
     await this.reloading?.catch(() => undefined);
   }
 
@@ -91,26 +85,19 @@ export class ScreeningEngine {
   }
 
   private async listen(): Promise<void> {
-    const client = await this.pool.connect();
-    client.on('notification', (msg) => {
-      if (msg.channel !== LISTS_CHANNEL) return;
-      this.logger.info({ notice: msg.payload }, 'screening list snapshot landed; reloading');
-      void this.reload().catch((err) => this.logger.error({ err }, 'screening list reload failed'));
+    const reload = (why: string) => void this.reload().catch((err) => this.logger.error({ err }, `screening list reload failed (${why})`));
+    this.listening = await listen({
+      // a connection of its own with the pool's settings (it is held for as long as the engine runs)
+      connection: this.pool.options,
+      channel: LISTS_CHANNEL,
+      logger: this.logger,
+      onNotification: (payload) => {
+        this.logger.info({ notice: payload }, 'screening list snapshot landed; reloading');
+        reload('notification');
+      },
+      // a snapshot may have landed while the connection was down
+      onReconnect: () => reload('reconnect'),
     });
-    client.on('error', (err) => {
-      this.logger.warn({ err }, 'screening list listener lost; reconnecting');
-      if (this.listener === client) this.listener = null;
-      client.release(err);
-      if (this.stopped) return;
-      setTimeout(() => {
-        if (this.stopped) return;
-        this.listen()
-          .then(() => this.reload())
-          .catch((e) => this.logger.error({ err: e }, 'screening list listener could not reconnect'));
-      }, RECONNECT_MS).unref();
-    });
-    await client.query(`LISTEN ${LISTS_CHANNEL}`);
-    this.listener = client;
   }
 
   /** Reloads the sources whose newest snapshot changed; serialised, coalescing bursts. */

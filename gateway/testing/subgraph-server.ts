@@ -11,7 +11,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { readPrincipal, type Principal } from '../../platform/auth/principal.js';
-import { PushIterator } from '../push-iterator.js';
+import { PushIterator } from '../../platform/events/push-iterator.js';
 
 /** What a test subgraph's resolvers see: the principal it verified and the raw request headers. */
 export interface TestSubgraphContext {

@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { logDatabaseError } from '../db/connection-errors.js';
+import { listen, type Listening } from '../db/listen.js';
+import { PushIterator } from './push-iterator.js';
 
 /** What the outbox trigger NOTIFYs on commit (small: the payload is read once per event). */
 export interface OutboxNotice {
@@ -20,22 +22,19 @@ export interface StreamedEvent extends OutboxNotice {
 
 interface Listener {
   matches(n: OutboxNotice): boolean;
-  push(e: StreamedEvent): void;
+  iterator: PushIterator<StreamedEvent>;
 }
-
-const RECONNECT_MS = 1_000;
 
 /**
  * Subscriptions' pubsub: one LISTEN connection per process on the outbox channel, fanned out to
  * local subscribers. Any instance sees every committed event, whichever instance wrote it.
  */
 export class EventStream {
-  private client: pg.Client | null = null;
+  private listening: Listening | null = null;
   /** Payload reads go through a small pool: the LISTEN connection only listens. */
   private readonly reader: pg.Pool;
   private readonly listeners = new Set<Listener>();
   private readonly noticeHandlers = new Set<(n: OutboxNotice) => void>();
-  private stopped = false;
   private dispatching: Promise<void> = Promise.resolve();
 
   constructor(
@@ -47,40 +46,27 @@ export class EventStream {
   }
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
-    // one at a time, so subscribers see events in commit order
-    client.on('notification', (msg) => {
-      this.dispatching = this.dispatching
-        .then(() => this.dispatch(msg.payload))
-        .catch((err) => this.logger.error({ err }, 'could not dispatch an outbox notice'));
+    this.listening = await listen({
+      connection: this.url,
+      channel: 'outbox',
+      logger: this.logger,
+      // one at a time, so subscribers see events in commit order
+      onNotification: (payload) => {
+        this.dispatching = this.dispatching
+          .then(() => this.dispatch(payload))
+          .catch((err) => this.logger.error({ err }, 'could not dispatch an outbox notice'));
+      },
     });
-    client.on('error', (err) => {
-      logDatabaseError(this.logger, err, 'event stream (reconnecting)');
-      this.reconnect();
-    });
-    await client.connect();
-    await client.query('LISTEN outbox');
-    this.client = client;
-  }
-
-  private reconnect(): void {
-    this.client?.end().catch(() => undefined);
-    this.client = null;
-    if (this.stopped) return;
-    setTimeout(() => {
-      if (!this.stopped) this.start().catch(() => this.reconnect());
-    }, RECONNECT_MS).unref();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.client?.end().catch(() => undefined);
-    this.client = null;
+    await this.listening?.stop();
+    this.listening = null;
     await this.reader.end().catch(() => undefined);
   }
 
   private async dispatch(raw: string | undefined): Promise<void> {
-    if (!raw || !this.client) return;
+    if (!raw || !this.listening) return;
     const notice = JSON.parse(raw) as OutboxNotice;
     for (const handler of this.noticeHandlers) handler(notice);
     const targets = [...this.listeners].filter((l) => l.matches(notice));
@@ -92,7 +78,7 @@ export class EventStream {
       );
       if (!rows[0]) return;
       const event: StreamedEvent = { ...notice, ...rows[0] };
-      for (const l of targets) l.push(event);
+      for (const l of targets) l.iterator.push(event);
     } catch (err) {
       this.logger.error({ err, notice }, 'could not read outbox event for subscribers');
     }
@@ -104,48 +90,11 @@ export class EventStream {
     return () => this.noticeHandlers.delete(handler);
   }
 
-  /**
-   * A subscription as an async iterator. Hand-written (not `async function*`) so that `return()`
-   * detaches at once even while a `next()` is pending on a quiet topic.
-   */
+  /** A subscription as an async iterator of the committed events `matches` accepts. */
   subscribe(matches: (n: OutboxNotice) => boolean): AsyncIterableIterator<StreamedEvent> {
-    const queue: StreamedEvent[] = [];
-    let waiting: ((r: IteratorResult<StreamedEvent>) => void) | null = null;
-    let done = false;
-    const listener: Listener = {
-      matches,
-      push: (e) => {
-        if (waiting) {
-          const resolve = waiting;
-          waiting = null;
-          resolve({ value: e, done: false });
-        } else queue.push(e);
-      },
-    };
+    const listener: Listener = { matches, iterator: new PushIterator(() => this.listeners.delete(listener)) };
     this.listeners.add(listener);
-    const finish = (): Promise<IteratorResult<StreamedEvent>> => {
-      done = true;
-      this.listeners.delete(listener);
-      queue.length = 0;
-      if (waiting) waiting({ value: undefined, done: true });
-      waiting = null;
-      return Promise.resolve({ value: undefined, done: true });
-    };
-    return {
-      next: () => {
-        if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
-        if (done) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => (waiting = resolve));
-      },
-      return: finish,
-      throw: (err) => {
-        void finish();
-        return Promise.reject(err);
-      },
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
+    return listener.iterator;
   }
 
   get subscriberCount(): number {

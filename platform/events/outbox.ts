@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutboxEvent } from './outbox-event.entity.js';
+import type { Sql } from '../db/transaction.js';
 
 export interface DomainEvent {
   organizationId: string;
@@ -35,16 +36,11 @@ export function recordEvent(em: EntityManager, e: DomainEvent): OutboxEvent {
   return row;
 }
 
-/** Anything that runs SQL inside the caller's transaction (a pg client, pg-boss's `db` shape). */
-export interface SqlExecutor {
-  query(text: string, values?: unknown[]): Promise<unknown>;
-}
-
 /**
  * `recordEvent` for code that writes with SQL in bulk: one multi-row INSERT in the caller's
  * transaction, the same rows (and NOTIFYs on commit) as `recordEvent` would produce.
  */
-export async function insertEvents(db: SqlExecutor, events: DomainEvent[]): Promise<void> {
+export async function insertEvents(db: Sql, events: DomainEvent[]): Promise<void> {
   if (!events.length) return;
   const timestamp = new Date().toISOString();
   const column = <T>(pick: (e: DomainEvent) => T) => events.map(pick);

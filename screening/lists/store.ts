@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { badInput, invalid } from '../../platform/errors.js';
 import { isValidSource, LIST_KINDS, type ListEntry, type ListKind } from '../types.js';
 
@@ -87,9 +88,7 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
     .update(rows.map((r) => `${r.id}\t${r.hash}`).join('\n'))
     .digest('hex');
 
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock($1)', [lockKey(source)]);
     const prev = await client.query<{ id: string; seq: number; version: string; content_hash: string; total: number }>(
       'select id, seq, version, content_hash, total from screening.list_snapshots where source = $1 order by seq desc limit 1',
@@ -97,7 +96,6 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
     );
     const previous = prev.rows[0];
     if (previous && previous.content_hash === contentHash) {
-      await client.query('commit');
       return {
         snapshotId: previous.id,
         source,
@@ -187,14 +185,8 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
       [source, seq - KEEP_ENTRY_SNAPSHOTS],
     );
     await client.query('select pg_notify($1, $2)', [LISTS_CHANNEL, JSON.stringify({ source, version, snapshotId })]);
-    await client.query('commit');
     return { snapshotId, source, version, total: rows.length, added, removed, changed };
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface SnapshotInfo {

@@ -6,12 +6,6 @@ import type { Logger } from '../../../platform/logger.js';
 import type { ChannelProviders } from './channels/registry.js';
 import type { TemplateRenderer } from './templates/template.render.js';
 
-/** The caller's organization and environment: other tenants' rows do not exist for it. */
-export interface Tenant {
-  organizationId: string;
-  environment: string;
-}
-
 /** What the notify subgraph's resolvers and routes need beyond the request context. */
 export interface NotifyDeps {
   config: Config;

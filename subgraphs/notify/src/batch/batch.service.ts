@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
 import { isUuid } from '../../../../platform/ids.js';
-import type { NotifyDeps, Tenant } from '../deps.js';
+import { inTransaction } from '../../../../platform/db/transaction.js';
+import type { NotifyDeps } from '../deps.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
 import { batchJobs, enqueueDispatch } from '../send/dispatch.worker.js';
@@ -79,16 +81,10 @@ export class BatchService {
 
     const id = uuidv7();
     const done = items.filter((n) => n.deliveries.every((d) => d.status !== 'queued')).length;
-    const client = await this.deps.pool.connect();
-    let batch: BatchView;
-    try {
-      await client.query('begin');
+    const batch = await inTransaction(this.deps.pool, async (client) => {
       if (key) {
         const claim = await claimIdempotencyKey(client, this.tenant, 'batch', key, requestHash(cmd));
-        if ('replay' in claim) {
-          await client.query('rollback');
-          return batchFromSnapshot(claim.replay);
-        }
+        if ('replay' in claim) return batchFromSnapshot(claim.replay);
       }
       const { rows } = await client.query(
         `insert into notify.batches (id, organization_id, environment, template_id, template_name, template_version, channels, total, processed, failed, status, completed_at)
@@ -106,18 +102,13 @@ export class BatchService {
           done === items.length ? 'completed' : 'processing',
         ],
       );
-      batch = toBatchView(rows[0]);
+      const created = toBatchView(rows[0]);
       await insertNotifications(client, this.tenant, template, items, id);
       await enqueueDispatch(this.deps.jobs, client, done === items.length ? [] : batchJobs(id, items.length));
-      await recordBatchEvents(client, [{ event: 'batch.created', batch }]);
-      if (key) await storeIdempotentResponse(client, this.tenant, 'batch', key, batchSnapshot(batch));
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      await recordBatchEvents(client, [{ event: 'batch.created', batch: created }]);
+      if (key) await storeIdempotentResponse(client, this.tenant, 'batch', key, batchSnapshot(created));
+      return created;
+    });
     this.deps.kick();
     return batch;
   }

@@ -1,5 +1,5 @@
 import type { Channel } from '../channels/channel.js';
-import type { Tenant } from '../deps.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Db } from '../send/notification.store.js';
 
 export const BATCH_STATUSES = ['processing', 'completed'] as const;

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import type { PushTarget, WebPushSubscription } from '../channels/channel.js';
-import type { Tenant } from '../deps.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Recipient } from './recipient.entity.js';
 import { isE164, isEmail } from './recipient.address.js';
 

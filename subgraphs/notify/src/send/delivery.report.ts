@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../../../../platform/db/transaction.js';
 import { recordBatchProgress } from '../batch/batch.progress.js';
 import { fromStatuses, transitionOf, type DeliveryTrigger } from './delivery.lifecycle.js';
 import { loadViews, lockNotifications, refreshNotifications } from './notification.store.js';
@@ -21,17 +22,12 @@ export async function applyDeliveryReport(
     'trackingToken' in lookup
       ? ['tracking_token = $1', [lookup.trackingToken]]
       : ['provider = $1 and provider_message_id = $2', [lookup.provider, lookup.providerMessageId]];
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ id: string; notification_id: string }>(
       `select id, notification_id from notify.deliveries where ${where}`,
       values,
     );
-    if (!rows[0]) {
-      await client.query('rollback');
-      return 'not_found';
-    }
+    if (!rows[0]) return 'not_found';
     const { id, notification_id: notificationId } = rows[0];
     await lockNotifications(client, [notificationId]);
     const to = transitionOf(trigger).to;
@@ -44,19 +40,10 @@ export async function applyDeliveryReport(
         where id = $1 and status = any($3::text[])`,
       [id, to, fromStatuses(trigger), reason ?? null],
     );
-    if (!updated.rowCount) {
-      await client.query('commit');
-      return 'unchanged';
-    }
+    if (!updated.rowCount) return 'unchanged';
     const refreshed = await refreshNotifications(client, [notificationId]);
     await recordNotificationEvents(client, 'notification.updated', await loadViews(client, [notificationId]));
     await recordBatchProgress(client, refreshed);
-    await client.query('commit');
     return 'changed';
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

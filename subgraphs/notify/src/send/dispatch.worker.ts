@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { PgBoss } from '../../../../platform/jobs.js';
+import { inTransaction } from '../../../../platform/db/transaction.js';
+import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Channel, PushTarget, RenderedContent } from '../channels/channel.js';
 import type { ChannelProviders } from '../channels/registry.js';
@@ -71,9 +72,6 @@ interface Outcome {
   retryInSeconds: number | null;
 }
 
-type PgBossDb = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
-const bossDb = (client: pg.PoolClient): PgBossDb => ({ executeSql: (text, values) => client.query(text, values as unknown[]) });
-
 /** Creates dispatch jobs in the caller's transaction (acceptance, retries): nothing is lost if the process dies. */
 export async function enqueueDispatch(
   boss: PgBoss,
@@ -84,7 +82,7 @@ export async function enqueueDispatch(
   await boss.insert(
     DISPATCH_QUEUE,
     jobs.map(({ job, afterSeconds }) => ({ data: job, ...(afterSeconds ? { startAfter: String(afterSeconds) } : {}) })) as never,
-    { db: bossDb(client) } as never,
+    { db: jobDb(client) } as never,
   );
 }
 
@@ -230,9 +228,7 @@ export class Dispatcher {
 
   /** Outcomes, statuses, events, batch progress and retries: one transaction. */
   private async record(outcomes: Outcome[]): Promise<void> {
-    const client = await this.opts.pool.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(this.opts.pool, async (client) => {
       const notificationIds = [...new Set(outcomes.map((o) => o.notificationId))];
       await lockNotifications(client, notificationIds);
       const col = <T>(pick: (o: Outcome) => T) => outcomes.map(pick);
@@ -268,13 +264,7 @@ export class Dispatcher {
         client,
         [...retries].map(([afterSeconds, deliveryIds]) => ({ job: { deliveryIds }, afterSeconds })),
       );
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   private async loadTemplates(ids: string[]): Promise<void> {

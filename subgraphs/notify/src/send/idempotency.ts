@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { badInput, conflict } from '../../../../platform/errors.js';
-import type { Tenant } from '../deps.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Db } from './notification.store.js';
 
 /** How long an `Idempotency-Key` is remembered. */

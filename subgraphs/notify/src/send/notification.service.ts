@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
-import type { NotifyDeps, Tenant } from '../deps.js';
+import { inTransaction } from '../../../../platform/db/transaction.js';
+import type { NotifyDeps } from '../deps.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
 import { describeRenderError } from '../templates/template.render.js';
@@ -80,30 +82,19 @@ export class NotificationService {
     if (!addressing) throw notFound('Recipient', cmd.to);
     const item = buildNotification(cmd.to, addressing, data, channels, this.tenant.environment, this.deps.providers);
 
-    const client = await this.deps.pool.connect();
-    let view: NotificationView;
-    try {
-      await client.query('begin');
+    const view = await inTransaction(this.deps.pool, async (client) => {
       if (key) {
         const claim = await claimIdempotencyKey(client, this.tenant, 'send', key, requestHash(cmd));
-        if ('replay' in claim) {
-          await client.query('rollback');
-          return viewFromSnapshot(claim.replay);
-        }
+        if ('replay' in claim) return viewFromSnapshot(claim.replay);
       }
       await insertNotifications(client, this.tenant, template, [item], null);
-      [view] = await loadViews(client, [item.id]);
+      const [view] = await loadViews(client, [item.id]);
       await recordNotificationEvents(client, 'notification.dispatched', [view]);
       const queued = item.deliveries.filter((d) => d.status === 'queued').map((d) => d.id);
       if (queued.length) await enqueueDispatch(this.deps.jobs, client, [{ job: { deliveryIds: queued } }]);
       if (key) await storeIdempotentResponse(client, this.tenant, 'send', key, notificationSnapshot(view));
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      return view;
+    });
     this.deps.kick();
     return view;
   }

@@ -1,5 +1,5 @@
 import type { Channel, PushTarget } from '../channels/channel.js';
-import type { Tenant } from '../deps.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { NOTIFICATION_STATUS_SQL, type DeliveryStatus, type NotificationStatus } from './delivery.lifecycle.js';
 
 /** A pg client inside a transaction (or the pool, outside one). */

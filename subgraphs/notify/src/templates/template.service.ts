@@ -3,7 +3,7 @@ import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Channel } from '../channels/channel.js';
-import type { Tenant } from '../deps.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Template } from './template.entity.js';
 import { CHANNEL_FIELDS, channelsOf, fieldText, type TemplateContent } from './template.content.js';
 import { parseField, placeholdersOfContent } from './template.render.js';

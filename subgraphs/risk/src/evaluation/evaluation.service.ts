@@ -3,7 +3,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
-import type { Tenant } from '../tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Evaluation } from './evaluation.entity.js';
 import type { EvaluationEngine } from './evaluation.engine.js';
 import type { TransactionInput } from './evaluation.input.js';

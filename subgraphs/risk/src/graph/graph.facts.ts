@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tenant } from '../tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 
 /**
  * Everything the rules and the graph detectors need about a transaction's neighbourhood, read in

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tenant } from '../tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { pairKey } from './graph.facts.js';
 
 export interface TransferEdge {

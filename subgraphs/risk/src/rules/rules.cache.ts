@@ -1,6 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { listen, type Listening } from '../../../../platform/db/listen.js';
 import type { Logger } from '../../../../platform/logger.js';
-import { tenantKey, type Tenant } from '../tenant.js';
+import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { RuleAction, RuleSeverity } from './rule.entity.js';
 import { compileCondition, type CompiledCondition, type RuleActivation } from './rules.environment.js';
 
@@ -99,8 +100,6 @@ function compile(rows: StoredRule[]): CompiledRule[] {
   });
 }
 
-const RECONNECT_MS = 1_000;
-
 /**
  * Compiled rules per tenant, keyed by the tenant's rule-set revision. The database is
  * authoritative: every evaluation reads the current revision in its own transaction and reloads
@@ -111,8 +110,7 @@ const RECONNECT_MS = 1_000;
 export class RuleCache {
   private readonly entries = new Map<string, RuleSetSnapshot>();
   private readonly loading = new Map<string, Promise<RuleSetSnapshot | null>>();
-  private client: pg.Client | null = null;
-  private stopped = false;
+  private listening: Listening | null = null;
   /** Count of reloads caused by a notification (observability, tests). */
   notifiedReloads = 0;
 
@@ -123,32 +121,18 @@ export class RuleCache {
   ) {}
 
   async start(): Promise<void> {
-    this.stopped = false;
-    const client = new pg.Client({ connectionString: this.url });
-    client.on('notification', (msg) => this.onNotice(msg.payload));
-    client.on('error', (err) => {
-      this.logger.warn({ err }, 'rules listener connection lost; reconnecting');
-      this.reconnect();
-    });
-    await client.connect();
-    await client.query('LISTEN risk_rules');
-    this.client = client;
     // changes missed while disconnected are caught by the per-evaluation revision check
+    this.listening = await listen({
+      connection: this.url,
+      channel: 'risk_rules',
+      logger: this.logger,
+      onNotification: (payload) => this.onNotice(payload),
+    });
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.client?.end().catch(() => undefined);
-    this.client = null;
-  }
-
-  private reconnect(): void {
-    this.client?.end().catch(() => undefined);
-    this.client = null;
-    if (this.stopped) return;
-    setTimeout(() => {
-      if (!this.stopped) this.start().catch(() => this.reconnect());
-    }, RECONNECT_MS).unref();
+    await this.listening?.stop();
+    this.listening = null;
   }
 
   private onNotice(raw: string | undefined): void {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
-import type { Tenant } from '../tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Rule, RuleAudit, RuleVersion } from './rule.entity.js';
 import type { RulePatch, RulesStore, SaveResult } from './rules.store.js';
 import { RULE_ID_PATTERN } from './rules.store.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { badInput, conflict, notFound } from '../../../../platform/errors.js';
-import { inTransaction, tenantKey, type Tenant } from '../tenant.js';
+import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
+import { inTransaction } from '../../../../platform/db/transaction.js';
 import { RULE_ACTIONS, RULE_SEVERITIES, type RuleAction, type RuleSeverity } from './rule.entity.js';
 import { DEFAULT_RULES, type RuleDefinition } from './rules.defaults.js';
 import { checkCondition } from './rules.environment.js';

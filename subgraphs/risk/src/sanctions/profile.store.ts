@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { badInput, notFound } from '../../../../platform/errors.js';
-import type { Tenant } from '../tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 
 export interface AccountProfile {
   accountId: string;

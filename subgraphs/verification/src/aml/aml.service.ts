@@ -5,7 +5,7 @@ import { AppError, invalid, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { ListKind, ScreeningEngine } from '../../../../screening/index.js';
-import type { Tenant } from '../identity/identity.service.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { generateWebhookSecret } from '../webhooks/webhook.signature.js';
 import { resolveTarget } from '../webhooks/webhook.target.js';
 import { AmlBatch, AmlBatchSubject, AmlHit, AmlScreening, type AmlRequest } from './aml.entity.js';

@@ -11,7 +11,7 @@ import { resolveTarget } from '../webhooks/webhook.target.js';
 import { AmlBatch, AmlBatchSubject } from './aml.entity.js';
 import { batchCompleteData, recordBatchEvent } from './aml.events.js';
 import { AmlService, type AmlJobs, type ListCatalog, type ScreeningSearch } from './aml.service.js';
-import { jobDb } from './job-executor.js';
+import { jobDb } from '../../../../platform/jobs.js';
 
 export const AML_BATCH_QUEUE = 'aml-batch';
 export const AML_CALLBACK_QUEUE = 'aml-batch-callback';

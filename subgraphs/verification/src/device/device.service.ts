@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
-import type { Tenant } from '../identity/identity.service.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { isKnownFraudDevice, type Queryable } from '../ip/fraud-links.js';
 import { normaliseIp } from '../ip/ip-risk.js';
 import { INVALID_IP, type IpIntelligence } from '../ip/ip.service.js';

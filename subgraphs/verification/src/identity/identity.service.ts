@@ -3,15 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { IdentityVerification, type IdentityTier } from './identity.entity.js';
 import { ACTIVE_STATUSES, transition, type IdentityTrigger } from './identity.lifecycle.js';
 import { recordIdentityEvent } from './identity.events.js';
-
-/** The tenant a caller acts for: rows of other organizations or environments do not exist for it. */
-export interface Tenant {
-  organizationId: string;
-  environment: string;
-}
 
 export interface ReviewCommand {
   decision: 'VERIFIED' | 'REJECTED';

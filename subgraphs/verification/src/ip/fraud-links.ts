@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tenant } from '../identity/identity.service.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 
 export type Queryable = Pick<pg.Pool, 'query'>;
 

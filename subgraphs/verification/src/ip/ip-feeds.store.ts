@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../../../../platform/db/transaction.js';
 import type { FeedCategory, ParsedFeed } from './ip-feeds.js';
 
 export interface ImportedFeed {
@@ -48,9 +49,7 @@ export class IpFeedStore {
 
   /** Replaces the feed's ranges with the parsed ones, atomically (readers see the old or the new set). */
   async import(parsed: ParsedFeed, sourceName: string | null = null): Promise<ImportedFeed> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(this.pool, async (client) => {
       await client.query(`select pg_advisory_xact_lock(hashtext('ip_feed:' || $1))`, [parsed.feed]);
       const previous = await client.query<{ version: string; entries: number }>(
         'select version, entries from verification.ip_feeds where feed = $1',
@@ -68,7 +67,6 @@ export class IpFeedStore {
           parsed.category,
           parsed.provider,
         ]);
-        await client.query('commit');
         return { ...summary(parsed, sourceName, rows[0].imported_at), previousEntries: prev.entries, changed: false };
       }
       const { rows } = await client.query<{ imported_at: Date }>(
@@ -97,14 +95,8 @@ export class IpFeedStore {
           ],
         );
       }
-      await client.query('commit');
       return { ...summary(parsed, sourceName, rows[0].imported_at), previousEntries: prev?.entries ?? 0, changed: true };
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async list(): Promise<FeedRow[]> {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
-import type { Tenant } from '../identity/identity.service.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { countryName, geolocate, type Geolocation } from './geolocation.js';
 import type { IpFeedStore, RangeMatch } from './ip-feeds.store.js';
 import { assessIp, normaliseIp, type IpNetwork, type RiskLevel, type Threats } from './ip-risk.js';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { ListKind } from '../../../../screening/index.js';
-import type { Tenant } from '../identity/identity.service.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { ScreeningSearch } from '../aml/aml.service.js';
 import { dateOfBirthError } from '../aml/aml.validation.js';
 import { isCountryCode } from '../ip/geolocation.js';

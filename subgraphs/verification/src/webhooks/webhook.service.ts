@@ -3,7 +3,7 @@ import { ApiClient } from '../../../../platform/auth/api-client.entity.js';
 import { invalid, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
-import type { Tenant } from '../identity/identity.service.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity.js';
 import { generateWebhookSecret } from './webhook.signature.js';
 import { resolveTarget } from './webhook.target.js';

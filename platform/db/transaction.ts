@@ -1,14 +1,14 @@
 import type pg from 'pg';
 
-/** The tenant a caller acts for: rows of other organizations or environments do not exist for it. */
-export interface Tenant {
-  organizationId: string;
-  environment: string;
+/** Anything that runs SQL: the pool, or a client inside a transaction. */
+export interface Sql {
+  query<R = any>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
 }
 
-export const tenantKey = (t: Tenant): string => `${t.organizationId}/${t.environment}`;
-
-/** Runs `work` in one transaction on a pooled connection (rollback on any error). */
+/**
+ * Runs `work` in one transaction on a pooled connection: commit when it returns, rollback when it
+ * throws. The one place that writes begin/commit/rollback.
+ */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'begin'): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
