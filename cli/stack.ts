@@ -86,6 +86,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       const running = await startSubgraph({
         definition: module.definition,
         orm,
+        events,
         deps: instance.deps,
         internalSecret: opts.internalSecret,
         logger,

@@ -15,6 +15,8 @@ import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
 import { readPrincipal, type Principal, type ServiceName } from '../auth/principal.js';
+import { tenantOf, type Tenant } from '../auth/tenant.js';
+import type { EventStream } from '../events/event-stream.js';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
 import { mountObservability } from '../http/observability.js';
 import { formatError } from './format-error.js';
@@ -22,6 +24,10 @@ import { validateArgument } from './validation.js';
 
 export interface SubgraphContext<Deps = unknown> {
   principal: Principal | null;
+  /** The organization and environment an API key acts for (null for the admin secret). */
+  tenant: Tenant | null;
+  /** Committed outbox events: the source of every subscription (see tenancy.ts `tenantEvents`). */
+  events: EventStream;
   /** A fresh EntityManager for this request or subscription event. */
   em: EntityManager;
   requestId: string;
@@ -82,6 +88,7 @@ export async function buildSubgraph<Deps>(def: SubgraphDefinition<Deps>): Promis
 export interface SubgraphServerOptions<Deps> {
   definition: SubgraphDefinition<Deps>;
   orm: Orm;
+  events: EventStream;
   deps: Deps;
   internalSecret: string;
   logger: Logger;
@@ -120,8 +127,11 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
       onConnect: (ctx) => readPrincipal(ctx.connectionParams, opts.internalSecret) !== null,
       context: (ctx): SubgraphContext<Deps> => {
         const params = ctx.connectionParams ?? {};
+        const principal = readPrincipal(params, opts.internalSecret);
         return {
-          principal: readPrincipal(params, opts.internalSecret),
+          principal,
+          tenant: tenantOf(principal),
+          events: opts.events,
           em: opts.orm.em.fork(),
           requestId: String(params[REQUEST_ID_HEADER] ?? ''),
           logger,
@@ -154,6 +164,8 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
         if (!principal) throw untrusted();
         return {
           principal,
+          tenant: tenantOf(principal),
+          events: opts.events,
           em: opts.orm.em.fork(),
           requestId: String(req.headers[REQUEST_ID_HEADER] ?? ''),
           idempotencyKey: req.headers['idempotency-key'] as string | undefined,

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { Config } from '../../../platform/config.js';
-import type { EventStream } from '../../../platform/events/event-stream.js';
 import type { PgBoss } from '../../../platform/jobs.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { ChannelProviders } from './channels/registry.js';
@@ -11,7 +10,6 @@ export interface NotifyDeps {
   config: Config;
   logger: Logger;
   pool: pg.Pool;
-  events: EventStream;
   providers: ChannelProviders;
   renderer: TemplateRenderer;
   /** pg-boss: dispatch jobs are created in the acceptance transaction. */

@@ -45,7 +45,7 @@ export const notifyService: ServiceModule<NotifyDeps> = {
       leaseSeconds: rt.config.NOTIFY_CLAIM_LEASE_SECONDS,
     });
     return {
-      deps: { config: rt.config, logger, pool: rt.pool, events: rt.events, providers, renderer, jobs: boss, kick: () => dispatcher.kick() },
+      deps: { config: rt.config, logger, pool: rt.pool, providers, renderer, jobs: boss, kick: () => dispatcher.kick() },
       start: () => dispatcher.start(),
       stop: async () => {
         await dispatcher.stop();

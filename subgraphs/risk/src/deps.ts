@@ -1,5 +1,4 @@
 import type { Config } from '../../../platform/config.js';
-import type { EventStream } from '../../../platform/events/event-stream.js';
 import type { EvaluationEngine } from './evaluation/evaluation.engine.js';
 import type { RuleCache } from './rules/rules.cache.js';
 import type { RulesStore } from './rules/rules.store.js';
@@ -10,7 +9,6 @@ import type { ProfileStore } from './sanctions/profile.store.js';
 /** What the risk subgraph's resolvers need beyond the request context (one set per process). */
 export interface RiskDeps {
   config: Config;
-  events: EventStream;
   engine: EvaluationEngine;
   rules: RulesStore;
   ruleCache: RuleCache;

@@ -65,7 +65,7 @@ export const riskService: ServiceModule<RiskDeps> = {
     });
     let prune: NodeJS.Timeout | null = null;
     return {
-      deps: { config: c, events: rt.events, engine, rules, ruleCache, graphQuery, sanctions, profiles: new ProfileStore(rt.pool) },
+      deps: { config: c, engine, rules, ruleCache, graphQuery, sanctions, profiles: new ProfileStore(rt.pool) },
       async start() {
         await ruleCache.start();
         prune = setInterval(

@@ -1,5 +1,4 @@
 import type { Config } from '../../../platform/config.js';
-import type { EventStream } from '../../../platform/events/event-stream.js';
 import type { ScreeningEngine } from '../../../screening/index.js';
 import type { IpFeedStore } from './ip/ip-feeds.store.js';
 import type { IpIntelligence } from './ip/ip.service.js';
@@ -9,7 +8,6 @@ import type { WatchlistDeps } from './watchlist/watchlist.service.js';
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
   config: Config;
-  events: EventStream;
   webhooks: { enqueue(deliveryId: string): Promise<void> };
   /** Sanctions/PEP list matching over the newest list snapshots (reloaded on every new snapshot). */
   screening: ScreeningEngine;

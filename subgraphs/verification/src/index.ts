@@ -119,7 +119,6 @@ export const verificationService: ServiceModule<VerificationDeps> = {
     return {
       deps: {
         config: rt.config,
-        events: rt.events,
         webhooks: dispatcher,
         screening,
         ipFeeds,

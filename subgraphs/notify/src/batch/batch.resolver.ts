@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { NotifyDeps } from '../deps.js';
 import { BatchService, batchFromSnapshot } from './batch.service.js';
@@ -11,8 +11,7 @@ import { channelProgress, type BatchView } from './batch.store.js';
 type Ctx = SubgraphContext<NotifyDeps>;
 
 function service(ctx: Ctx, permission: 'send' | 'notifications:read'): BatchService {
-  requirePermission(ctx.principal, 'notify', permission);
-  return new BatchService(ctx.em, ctx.deps, { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment });
+  return new BatchService(ctx.em, ctx.deps, authorize(ctx, 'notify', permission));
 }
 
 @Resolver(() => NotificationBatchType)
@@ -31,21 +30,14 @@ export class BatchResolver {
 
   @FieldResolver(() => [BatchChannelProgressType], { description: 'Per channel: how many notifications are in each status now' })
   channelProgress(@Root() batch: BatchView, @Ctx() ctx: Ctx) {
-    // the batch itself was read (or streamed) for this tenant
-    return channelProgress(ctx.deps.pool, batch.id);
+    return channelProgress(ctx.deps.pool, authorize(ctx, 'notify', 'notifications:read'), batch.id);
   }
 
   @Subscription(() => NotificationBatchType, {
     description: 'Batch progress: after each chunk of recipients is dispatched, and once completed',
     subscribe: ({ args, context }) => {
-      const ctx = context as Ctx;
-      requirePermission(ctx.principal, 'notify', 'notifications:read');
-      const { organizationId, environment } = ctx.principal;
       const { id } = args as { id: string };
-      return ctx.deps.events.subscribe(
-        (n) =>
-          n.resourceType === BATCH_RESOURCE && n.resourceId === id && n.organizationId === organizationId && n.environment === environment,
-      );
+      return tenantEvents(context as Ctx, { service: 'notify', permission: 'notifications:read' }, BATCH_RESOURCE, { resourceId: id });
     },
   })
   notificationBatchProgress(@Root() event: StreamedEvent, @Arg('id', () => ID) _id: string): BatchView {

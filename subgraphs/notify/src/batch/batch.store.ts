@@ -67,15 +67,16 @@ export interface ChannelProgress {
 }
 
 /** Current channel statuses of a batch's notifications (delivery reports and opens included). */
-export async function channelProgress(db: Db, batchId: string): Promise<ChannelProgress[]> {
+export async function channelProgress(db: Db, tenant: Tenant, batchId: string): Promise<ChannelProgress[]> {
   const { rows } = await db.query(
     `select d.channel,
             count(*) filter (where d.status = 'queued')::int as queued, count(*) filter (where d.status = 'sent')::int as sent,
             count(*) filter (where d.status = 'delivered')::int as delivered, count(*) filter (where d.status = 'opened')::int as opened,
             count(*) filter (where d.status = 'failed')::int as failed, count(*) filter (where d.status = 'undeliverable')::int as undeliverable
        from notify.notifications n join notify.deliveries d on d.notification_id = n.id
-      where n.batch_id = $1 group by d.channel order by array_position(array['email', 'sms', 'push'], d.channel)`,
-    [batchId],
+      where n.batch_id = $1 and n.organization_id = $2 and n.environment = $3
+      group by d.channel order by array_position(array['email', 'sms', 'push'], d.channel)`,
+    [batchId, tenant.organizationId, tenant.environment],
   );
   return rows;
 }

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { badInput } from '../../../../platform/errors.js';
 import type { NotifyDeps } from '../deps.js';
@@ -22,13 +22,13 @@ export class SandboxResolver {
     @Arg('to', () => String, { nullable: true }) to: string | null,
     @Ctx() ctx: Ctx,
   ): Promise<SandboxMessagePage> {
-    requirePermission(ctx.principal, 'notify', 'notifications:read');
+    const tenant = authorize(ctx, 'notify', 'notifications:read');
     const errors = [];
     if (notificationId && !isUuid(notificationId)) errors.push('notificationId must be a notification id');
     if (channel && !isChannel(channel)) errors.push('channel must be one of: email, sms, push');
     if (errors.length) throw badInput(errors);
     const where = ['organization_id = $1', 'environment = $2'];
-    const values: unknown[] = [ctx.principal.organizationId, ctx.principal.environment];
+    const values: unknown[] = [tenant.organizationId, tenant.environment];
     if (notificationId) where.push(`notification_id = $${values.push(notificationId)}`);
     if (channel) where.push(`channel = $${values.push(channel)}`);
     if (to) where.push(`recipient = $${values.push(to)}`);

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { NotifyDeps } from '../deps.js';
 import { RecipientService } from './recipient.service.js';
 import {
@@ -15,8 +15,7 @@ type Ctx = SubgraphContext<NotifyDeps>;
 
 /** Profiles are written by senders (`send`) and read with `notifications:read`. */
 function service(ctx: Ctx, permission: 'send' | 'notifications:read'): RecipientService {
-  requirePermission(ctx.principal, 'notify', permission);
-  return new RecipientService(ctx.em, { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment });
+  return new RecipientService(ctx.em, authorize(ctx, 'notify', permission));
 }
 
 @Resolver(() => NotificationRecipientType)

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { NotifyDeps } from '../deps.js';
 import { NotificationService, viewFromSnapshot } from './notification.service.js';
@@ -11,11 +11,7 @@ import { NOTIFICATION_RESOURCE } from './notification.events.js';
 type Ctx = SubgraphContext<NotifyDeps>;
 
 function service(ctx: Ctx, permission: 'send' | 'notifications:read'): NotificationService {
-  requirePermission(ctx.principal, 'notify', permission);
-  return new NotificationService(ctx.em, ctx.deps, {
-    organizationId: ctx.principal.organizationId,
-    environment: ctx.principal.environment,
-  });
+  return new NotificationService(ctx.em, ctx.deps, authorize(ctx, 'notify', permission));
 }
 
 @Resolver(() => NotificationType)
@@ -47,17 +43,9 @@ export class NotificationResolver {
   @Subscription(() => NotificationType, {
     description: 'Every change of the notification: each channel moving (queued, sent, delivered, opened, failed…)',
     subscribe: ({ args, context }) => {
-      const ctx = context as Ctx;
-      requirePermission(ctx.principal, 'notify', 'notifications:read');
-      const { organizationId, environment } = ctx.principal;
       const { id } = args as { id: string };
-      return ctx.deps.events.subscribe(
-        (n) =>
-          n.resourceType === NOTIFICATION_RESOURCE &&
-          n.resourceId === id &&
-          n.organizationId === organizationId &&
-          n.environment === environment,
-      );
+      const access = { service: 'notify', permission: 'notifications:read' } as const;
+      return tenantEvents(context as Ctx, access, NOTIFICATION_RESOURCE, { resourceId: id });
     },
   })
   notificationUpdated(@Root() event: StreamedEvent, @Arg('id', () => ID) _id: string): NotificationType {

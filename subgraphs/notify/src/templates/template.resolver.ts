@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { NotifyDeps } from '../deps.js';
 import { TemplateService, templateView } from './template.service.js';
 import { CreateNotificationTemplateInput, NotificationTemplatePage, NotificationTemplateType } from './template.type.js';
@@ -10,8 +10,7 @@ import type { TemplateContent } from './template.content.js';
 type Ctx = SubgraphContext<NotifyDeps>;
 
 function service(ctx: Ctx, permission: 'templates:read' | 'templates:write'): TemplateService {
-  requirePermission(ctx.principal, 'notify', permission);
-  return new TemplateService(ctx.em, { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment });
+  return new TemplateService(ctx.em, authorize(ctx, 'notify', permission));
 }
 
 @Resolver(() => NotificationTemplateType)

@@ -113,7 +113,7 @@ export class TemplateService {
         order by name limit ? offset ?`,
       [this.tenant.organizationId, this.tenant.environment, limit, (page - 1) * limit],
     );
-    const byId = new Map((await this.em.find(Template, { id: { $in: rows.map((r) => r.id) } })).map((t) => [t.id, t]));
+    const byId = new Map((await this.em.find(Template, { id: { $in: rows.map((r) => r.id) }, ...this.tenant })).map((t) => [t.id, t]));
     const total = rows.length
       ? Number(rows[0].total)
       : Number(

@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-g
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { RiskJsonScalar } from '../json.scalar.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { RiskDeps } from '../deps.js';
 
 type Ctx = SubgraphContext<RiskDeps>;
@@ -23,7 +23,6 @@ export class GraphQueryResolver {
     description: 'POST /v1/graph/query (scope graph:query): the read-only openCypher subset over the organization’s graph',
   })
   riskGraphQuery(@Arg('query') query: string, @Arg('params', () => RiskJsonScalar, { nullable: true }) params: unknown, @Ctx() ctx: Ctx) {
-    requirePermission(ctx.principal, 'risk', 'graph:query');
-    return ctx.deps.graphQuery.run({ organizationId: ctx.principal.organizationId, environment: ctx.principal.environment }, query, params);
+    return ctx.deps.graphQuery.run(authorize(ctx, 'risk', 'graph:query'), query, params);
   }
 }

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { RiskDeps } from '../deps.js';
 import type { Evaluation } from './evaluation.entity.js';
@@ -13,11 +13,7 @@ import { EVALUATION_RESOURCE, evaluationEvent } from './evaluation.events.js';
 type Ctx = SubgraphContext<RiskDeps>;
 
 function service(ctx: Ctx, permission: 'evaluate' | 'evaluations:read'): EvaluationService {
-  requirePermission(ctx.principal, 'risk', permission);
-  return new EvaluationService(ctx.em, ctx.deps.engine, {
-    organizationId: ctx.principal.organizationId,
-    environment: ctx.principal.environment,
-  });
+  return new EvaluationService(ctx.em, ctx.deps.engine, authorize(ctx, 'risk', permission));
 }
 
 /** Entity (or snapshot with ISO dates) → GraphQL type. */
@@ -81,17 +77,9 @@ export class EvaluationResolver {
   @Subscription(() => RiskEvaluationType, {
     description: 'Every new evaluation of the organization (environment of the key), optionally only one action',
     subscribe: ({ args, context }) => {
-      const ctx = context as Ctx;
-      requirePermission(ctx.principal, 'risk', 'evaluations:read');
       const { action } = args as { action?: string | null };
-      const { organizationId, environment } = ctx.principal;
-      return ctx.deps.events.subscribe(
-        (n) =>
-          n.resourceType === EVALUATION_RESOURCE &&
-          n.organizationId === organizationId &&
-          n.environment === environment &&
-          (!action || n.event === evaluationEvent(action)),
-      );
+      const access = { service: 'risk', permission: 'evaluations:read' } as const;
+      return tenantEvents(context as Ctx, access, EVALUATION_RESOURCE, { events: action ? [evaluationEvent(action)] : null });
     },
   })
   evaluationCreated(

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { RiskDeps } from '../deps.js';
 import { RulesService } from './rules.service.js';
 import type { SaveResult } from './rules.store.js';
@@ -18,13 +18,8 @@ import {
 type Ctx = SubgraphContext<RiskDeps>;
 
 function service(ctx: Ctx, permission: 'rules:read' | 'rules:write'): RulesService {
-  requirePermission(ctx.principal, 'risk', permission);
-  return new RulesService(
-    ctx.em,
-    ctx.deps.rules,
-    { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment },
-    `client:${ctx.principal.clientId}`,
-  );
+  const tenant = authorize(ctx, 'risk', permission);
+  return new RulesService(ctx.em, ctx.deps.rules, tenant, `client:${ctx.principal!.clientId}`);
 }
 
 const change = (r: SaveResult): RiskRuleChangeType => ({
@@ -66,7 +61,7 @@ export class RuleResolver {
 
   @Query(() => RiskRuleEnvironmentType, { description: 'The CEL variables and functions conditions may use' })
   riskRuleEnvironment(@Ctx() ctx: Ctx): RiskRuleEnvironmentType {
-    requirePermission(ctx.principal, 'risk', 'rules:read');
+    authorize(ctx, 'risk', 'rules:read');
     return { variables: RULE_FACTS, functions: FUNCTIONS };
   }
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { RiskDeps } from '../deps.js';
 
 type Ctx = SubgraphContext<RiskDeps>;
@@ -27,27 +27,23 @@ export class RiskSanctionsStatusType {
   @Field(() => [String], { description: 'Lists loaded, as source@version' }) lists!: string[];
 }
 
-const tenant = (ctx: Ctx) => ({ organizationId: ctx.principal!.organizationId!, environment: ctx.principal!.environment });
-
 @Resolver()
 export class ProfileResolver {
   @Mutation(() => RiskAccountProfileType, {
     description: 'Sets the name screened for an account when a transaction carries no metadata.sender_name/receiver_name (scope evaluate)',
   })
   setRiskAccountProfile(@Arg('accountId') accountId: string, @Arg('input') input: RiskAccountProfileInput, @Ctx() ctx: Ctx) {
-    requirePermission(ctx.principal, 'risk', 'evaluate');
-    return ctx.deps.profiles.set(tenant(ctx), accountId, input);
+    return ctx.deps.profiles.set(authorize(ctx, 'risk', 'evaluate'), accountId, input);
   }
 
   @Query(() => RiskAccountProfileType)
   riskAccountProfile(@Arg('accountId') accountId: string, @Ctx() ctx: Ctx) {
-    requirePermission(ctx.principal, 'risk', 'evaluations:read');
-    return ctx.deps.profiles.get(tenant(ctx), accountId);
+    return ctx.deps.profiles.get(authorize(ctx, 'risk', 'evaluations:read'), accountId);
   }
 
   @Query(() => RiskSanctionsStatusType, { description: 'Whether the sanctions layer can screen, and against which lists' })
   riskSanctionsStatus(@Ctx() ctx: Ctx): RiskSanctionsStatusType {
-    requirePermission(ctx.principal, 'risk', 'evaluations:read');
+    authorize(ctx, 'risk', 'evaluations:read');
     return { available: ctx.deps.sanctions.available, lists: ctx.deps.sanctions.lists() };
   }
 }

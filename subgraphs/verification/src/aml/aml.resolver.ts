@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { invalid } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { VerificationDeps } from '../deps.js';
@@ -21,10 +21,10 @@ import {
 } from './aml.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
+const SCREENING_READ = { service: 'verification', permission: 'screening:read' } as const;
 
 function service(ctx: Ctx, access: 'read' | 'write'): AmlService {
-  requirePermission(ctx.principal, 'verification', `screening:${access}`);
-  const tenant = { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment };
+  const tenant = authorize(ctx, 'verification', `screening:${access}`);
   const { screening, amlCatalog: catalog, amlJobs: jobs, config } = ctx.deps;
   return new AmlService(ctx.em, tenant, { screening, catalog, jobs, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
 }
@@ -84,19 +84,9 @@ export class AmlResolver {
   @Subscription(() => AmlScreeningType, {
     description: 'Every change of one screening (id) or of all screenings of a user (userId): aml.clear, aml.flagged, aml.match_resolved',
     subscribe: ({ args, context }) => {
-      const ctx = context as Ctx;
-      requirePermission(ctx.principal, 'verification', 'screening:read');
       const { id, userId } = args as { id?: string; userId?: string };
       if (!id && !userId) throw invalid('Give id or userId');
-      const { organizationId, environment } = ctx.principal;
-      return ctx.deps.events.subscribe(
-        (n) =>
-          n.resourceType === AML_RESOURCE &&
-          n.organizationId === organizationId &&
-          n.environment === environment &&
-          (!id || n.resourceId === id) &&
-          (!userId || n.userId === userId),
-      );
+      return tenantEvents(context as Ctx, SCREENING_READ, AML_RESOURCE, { resourceId: id, userId });
     },
   })
   amlScreeningUpdated(
@@ -143,17 +133,8 @@ export class AmlBatchResolver {
   @Subscription(() => AmlBatchType, {
     description: 'Progress of a batch: aml.batch_progress after each subject, aml.batch_complete, aml.batch_callback',
     subscribe: ({ args, context }) => {
-      const ctx = context as Ctx;
-      requirePermission(ctx.principal, 'verification', 'screening:read');
       const { id } = args as { id: string };
-      const { organizationId, environment } = ctx.principal;
-      return ctx.deps.events.subscribe(
-        (n) =>
-          n.resourceType === AML_BATCH_RESOURCE &&
-          n.organizationId === organizationId &&
-          n.environment === environment &&
-          n.resourceId === id,
-      );
+      return tenantEvents(context as Ctx, SCREENING_READ, AML_BATCH_RESOURCE, { resourceId: id });
     },
   })
   amlBatchUpdated(@Root() event: StreamedEvent, @Arg('id', () => ID) _id: string): AmlBatchType {

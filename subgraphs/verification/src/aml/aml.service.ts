@@ -187,7 +187,11 @@ export class AmlService {
   async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand): Promise<AmlView> {
     await this.get(screeningId);
     return this.em.transactional(async (em) => {
-      const screening = await em.findOneOrFail(AmlScreening, { id: screeningId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const screening = await em.findOneOrFail(
+        AmlScreening,
+        { id: screeningId, ...this.tenant },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
       const hits = await em.find(AmlHit, { screeningId }, { orderBy: { position: 'asc' }, refresh: true });
       const hit = isUuid(matchId) ? hits.find((h) => h.id === matchId) : undefined;
       if (!hit) throw notFound(`Match of AML screening ${screeningId}`, matchId);
@@ -258,6 +262,7 @@ export class AmlService {
 
   /** One line per subject, in submission order, with its screening once done. */
   async batchResults(batchId: string): Promise<Array<BatchResult & { fullName: string; screening: AmlView | null }>> {
+    await this.getBatch(batchId);
     const subjects = await this.em.find(AmlBatchSubject, { batchId }, { orderBy: { position: 'asc' } });
     const ids = subjects.map((s) => s.screeningId).filter((id): id is string => Boolean(id));
     const screenings = ids.length ? await this.em.find(AmlScreening, { id: { $in: ids }, ...this.tenant }) : [];

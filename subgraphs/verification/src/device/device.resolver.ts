@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { VerificationDeps } from '../deps.js';
 import { DeviceService } from './device.service.js';
 import type { DeviceAssessment } from './device.entity.js';
@@ -10,8 +10,7 @@ import { AssessDeviceInput, DeviceAssessmentPage, DeviceAssessmentType } from '.
 type Ctx = SubgraphContext<VerificationDeps>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): DeviceService {
-  requirePermission(ctx.principal, 'verification', `intelligence:${access}`);
-  const tenant = { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment };
+  const tenant = authorize(ctx, 'verification', `intelligence:${access}`);
   return new DeviceService(ctx.em, tenant, ctx.deps.ipIntelligence, ctx.deps.ipIntelligence.db);
 }
 

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { invalid } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { VerificationDeps } from '../deps.js';
@@ -13,8 +13,7 @@ import { IDENTITY_RESOURCE } from './identity.events.js';
 type Ctx = SubgraphContext<VerificationDeps>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): IdentityService {
-  requirePermission(ctx.principal, 'verification', `identity:${access}`);
-  return new IdentityService(ctx.em, { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment });
+  return new IdentityService(ctx.em, authorize(ctx, 'verification', `identity:${access}`));
 }
 
 /** Dates travel as ISO strings inside events; the GraphQL type wants Date objects. */
@@ -53,19 +52,12 @@ export class IdentityResolver {
   @Subscription(() => IdentityVerificationType, {
     description: 'Every status change of one verification (id) or of all verifications of a user (userId)',
     subscribe: ({ args, context }) => {
-      const ctx = context as Ctx;
-      requirePermission(ctx.principal, 'verification', 'identity:read');
       const { id, userId } = args as { id?: string; userId?: string };
       if (!id && !userId) throw invalid('Give id or userId');
-      const { organizationId, environment } = ctx.principal;
-      return ctx.deps.events.subscribe(
-        (n) =>
-          n.resourceType === IDENTITY_RESOURCE &&
-          n.organizationId === organizationId &&
-          n.environment === environment &&
-          (!id || n.resourceId === id) &&
-          (!userId || n.userId === userId),
-      );
+      return tenantEvents(context as Ctx, { service: 'verification', permission: 'identity:read' }, IDENTITY_RESOURCE, {
+        resourceId: id,
+        userId,
+      });
     },
   })
   identityVerificationUpdated(

@@ -68,7 +68,11 @@ export class IdentityService {
   async restart(id: string): Promise<IdentityVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
-      const current = await em.findOneOrFail(IdentityVerification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const current = await em.findOneOrFail(
+        IdentityVerification,
+        { id, ...this.tenant },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
       if (current.invalidatedAt) {
         throw conflict(`Identity verification ${id} was already restarted; its replacement is ${current.replacedById}`);
       }
@@ -106,7 +110,11 @@ export class IdentityService {
   ): Promise<IdentityVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
-      const v = await em.findOneOrFail(IdentityVerification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const v = await em.findOneOrFail(
+        IdentityVerification,
+        { id, ...this.tenant },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
       const t = transition(v.overallStatus, trigger);
       change(v, new Date());
       v.overallStatus = t.to;

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
 import { requireAdmin, requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import { invalid } from '../../../../platform/errors.js';
 import type { VerificationDeps } from '../deps.js';
 import { IpService } from './ip.service.js';
@@ -12,12 +13,7 @@ import { FeedError, parseFeed } from './ip-feeds.js';
 type Ctx = SubgraphContext<VerificationDeps>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): IpService {
-  requirePermission(ctx.principal, 'verification', `intelligence:${access}`);
-  return new IpService(
-    ctx.em,
-    { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment },
-    ctx.deps.ipIntelligence,
-  );
+  return new IpService(ctx.em, authorize(ctx, 'verification', `intelligence:${access}`), ctx.deps.ipIntelligence);
 }
 
 export function toIpAnalysis(c: IpCheck): IpAnalysisType {

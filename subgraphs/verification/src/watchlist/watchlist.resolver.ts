@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { VerificationDeps } from '../deps.js';
 import { WatchlistService } from './watchlist.service.js';
@@ -19,9 +19,7 @@ import {
 type Ctx = SubgraphContext<VerificationDeps>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): WatchlistService {
-  requirePermission(ctx.principal, 'verification', `monitoring:${access}`);
-  const tenant = { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment };
-  return new WatchlistService(ctx.em, tenant, ctx.deps.watchlist);
+  return new WatchlistService(ctx.em, authorize(ctx, 'verification', `monitoring:${access}`), ctx.deps.watchlist);
 }
 
 const DATES = ['detectedAt', 'clearedAt', 'reviewedAt'];
@@ -31,17 +29,9 @@ const alertFromSnapshot = (s: Record<string, unknown>) =>
   ) as unknown as WatchlistAlertType;
 
 /** Alerts of the caller's tenant, optionally of one user or subscription, for the given events. */
-function alertStream(ctx: Ctx, args: { userId?: string; subscriptionId?: string }, events: string[] | null) {
-  requirePermission(ctx.principal, 'verification', 'monitoring:read');
-  const { organizationId, environment } = ctx.principal;
-  return ctx.deps.events.subscribe(
-    (n) =>
-      n.resourceType === WATCHLIST_ALERT_RESOURCE &&
-      n.organizationId === organizationId &&
-      n.environment === environment &&
-      (!events || events.includes(n.event)) &&
-      (!args.userId || n.userId === args.userId),
-  );
+function alertStream(ctx: Ctx, args: { userId?: string }, events: string[] | null) {
+  const access = { service: 'verification', permission: 'monitoring:read' } as const;
+  return tenantEvents(ctx, access, WATCHLIST_ALERT_RESOURCE, { userId: args.userId, events });
 }
 
 @Resolver()

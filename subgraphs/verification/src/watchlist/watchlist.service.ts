@@ -197,7 +197,11 @@ export class WatchlistService {
   async unsubscribe(id: string): Promise<WatchlistSubscription> {
     await this.getSubscription(id);
     return this.em.transactional(async (em) => {
-      const sub = await em.findOneOrFail(WatchlistSubscription, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const sub = await em.findOneOrFail(
+        WatchlistSubscription,
+        { id, ...this.tenant },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
       const t = subscriptionTransition(sub.status, 'unsubscribe');
       Object.assign(sub, { status: t.to, cancelledAt: new Date(), nextScanAt: null });
       recordSubscriptionEvent(em, t.event, sub);
@@ -259,7 +263,7 @@ export class WatchlistService {
   async reviewAlert(id: string, cmd: ReviewAlertCommand): Promise<WatchlistAlert> {
     await this.getAlert(id);
     return this.em.transactional(async (em) => {
-      const alert = await em.findOneOrFail(WatchlistAlert, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const alert = await em.findOneOrFail(WatchlistAlert, { id, ...this.tenant }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       const t = alertTransition(alert.status, cmd.status === 'REVIEWED' ? 'review' : 'dismiss');
       Object.assign(alert, { status: t.to, reviewedBy: cmd.reviewedBy, reviewNote: cmd.note, reviewedAt: new Date() });
       recordAlertEvent(em, t.event, alert);

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { PageArgs } from '../../../../platform/graphql/pagination.js';
-import { requirePermission } from '../../../../platform/auth/permissions.js';
+import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { VerificationDeps } from '../deps.js';
 import { SECRET_SHOWN_ONCE, WebhookService } from './webhook.service.js';
 import {
@@ -17,8 +17,7 @@ import type { WebhookDelivery } from './webhook.entity.js';
 type Ctx = SubgraphContext<VerificationDeps>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): WebhookService {
-  requirePermission(ctx.principal, 'verification', `webhooks:${access}`);
-  const tenant = { organizationId: ctx.principal.organizationId, environment: ctx.principal.environment };
+  const tenant = authorize(ctx, 'verification', `webhooks:${access}`);
   return new WebhookService(ctx.em, tenant, ctx.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
 }
 
