@@ -5,6 +5,8 @@ import { createLogger, type Logger } from '../platform/logger.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
 import { logDatabaseError } from '../platform/db/connection-errors.js';
 import { EventStream } from '../platform/events/event-stream.js';
+import { OutboxRelay } from '../platform/events/outbox-relay.js';
+import { DeliveryWorker } from '../platform/delivery/delivery.worker.js';
 import { startJobs, type PgBoss } from '../platform/jobs.js';
 import { startSubgraph } from '../platform/graphql/subgraph.js';
 import { createAuthenticator, pruneRateLimitWindows } from '../platform/auth/authenticate.js';
@@ -66,20 +68,32 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     }
 
     let boss: Promise<PgBoss> | null = null;
+    const ca = opts.webhookCa ?? (config.WEBHOOK_CA_FILE ? readFileSync(config.WEBHOOK_CA_FILE, 'utf8') : undefined);
+    const deliveries = new DeliveryWorker({
+      pool,
+      logger: logger.child({ component: 'deliveries' }),
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      retryDelays: config.WEBHOOK_RETRY_DELAYS,
+      allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      ca,
+    });
     const runtime: ServiceRuntime = {
       config,
       databaseUrl: opts.databaseUrl,
       pool,
       events,
       logger,
-      ca: opts.webhookCa ?? (config.WEBHOOK_CA_FILE ? readFileSync(config.WEBHOOK_CA_FILE, 'utf8') : undefined),
+      ca,
+      deliveries,
+      webhookEvents: SERVICE_MODULES.flatMap((m) => m.webhookEvents),
       jobs: () =>
         (boss ??= startJobs(opts.databaseUrl, logger, config.JOBS_SUPERVISE_SECONDS).then((b) => {
           stops.push(() => b.stop({ graceful: true, timeout: 5_000 }));
           return b;
         })),
     };
-    for (const module of SERVICE_MODULES.filter((m) => services.has(m.name))) {
+    const modules = SERVICE_MODULES.filter((m) => services.has(m.name));
+    for (const module of modules) {
       const orm: Orm = await openOrm({ url: opts.databaseUrl, entities: module.entities, logger });
       stops.push(() => orm.close());
       const instance = await module.setup(runtime);
@@ -97,6 +111,21 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       if (instance.start) await instance.start();
       if (instance.stop) stops.push(instance.stop);
       urls[module.name] = running.url;
+    }
+    // every process that writes outbox rows relays them to webhooks and delivers (whichever services it runs)
+    if (modules.length) {
+      const relay = new OutboxRelay({
+        pool,
+        events,
+        logger,
+        pollMs: config.OUTBOX_POLL_MS,
+        retentionHours: config.OUTBOX_RETENTION_HOURS,
+        onDeliveries: () => deliveries.wake(),
+      });
+      deliveries.start();
+      relay.start();
+      stops.push(() => deliveries.stop());
+      stops.push(() => relay.stop());
     }
 
     if (services.has('gateway')) {

@@ -1,7 +1,7 @@
 import { PgBoss } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from './logger.js';
-import type { Sql } from './db/transaction.js';
+import { sqlOf, type Sql } from './db/transaction.js';
 import { logDatabaseError } from './db/connection-errors.js';
 
 export type { PgBoss };
@@ -28,20 +28,9 @@ export interface JobDb {
 
 /**
  * pg-boss's `db` option inside the caller's transaction (a pg client in `inTransaction`, or an
- * EntityManager in `em.transactional`), so a job is committed with the rows it works on, or not at
- * all. The EntityManager takes `?` placeholders where pg-boss writes `$n` (values reordered).
+ * EntityManager in `em.transactional`), so a job is committed with the rows it works on, or not at all.
  */
 export function jobDb(tx: Sql | EntityManager): JobDb {
-  if ('query' in tx) return { executeSql: (text, values) => tx.query(text, values) };
-  return {
-    async executeSql(text, values = []) {
-      const ordered: unknown[] = [];
-      const sql = text.replace(/\$(\d+)/g, (_m, n: string) => {
-        ordered.push(values[Number(n) - 1]);
-        return '?';
-      });
-      const rows = await tx.execute(sql, ordered);
-      return { rows: Array.isArray(rows) ? rows : [] };
-    },
-  };
+  const sql = sqlOf(tx);
+  return { executeSql: (text, values) => sql.query(text, values) };
 }

@@ -5,6 +5,7 @@ import type { EventStream } from './events/event-stream.js';
 import type { PgBoss } from './jobs.js';
 import type { SubgraphDefinition } from './graphql/subgraph.js';
 import type { ServiceName } from './auth/principal.js';
+import type { DeliveryWorker } from './delivery/delivery.worker.js';
 
 /** What the runtime hands a subgraph service when it starts (shared per process). */
 export interface ServiceRuntime {
@@ -17,6 +18,10 @@ export interface ServiceRuntime {
   jobs(): Promise<PgBoss>;
   /** Extra CA (PEM) trusted for outgoing TLS to customer endpoints (webhooks, callbacks). */
   ca?: string;
+  /** The process's signed-HTTP delivery worker: callbacks register their outcome handler in `setup`. */
+  deliveries: DeliveryWorker;
+  /** Every event a webhook may subscribe to, of every service. */
+  webhookEvents: readonly string[];
 }
 
 export interface ServiceInstance<Deps> {
@@ -31,5 +36,7 @@ export interface ServiceModule<Deps = any> {
   name: ServiceName;
   definition: SubgraphDefinition<Deps>;
   entities: Function[];
+  /** The events of this service a webhook may subscribe to. */
+  webhookEvents: readonly string[];
   setup(runtime: ServiceRuntime): Promise<ServiceInstance<Deps>>;
 }

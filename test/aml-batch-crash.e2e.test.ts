@@ -44,7 +44,7 @@ describe('an AML batch survives the verification process being killed mid-batch'
     );
     service = await serviceProcess('verification', databaseUrl);
     await service.start();
-    stack = await startTestStack({ VERIFICATION_URL: service.url }, { databaseUrl, services: ['risk', 'notify', 'gateway', 'rest'] });
+    stack = await startTestStack({ VERIFICATION_URL: service.url }, { databaseUrl, services: ['gateway', 'rest'] });
     const h = { 'x-api-key': (await stack.createClient({ name: 'aml batch crash' })).apiKey };
 
     const accepted = await stack.rest('POST', '/screening/aml/batch', { subjects }, h);

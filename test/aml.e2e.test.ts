@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import pg from 'pg';
 import { importSnapshot, type ListEntry } from '../screening/index.js';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
-import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
+import { selfSignedCertificate, startReceiver, verifiedPayload } from './support/https-receiver.js';
 
 const cert = selfSignedCertificate();
 
@@ -236,7 +236,7 @@ describe('AML screening end to end', () => {
       ).toBe(404);
     });
 
-    it('delivers aml.flagged webhooks with the screening data', async () => {
+    it('delivers signed aml.flagged and aml.clear webhooks with the screening data', async () => {
       const receiver = await startReceiver(cert);
       const hook = await stack.rest(
         'POST',
@@ -245,22 +245,31 @@ describe('AML screening end to end', () => {
         h,
       );
       expect(hook.status).toBe(201);
-      const flagged = (await screen({ userId: 'hooked', fullName: 'Ahmed Musa Bello' })).body;
-      await eventually(async () => receiver.received.some((r) => JSON.parse(r.body).data.screeningId === flagged.id));
-      const payload = JSON.parse(receiver.received.find((r) => JSON.parse(r.body).data.screeningId === flagged.id)!.body);
-      expect(payload).toMatchObject({
-        event: 'aml.flagged',
-        data: {
-          screeningId: flagged.id,
-          userId: 'hooked',
-          status: 'POTENTIAL_MATCH',
-          riskLevel: 'HIGH',
-          matchCount: 1,
-          listsChecked: ['CUSTOM_PEPS', 'UN_SC'],
-        },
-      });
-      await stack.rest('DELETE', `/webhooks/${hook.body.id}`, undefined, h);
-      await receiver.close();
+      try {
+        const flagged = (await screen({ userId: 'hooked', fullName: 'Ahmed Musa Bello' })).body;
+        const clear = (await screen({ userId: 'hooked-clear', fullName: 'Kwame Mensah' })).body;
+        expect(clear.status).toBe('CLEAR');
+        const about = (id: string) => receiver.received.find((r) => JSON.parse(r.body).data.screeningId === id);
+        await eventually(async () => about(flagged.id) && about(clear.id));
+        expect(verifiedPayload(hook.body.secret, about(flagged.id)!)).toMatchObject({
+          event: 'aml.flagged',
+          data: {
+            screeningId: flagged.id,
+            userId: 'hooked',
+            status: 'POTENTIAL_MATCH',
+            riskLevel: 'HIGH',
+            matchCount: 1,
+            listsChecked: ['CUSTOM_PEPS', 'UN_SC'],
+          },
+        });
+        expect(verifiedPayload(hook.body.secret, about(clear.id)!)).toMatchObject({
+          event: 'aml.clear',
+          data: { screeningId: clear.id, userId: 'hooked-clear', status: 'CLEAR', matchCount: 0 },
+        });
+      } finally {
+        await stack.rest('DELETE', `/webhooks/${hook.body.id}`, undefined, h);
+        await receiver.close();
+      }
     });
 
     describe('batches', () => {
@@ -322,12 +331,7 @@ describe('AML screening end to end', () => {
         expect(second.headers['x-webhook-signature']).toBe(
           createHmac('sha256', accepted.body.callbackSecret).update(second.body).digest('hex'),
         );
-        const key = Buffer.from(accepted.body.callbackSecret.replace(/^whsec_/, ''), 'base64');
-        const standard = createHmac('sha256', key)
-          .update(`${second.headers['webhook-id']}.${second.headers['webhook-timestamp']}.${second.body}`)
-          .digest('base64');
-        expect(second.headers['webhook-signature']).toBe(`v1,${standard}`);
-        const payload = JSON.parse(second.body);
+        const payload = verifiedPayload(accepted.body.callbackSecret, second);
         expect(payload).toMatchObject({
           event: 'aml.batch_complete',
           data: { batchId, status: 'COMPLETED', total: 3, clear: 2, flagged: 1 },

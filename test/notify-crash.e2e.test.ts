@@ -22,7 +22,7 @@ describe('a notify batch survives the notify process being killed mid-dispatch',
     // a short claim lease: deliveries the killed process had claimed are taken again after 5 s, not 5 min
     service = await serviceProcess('notify', databaseUrl, { env: { NOTIFY_CLAIM_LEASE_SECONDS: '5' } });
     await service.start();
-    // verification (outbox relay) stays in this process; only notify is a child process
+    // the other subgraphs stay in this process; only notify is a child process
     stack = await startTestStack({ NOTIFY_URL: service.url }, { databaseUrl, services: ['verification', 'risk', 'gateway', 'rest'] });
     db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 

@@ -1,14 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
-import { selfSignedCertificate, startReceiver, type Responder } from './support/https-receiver.js';
+import { selfSignedCertificate, startReceiver, verifiedPayload, type Responder } from './support/https-receiver.js';
 
 const cert = selfSignedCertificate();
-
-function verifyStandardSignature(secret: string, headers: Record<string, unknown>, body: string): boolean {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).digest('base64');
-  return String(headers['webhook-signature']).split(' ').includes(`v1,${expected}`);
-}
 
 describe('webhooks end to end', () => {
   let stack: TestStack;
@@ -81,7 +75,8 @@ describe('webhooks end to end', () => {
     const [req] = receiver.received;
     const expected = createHmac('sha256', webhook.secret).update(req.body).digest('hex');
     expect(req.headers['x-webhook-signature']).toBe(expected);
-    expect(verifyStandardSignature(webhook.secret, req.headers, req.body)).toBe(true);
+    expect(verifiedPayload(webhook.secret, req)).toEqual(JSON.parse(req.body));
+    expect(() => verifiedPayload(webhook.secret, { ...req, body: req.body.replace('wendy', 'wendz') })).toThrow();
     expect(Math.abs(Number(req.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
     const payload = JSON.parse(req.body);
     expect(payload).toMatchObject({
@@ -92,6 +87,23 @@ describe('webhooks end to end', () => {
     expect(payload.data.verifiedAt).toBeDefined();
     await stack.rest('DELETE', `/webhooks/${webhook.id}`, undefined, h);
     await receiver.close();
+  });
+
+  it('delivers a signed identity.rejected event', async () => {
+    const { receiver, webhook } = await withReceiver(() => 200, ['identity.rejected']);
+    try {
+      const created = (await stack.rest('POST', '/verifications/identity', { userId: 'yusuf', tier: 'STANDARD' }, h)).body;
+      const review = { decision: 'REJECTED', reviewedBy: 'o', reviewNotes: 'document mismatch' };
+      expect((await stack.rest('POST', `/verifications/identity/${created.id}/review`, review, h)).status).toBe(200);
+      await receiver.requests(1);
+      expect(verifiedPayload(webhook.secret, receiver.received[0])).toMatchObject({
+        event: 'identity.rejected',
+        data: { identityVerificationId: created.id, userId: 'yusuf', status: 'REJECTED' },
+      });
+    } finally {
+      await stack.rest('DELETE', `/webhooks/${webhook.id}`, undefined, h);
+      await receiver.close();
+    }
   });
 
   it('retries after a 500 with backoff, records every attempt, and redelivers on demand', async () => {
@@ -111,6 +123,7 @@ describe('webhooks end to end', () => {
     expect(deliveries.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
 
     const redelivered = await stack.gql(`mutation($id: ID!) { redeliverWebhook(deliveryId: $id) { status } }`, { id: deliveries.id }, h);
+    expect(redelivered.body.errors).toBeUndefined();
     expect(redelivered.body.data.redeliverWebhook.status).toBe('PENDING');
     await eventually(async () => receiver.received.length >= 3);
     await stack.rest('DELETE', `/webhooks/${webhook.id}`, undefined, h);

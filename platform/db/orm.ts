@@ -4,6 +4,13 @@ import { Migrator } from '@mikro-orm/migrations';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { migrations } from './migrations/index.js';
 import type { Logger } from '../logger.js';
+import { Organization } from '../auth/organization.entity.js';
+import { ApiClient } from '../auth/api-client.entity.js';
+import { OutboxEvent } from '../events/outbox-event.entity.js';
+import { Delivery, DeliveryAttempt, Webhook } from '../delivery/delivery.entity.js';
+
+/** The platform's own tables, part of every service's EntityManager. */
+export const PLATFORM_ENTITIES = [Organization, ApiClient, OutboxEvent, Webhook, Delivery, DeliveryAttempt];
 
 export type { EntityManager };
 export type Orm = MikroORM;
@@ -19,7 +26,7 @@ export async function openOrm(opts: OrmOptions): Promise<Orm> {
   return MikroORM.init(
     defineConfig({
       clientUrl: opts.url,
-      entities: opts.entities,
+      entities: [...PLATFORM_ENTITIES, ...opts.entities],
       metadataProvider: ReflectMetadataProvider,
       extensions: [Migrator],
       migrations: {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** Anything that runs SQL: the pool, or a client inside a transaction. */
 export interface Sql {
@@ -33,3 +34,29 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 
 /** PostgreSQL's unique_violation. */
 export const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === '23505';
+
+/** MikroORM expands an array parameter into a list: pass it as one PostgreSQL array literal instead. */
+function arrayLiteral(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return `{${value.map((v) => (v === null ? 'NULL' : `"${String(v).replace(/(["\\])/g, '\\$1')}"`)).join(',')}}`;
+}
+
+/**
+ * SQL in the caller's transaction whichever way it holds one: a pg client in `inTransaction`, or an
+ * EntityManager in `em.transactional` (which takes `?` placeholders: `$n` values are reordered).
+ */
+export function sqlOf(tx: Sql | EntityManager): Sql {
+  if ('query' in tx) return tx;
+  return {
+    async query(text, values = []) {
+      const ordered: unknown[] = [];
+      const sql = text.replace(/\$(\d+)/g, (_m, n: string) => {
+        ordered.push(arrayLiteral(values[Number(n) - 1]));
+        return '?';
+      });
+      const rows = await tx.execute(sql, ordered);
+      const list = (Array.isArray(rows) ? rows : []) as any[];
+      return { rows: list, rowCount: list.length };
+    },
+  };
+}

@@ -61,3 +61,36 @@ export async function insertEvents(db: Sql, events: DomainEvent[]): Promise<void
     ],
   );
 }
+
+/** An event of a row being inserted by the same statement (`insertWithEvent`). */
+export interface RowEvent {
+  event: string;
+  resourceType: string;
+  userId?: string | null;
+  timestamp: Date;
+  data: Record<string, unknown>;
+  snapshot: Record<string, unknown>;
+}
+
+/**
+ * One statement that inserts a resource row and its event, for hot paths where a second round
+ * trip costs (risk evaluations). `insert` must end with `returning id, organization_id,
+ * environment, created_at`; its values come first, the event's after them.
+ */
+export function insertWithEvent(insert: { text: string; values: unknown[] }, e: RowEvent): { text: string; values: unknown[] } {
+  const n = insert.values.length;
+  return {
+    text: `with resource as (${insert.text})
+     insert into platform.outbox_events (event_id, organization_id, environment, event, resource_type, resource_id, user_id, payload, snapshot, created_at)
+     select $${n + 1}, organization_id, environment, $${n + 2}, $${n + 3}, id::text, $${n + 4}, $${n + 5}, $${n + 6}, created_at from resource`,
+    values: [
+      ...insert.values,
+      randomUUID(),
+      e.event,
+      e.resourceType,
+      e.userId ?? null,
+      JSON.stringify({ event: e.event, timestamp: e.timestamp.toISOString(), data: e.data }),
+      JSON.stringify(e.snapshot),
+    ],
+  };
+}

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -44,16 +45,32 @@ export function selfSignedCertificate(): { key: string; cert: string } {
   }
 }
 
-/** A local HTTPS webhook receiver that records every request. */
+/**
+ * What a receiver does with the official Standard Webhooks library: check the signature, id and
+ * timestamp headers against the endpoint's secret; answers the verified payload, throws otherwise.
+ */
+export function verifiedPayload(secret: string, req: ReceivedRequest): any {
+  return new Webhook(secret).verify(req.body, req.headers as Record<string, string>);
+}
+
+/**
+ * A local HTTPS webhook receiver that records every request. Its URL names the host `localhost`
+ * (not an IP literal), as a customer's endpoint names its host: the delivery resolves and pins it.
+ */
 export async function startReceiver(cert: { key: string; cert: string }, respond: Responder = () => 200) {
   const received: ReceivedRequest[] = [];
   const hanging: Array<() => void> = [];
+  const waiting: Array<{ n: number; resolve: () => void }> = [];
   const server = https.createServer(cert, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const n = received.length;
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      for (const w of waiting.filter((w) => received.length >= w.n)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve();
+      }
       const answer = respond(n);
       if (answer === 'hang') {
         hanging.push(() => res.destroy());
@@ -62,11 +79,14 @@ export async function startReceiver(cert: { key: string; cert: string }, respond
       res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // `localhost` may resolve to ::1 before 127.0.0.1: listen on both
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
   const port = (server.address() as { port: number }).port;
   return {
-    url: `https://127.0.0.1:${port}/hooks`,
+    url: `https://localhost:${port}/hooks`,
     received,
+    /** Resolves once `n` requests have arrived (whatever the answer). */
+    requests: (n: number) => (received.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
     close: async () => {
       hanging.forEach((h) => h());
       server.closeAllConnections();

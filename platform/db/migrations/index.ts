@@ -3,6 +3,7 @@ import { Migration20261122010000Notify } from './Migration20261122010000Notify.j
 import { Migration20261122020000Screening } from './Migration20261122020000Screening.js';
 import { Migration20261122030000Intelligence } from './Migration20261122030000Intelligence.js';
 import { Migration20261122040000Risk } from './Migration20261122040000Risk.js';
+import { Migration20261124000000Deliveries } from './Migration20261124000000Deliveries.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   { name: 'Migration20261122020000Screening', class: Migration20261122020000Screening },
   { name: 'Migration20261122030000Intelligence', class: Migration20261122030000Intelligence },
   { name: 'Migration20261122040000Risk', class: Migration20261122040000Risk },
+  { name: 'Migration20261124000000Deliveries', class: Migration20261124000000Deliveries },
 ];

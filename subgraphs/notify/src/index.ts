@@ -29,6 +29,8 @@ export const notifyService: ServiceModule<NotifyDeps> = {
   name: 'notify',
   definition: notifySubgraph,
   entities: [Template, Recipient],
+  // a channel's every move, and a batch's end
+  webhookEvents: ['notification.dispatched', 'notification.updated', 'batch.completed'],
   async setup(rt) {
     const providers = new ChannelProviders(rt.config, rt.pool, rt.ca);
     const renderer = new TemplateRenderer();

@@ -4,6 +4,7 @@ import { ConfigError } from '../../../platform/config.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
 import type { RiskDeps } from './deps.js';
 import { Evaluation } from './evaluation/evaluation.entity.js';
+import { RISK_WEBHOOK_EVENTS } from './evaluation/evaluation.events.js';
 import { EvaluationEngine } from './evaluation/evaluation.engine.js';
 import { EvaluationResolver, resolveEvaluationReference } from './evaluation/evaluation.resolver.js';
 import { Rule, RuleAudit, RuleVersion } from './rules/rule.entity.js';
@@ -33,6 +34,7 @@ export const riskService: ServiceModule<RiskDeps> = {
   name: 'risk',
   definition: riskSubgraph,
   entities: riskEntities,
+  webhookEvents: RISK_WEBHOOK_EVENTS,
   async setup(rt) {
     const c = rt.config;
     if (c.RISK_REVIEW_THRESHOLD >= c.RISK_BLOCK_THRESHOLD) {

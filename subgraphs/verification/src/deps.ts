@@ -8,7 +8,10 @@ import type { WatchlistDeps } from './watchlist/watchlist.service.js';
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
   config: Config;
-  webhooks: { enqueue(deliveryId: string): Promise<void> };
+  /** Wakes this process's delivery worker (a redelivery is due now). */
+  deliveries: { wake(): void };
+  /** Events a webhook may subscribe to (every service's). */
+  webhookEvents: readonly string[];
   /** Sanctions/PEP list matching over the newest list snapshots (reloaded on every new snapshot). */
   screening: ScreeningEngine;
   /** Imported IP feeds (datacenter ranges, Tor, VPN/proxy lists) and the IP analysis over them. */

@@ -1,16 +1,12 @@
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
-import { ApiClient } from '../../../platform/auth/api-client.entity.js';
-import { Organization } from '../../../platform/auth/organization.entity.js';
-import { OutboxEvent } from '../../../platform/events/outbox-event.entity.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
 import type { VerificationDeps } from './deps.js';
 import { IdentityVerification } from './identity/identity.entity.js';
 import { IdentityResolver, resolveIdentityReference } from './identity/identity.resolver.js';
 import { ApiClientResolver } from './admin/api-client.resolver.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
-import { Webhook, WebhookAttempt, WebhookDelivery } from './webhooks/webhook.entity.js';
-import { WebhookDispatcher } from './webhooks/webhook.dispatcher.js';
+import { VERIFICATION_WEBHOOK_EVENTS } from './webhooks/webhook.service.js';
 import { acquireScreeningEngine } from '../../../screening/index.js';
 import { ListsResolver } from './lists/lists.resolver.js';
 import { IpCheck } from './ip/ip.entity.js';
@@ -29,13 +25,7 @@ import { WatchlistResolver } from './watchlist/watchlist.resolver.js';
 import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 
 export const verificationEntities = [
-  Organization,
-  ApiClient,
-  OutboxEvent,
   IdentityVerification,
-  Webhook,
-  WebhookDelivery,
-  WebhookAttempt,
   IpCheck,
   DeviceAssessment,
   AmlScreening,
@@ -68,24 +58,12 @@ export const verificationService: ServiceModule<VerificationDeps> = {
   name: 'verification',
   definition: verificationSubgraph,
   entities: verificationEntities,
+  webhookEvents: VERIFICATION_WEBHOOK_EVENTS,
   async setup(rt) {
     // the screening index is loaded before the subgraph serves (AML must never screen an empty index)
     const { engine: screening, release: releaseScreening } = await acquireScreeningEngine({
       pool: rt.pool,
       logger: rt.logger.child({ component: 'screening' }),
-    });
-    // background work: the outbox relay and webhook deliveries
-    const dispatcher = new WebhookDispatcher({
-      pool: rt.pool,
-      boss: await rt.jobs(),
-      events: rt.events,
-      logger: rt.logger,
-      timeoutMs: rt.config.WEBHOOK_TIMEOUT_MS,
-      retryDelays: rt.config.WEBHOOK_RETRY_DELAYS,
-      allowPrivateTargets: rt.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      pollMs: rt.config.OUTBOX_POLL_MS,
-      retentionHours: rt.config.OUTBOX_RETENTION_HOURS,
-      ca: rt.ca,
     });
     const ipFeeds = new IpFeedStore(rt.pool);
     const ipIntelligence = new IpIntelligence(ipFeeds, rt.pool);
@@ -95,13 +73,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
     const amlJobs = new AmlWorker({
       orm: workerOrm,
       boss: await rt.jobs(),
+      deliveries: rt.deliveries,
       logger: rt.logger.child({ component: 'aml' }),
       screening,
       catalog: amlCatalog,
-      timeoutMs: rt.config.WEBHOOK_TIMEOUT_MS,
-      retryDelays: rt.config.WEBHOOK_RETRY_DELAYS,
-      allowPrivateTargets: rt.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      ca: rt.ca,
     });
     const watchlist = {
       screening,
@@ -119,7 +94,8 @@ export const verificationService: ServiceModule<VerificationDeps> = {
     return {
       deps: {
         config: rt.config,
-        webhooks: dispatcher,
+        deliveries: rt.deliveries,
+        webhookEvents: rt.webhookEvents,
         screening,
         ipFeeds,
         ipIntelligence,
@@ -128,12 +104,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         watchlist,
       },
       start: async () => {
-        await dispatcher.start();
         await amlJobs.start();
         watchlistWorker.start();
       },
       stop: async () => {
-        await dispatcher.stop();
         await watchlistWorker.stop();
         await amlJobs.stop();
         await workerOrm.close();

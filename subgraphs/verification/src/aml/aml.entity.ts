@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { ListKind, MatchExplanation } from '../../../../screening/index.js';
-import type { AmlBatchStatus, AmlRiskLevel, AmlStatus, CallbackStatus, HitResolution, SubjectStatus } from './aml.lifecycle.js';
+import type { AmlBatchStatus, AmlRiskLevel, AmlStatus, HitResolution, SubjectStatus } from './aml.lifecycle.js';
 
 /** One AML screening of a person (POST /screening/aml, or one subject of a batch). */
 @Entity({ schema: 'verification', tableName: 'aml_screenings' })
@@ -163,31 +163,13 @@ export class AmlBatch {
   @Property({ type: 'text', nullable: true })
   callbackUrl?: string | null;
 
-  /** Signs the callback (shown once, in the 202 answer). */
+  /** Signs the callback (shown once, in the 202 answer); handed to the callback's delivery on completion. */
   @Property({ type: 'text', nullable: true, hidden: true })
   callbackSecret?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  callbackStatus?: CallbackStatus | null;
-
-  @Property({ type: 'integer' })
-  callbackAttempts: number & Opt = 0;
-
-  @Property({ type: 'integer', nullable: true })
-  callbackLastStatusCode?: number | null;
-
-  @Property({ type: 'text', nullable: true })
-  callbackLastError?: string | null;
-
-  @Property({ type: 'datetime', nullable: true })
-  callbackDeliveredAt?: Date | null;
-
-  @Property({ type: 'datetime', nullable: true })
-  callbackNextAttemptAt?: Date | null;
-
-  /** The exact body signed and sent, so every retry is identical. */
-  @Property({ type: 'text', nullable: true, hidden: true })
-  callbackBody?: string | null;
+  /** The callback's delivery (platform.deliveries), scheduled when the batch completes. */
+  @Property({ type: 'uuid', nullable: true })
+  callbackDeliveryId?: string | null;
 
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();

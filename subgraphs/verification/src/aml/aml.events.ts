@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../../../../platform/events/outbox.js';
+import { recordEvent, type DomainEvent } from '../../../../platform/events/outbox.js';
+import type { DeliveryStatus } from '../../../../platform/delivery/delivery.lifecycle.js';
 import type { AmlBatch, AmlHit, AmlScreening } from './aml.entity.js';
 
 export const AML_RESOURCE = 'aml_screening';
@@ -40,8 +41,44 @@ export function recordAmlEvent(em: EntityManager, event: string, s: AmlScreening
   });
 }
 
-export function batchSnapshot(b: AmlBatch): Record<string, unknown> {
-  const { organizationId: _o, environment: _e, callbackSecret: _s, callbackBody: _b, ...visible } = b;
+/** Where the batch's callback stands (from its delivery; nothing before the batch completes). */
+export interface CallbackState {
+  callbackStatus: DeliveryStatus | null;
+  callbackAttempts: number;
+  callbackLastStatusCode: number | null;
+  callbackLastError: string | null;
+  callbackDeliveredAt: Date | null;
+  callbackNextAttemptAt: Date | null;
+}
+
+export type AmlBatchView = AmlBatch & CallbackState;
+
+export function callbackState(
+  d: {
+    status: DeliveryStatus;
+    attemptCount: number;
+    lastStatusCode?: number | null;
+    lastError?: string | null;
+    deliveredAt?: Date | null;
+    nextAttemptAt?: Date | null;
+  } | null,
+): CallbackState {
+  return {
+    callbackStatus: d?.status ?? null,
+    callbackAttempts: d?.attemptCount ?? 0,
+    callbackLastStatusCode: d?.lastStatusCode ?? null,
+    callbackLastError: d?.lastError ?? null,
+    callbackDeliveredAt: d?.deliveredAt ?? null,
+    callbackNextAttemptAt: d?.nextAttemptAt ?? null,
+  };
+}
+
+/** The batch with its callback's state, as the API shows it. */
+export const withCallback = (b: AmlBatch, delivery: Parameters<typeof callbackState>[0]): AmlBatchView =>
+  ({ ...b, ...callbackState(delivery) }) as AmlBatchView;
+
+export function batchSnapshot(b: AmlBatchView): Record<string, unknown> {
+  const { organizationId: _o, environment: _e, callbackSecret: _s, callbackDeliveryId: _d, ...visible } = b;
   return JSON.parse(JSON.stringify(visible));
 }
 
@@ -71,8 +108,8 @@ export function batchCompleteData(b: AmlBatch, results: BatchResult[]): Record<s
   };
 }
 
-export function recordBatchEvent(em: EntityManager, event: string, b: AmlBatch, data: Record<string, unknown>): void {
-  recordEvent(em, {
+export function batchEvent(event: string, b: AmlBatchView, data: Record<string, unknown>): DomainEvent {
+  return {
     organizationId: b.organizationId,
     environment: b.environment,
     event,
@@ -80,5 +117,9 @@ export function recordBatchEvent(em: EntityManager, event: string, b: AmlBatch, 
     resourceId: b.id,
     data,
     snapshot: batchSnapshot(b),
-  });
+  };
+}
+
+export function recordBatchEvent(em: EntityManager, event: string, b: AmlBatchView, data: Record<string, unknown>): void {
+  recordEvent(em, batchEvent(event, b, data));
 }

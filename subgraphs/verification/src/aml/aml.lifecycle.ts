@@ -11,8 +11,6 @@ export const AML_BATCH_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED'] as cons
 export type AmlBatchStatus = (typeof AML_BATCH_STATUSES)[number];
 export const SUBJECT_STATUSES = ['PENDING', 'DONE', 'FAILED'] as const;
 export type SubjectStatus = (typeof SUBJECT_STATUSES)[number];
-export const CALLBACK_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
-export type CallbackStatus = (typeof CALLBACK_STATUSES)[number];
 
 export type AmlTrigger = 'screened.clear' | 'screened.matches' | 'review.true_positive' | 'review.all_false_positive' | 'review.recorded';
 

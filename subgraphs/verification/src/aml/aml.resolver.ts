@@ -5,8 +5,8 @@ import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js
 import { invalid } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { VerificationDeps } from '../deps.js';
-import type { AmlBatch, AmlHit, AmlScreening } from './aml.entity.js';
-import { AML_BATCH_RESOURCE, AML_RESOURCE } from './aml.events.js';
+import type { AmlHit, AmlScreening } from './aml.entity.js';
+import { AML_BATCH_RESOURCE, AML_RESOURCE, type AmlBatchView } from './aml.events.js';
 import { AmlService, type AmlView } from './aml.service.js';
 import {
   AmlBatchAcceptedType,
@@ -120,7 +120,7 @@ export class AmlBatchResolver {
   }
 
   @Query(() => AmlBatchType, { description: 'GET /screening/aml/batch/{id}: status, counts and per-subject results' })
-  amlBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: Ctx): Promise<AmlBatch> {
+  amlBatch(@Arg('id', () => ID) id: string, @Ctx() ctx: Ctx): Promise<AmlBatchView> {
     return service(ctx, 'read').getBatch(id);
   }
 

@@ -6,11 +6,12 @@ import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { ListKind, ScreeningEngine } from '../../../../screening/index.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import { generateWebhookSecret } from '../webhooks/webhook.signature.js';
-import { resolveTarget } from '../webhooks/webhook.target.js';
+import { generateWebhookSecret } from '../../../../platform/delivery/signature.js';
+import { resolveTarget } from '../../../../platform/delivery/target.js';
+import { Delivery } from '../../../../platform/delivery/delivery.entity.js';
 import { AmlBatch, AmlBatchSubject, AmlHit, AmlScreening, type AmlRequest } from './aml.entity.js';
 import { amlRiskLevel, resolveHit, reviewTrigger, transition } from './aml.lifecycle.js';
-import { recordAmlEvent, recordBatchEvent, type BatchResult } from './aml.events.js';
+import { recordAmlEvent, recordBatchEvent, withCallback, type AmlBatchView, type BatchResult } from './aml.events.js';
 import { MAX_BATCH_SUBJECTS, normaliseAmlRequest, validateAmlRequest } from './aml.validation.js';
 
 /** Hits kept per screening (best first). */
@@ -246,7 +247,7 @@ export class AmlService {
     const batch = await this.em.transactional(async (em) => {
       const b = em.create(AmlBatch, { ...this.tenant, total: cmd.subjects.length, callbackUrl, callbackSecret });
       cmd.subjects.forEach((input, position) => em.create(AmlBatchSubject, { batchId: b.id, position, input: { ...input } }));
-      recordBatchEvent(em, 'aml.batch_created', b, { batchId: b.id, status: b.status, total: b.total });
+      recordBatchEvent(em, 'aml.batch_created', withCallback(b, null), { batchId: b.id, status: b.status, total: b.total });
       await em.flush();
       await this.deps.jobs!.enqueueBatch(em, b.id);
       return b;
@@ -254,7 +255,13 @@ export class AmlService {
     return { batch, callbackSecret };
   }
 
-  async getBatch(id: string): Promise<AmlBatch> {
+  async getBatch(id: string): Promise<AmlBatchView> {
+    const batch = await this.findBatch(id);
+    const delivery = batch.callbackDeliveryId ? await this.em.findOne(Delivery, { id: batch.callbackDeliveryId, ...this.tenant }) : null;
+    return withCallback(batch, delivery);
+  }
+
+  private async findBatch(id: string): Promise<AmlBatch> {
     const batch = isUuid(id) ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
     if (!batch) throw notFound('AML batch', id);
     return batch;
@@ -262,7 +269,7 @@ export class AmlService {
 
   /** One line per subject, in submission order, with its screening once done. */
   async batchResults(batchId: string): Promise<Array<BatchResult & { fullName: string; screening: AmlView | null }>> {
-    await this.getBatch(batchId);
+    await this.findBatch(batchId);
     const subjects = await this.em.find(AmlBatchSubject, { batchId }, { orderBy: { position: 'asc' } });
     const ids = subjects.map((s) => s.screeningId).filter((id): id is string => Boolean(id));
     const screenings = ids.length ? await this.em.find(AmlScreening, { id: { $in: ids }, ...this.tenant }) : [];

@@ -1,7 +1,8 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { IsNotEmpty, IsOptional, MaxLength, ValidateNested } from 'class-validator';
 import { LIST_KINDS, type ListKind } from '../../../../screening/index.js';
-import { AML_BATCH_STATUSES, AML_RISK_LEVELS, AML_STATUSES, CALLBACK_STATUSES, HIT_RESOLUTIONS } from './aml.lifecycle.js';
+import { AML_BATCH_STATUSES, AML_RISK_LEVELS, AML_STATUSES, HIT_RESOLUTIONS } from './aml.lifecycle.js';
+import { DELIVERY_STATUSES } from '../../../../platform/delivery/delivery.lifecycle.js';
 
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
@@ -11,7 +12,7 @@ export const AmlRiskLevelEnum = enumOf(AML_RISK_LEVELS);
 export const AmlMatchResolutionEnum = enumOf(HIT_RESOLUTIONS);
 export const AmlMatchDecisionEnum = enumOf(['TRUE_POSITIVE', 'FALSE_POSITIVE'] as const);
 export const AmlBatchStatusEnum = enumOf(AML_BATCH_STATUSES);
-export const AmlCallbackStatusEnum = enumOf(CALLBACK_STATUSES);
+export const AmlCallbackStatusEnum = enumOf(DELIVERY_STATUSES);
 registerEnumType(AmlListEnum, { name: 'AmlList', description: 'Kinds of lists screened against' });
 registerEnumType(AmlStatusEnum, {
   name: 'AmlStatus',

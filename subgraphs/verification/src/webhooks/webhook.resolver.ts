@@ -12,18 +12,21 @@ import {
   WebhookDeliveryType,
   WebhookType,
 } from './webhook.type.js';
-import type { WebhookDelivery } from './webhook.entity.js';
+import type { Delivery } from '../../../../platform/delivery/delivery.entity.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): WebhookService {
   const tenant = authorize(ctx, 'verification', `webhooks:${access}`);
-  return new WebhookService(ctx.em, tenant, ctx.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+  return new WebhookService(ctx.em, tenant, {
+    allowPrivateTargets: ctx.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    events: ctx.deps.webhookEvents,
+  });
 }
 
-async function withAttempts(svc: WebhookService, deliveries: WebhookDelivery[]): Promise<WebhookDeliveryType[]> {
+async function withAttempts(svc: WebhookService, deliveries: Delivery[]): Promise<WebhookDeliveryType[]> {
   const attempts = await svc.attemptsOf(deliveries.map((d) => d.id));
-  return deliveries.map((d) => ({ ...d, attempts: attempts.get(d.id) ?? [] }));
+  return deliveries.map((d) => ({ ...d, webhookId: d.webhookId!, eventId: d.eventId!, attempts: attempts.get(d.id) ?? [] }));
 }
 
 @Resolver()
@@ -55,8 +58,8 @@ export class WebhookResolver {
   @Mutation(() => WebhookDeliveryType, { description: 'Attempt a delivery again now (after FAILED, or to resend)' })
   async redeliverWebhook(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() ctx: Ctx) {
     const svc = service(ctx, 'write');
-    const delivery = await svc.prepareRedelivery(deliveryId);
-    await ctx.deps.webhooks.enqueue(delivery.id);
+    const delivery = await svc.redeliver(deliveryId);
+    ctx.deps.deliveries.wake();
     return (await withAttempts(svc, [delivery]))[0];
   }
 }

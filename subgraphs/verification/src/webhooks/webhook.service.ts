@@ -4,12 +4,14 @@ import { invalid, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity.js';
-import { generateWebhookSecret } from './webhook.signature.js';
-import { resolveTarget } from './webhook.target.js';
+import { Delivery, DeliveryAttempt, Webhook } from '../../../../platform/delivery/delivery.entity.js';
+import { redeliver } from '../../../../platform/delivery/delivery.worker.js';
+import { generateWebhookSecret } from '../../../../platform/delivery/signature.js';
+import { resolveTarget } from '../../../../platform/delivery/target.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
 
-/** Every event kind of the spec's Events table. */
-export const WEBHOOK_EVENTS = [
+/** Every event kind of the spec's Events table (webhooks may also subscribe to the risk and notify events). */
+export const VERIFICATION_WEBHOOK_EVENTS = [
   'document.verified',
   'document.rejected',
   'liveness.passed',
@@ -51,7 +53,7 @@ export class WebhookService {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
-    private readonly allowPrivateTargets: boolean,
+    private readonly opts: { allowPrivateTargets: boolean; events: readonly string[] },
   ) {}
 
   async configure(cmd: ConfigureCommand): Promise<Webhook> {
@@ -64,14 +66,14 @@ export class WebhookService {
     }
     if (url && url.protocol !== 'https:') errors.push('callbackUrl must be an HTTPS URL');
     if (!cmd.events.length) errors.push('events must contain at least one event');
-    const unknown = cmd.events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
-    if (unknown.length) errors.push(`events must be among: ${WEBHOOK_EVENTS.join(', ')} (unknown: ${unknown.join(', ')})`);
+    const unknown = cmd.events.filter((e) => !this.opts.events.includes(e));
+    if (unknown.length) errors.push(`events must be among: ${this.opts.events.join(', ')} (unknown: ${unknown.join(', ')})`);
     const client = isUuid(cmd.clientId)
       ? await this.em.findOne(ApiClient, { id: cmd.clientId, organizationId: this.tenant.organizationId })
       : null;
     if (!client) errors.push('clientId must be the id of an API client of your organization');
     if (url && !errors.length) {
-      await resolveTarget(url.href, this.allowPrivateTargets).catch((err: Error) => errors.push(err.message));
+      await resolveTarget(url.href, this.opts.allowPrivateTargets).catch((err: Error) => errors.push(err.message));
     }
     if (errors.length) throw invalid(errors);
 
@@ -107,34 +109,30 @@ export class WebhookService {
     return w;
   }
 
-  async deliveries(webhookId: string, page: number, limit: number): Promise<Page<WebhookDelivery>> {
+  async deliveries(webhookId: string, page: number, limit: number): Promise<Page<Delivery>> {
     await this.get(webhookId);
     const [data, total] = await this.em.findAndCount(
-      WebhookDelivery,
-      { webhookId },
+      Delivery,
+      { webhookId, ...this.tenant },
       { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
     );
     return { data, total, page, limit };
   }
 
-  async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
-    const attempts = await this.em.find(WebhookAttempt, { deliveryId: { $in: deliveryIds } }, { orderBy: { number: 'asc' } });
-    const byDelivery = new Map<string, WebhookAttempt[]>(deliveryIds.map((id) => [id, []]));
+  async attemptsOf(deliveryIds: string[]): Promise<Map<string, DeliveryAttempt[]>> {
+    const attempts = await this.em.find(DeliveryAttempt, { deliveryId: { $in: deliveryIds } }, { orderBy: { number: 'asc' } });
+    const byDelivery = new Map<string, DeliveryAttempt[]>(deliveryIds.map((id) => [id, []]));
     for (const a of attempts) byDelivery.get(a.deliveryId)?.push(a);
     return byDelivery;
   }
 
   /** Manual redelivery: the delivery becomes PENDING again and is attempted now. */
-  async prepareRedelivery(deliveryId: string): Promise<WebhookDelivery> {
-    const d = isUuid(deliveryId)
-      ? await this.em.findOne(WebhookDelivery, { id: deliveryId, organizationId: this.tenant.organizationId })
-      : null;
+  async redeliver(deliveryId: string): Promise<Delivery> {
+    const d = isUuid(deliveryId) ? await this.em.findOne(Delivery, { id: deliveryId, webhookId: { $ne: null }, ...this.tenant }) : null;
     if (!d) throw notFound('Webhook delivery', deliveryId);
-    const webhook = await this.get(d.webhookId);
+    const webhook = await this.get(d.webhookId!);
     if (!webhook.active) throw invalid('The webhook is deactivated');
-    d.status = 'PENDING';
-    d.nextAttemptAt = new Date();
-    await this.em.flush();
-    return d;
+    await redeliver(sqlOf(this.em), d.id);
+    return this.em.findOneOrFail(Delivery, { id: d.id }, { refresh: true });
   }
 }

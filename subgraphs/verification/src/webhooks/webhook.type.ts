@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ArrayMinSize, IsNotEmpty, MaxLength, ArrayMaxSize } from 'class-validator';
-import { DELIVERY_STATUSES } from './webhook.entity.js';
+import { DELIVERY_STATUSES } from '../../../../platform/delivery/delivery.lifecycle.js';
 
 export const WebhookDeliveryStatusEnum = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, s])) as {
   [K in (typeof DELIVERY_STATUSES)[number]]: K;

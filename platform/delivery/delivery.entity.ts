@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { DeliveryStatus } from './delivery.lifecycle.js';
 
-@Entity({ schema: 'verification', tableName: 'webhooks' })
+/** An organization's subscription to events: every matching outbox event becomes a delivery to its URL. */
+@Entity({ schema: 'platform', tableName: 'webhooks' })
 export class Webhook {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
@@ -36,26 +38,49 @@ export class Webhook {
   deactivatedAt?: Date | null;
 }
 
-export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-/** One event for one webhook; attempts are recorded beside it. */
-@Entity({ schema: 'verification', tableName: 'webhook_deliveries' })
-export class WebhookDelivery {
+/**
+ * One signed POST to make, with its schedule: an event for a webhook, or a callback a capability
+ * asked for (an AML batch's). The row is its own queue: it is due while PENDING and
+ * `nextAttemptAt` has passed; a worker claims it for the timeout plus a margin.
+ */
+@Entity({ schema: 'platform', tableName: 'deliveries' })
+export class Delivery {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
   @Property({ type: 'uuid' })
   organizationId!: string;
 
-  @Property({ type: 'uuid' })
-  webhookId!: string;
+  @Property({ type: 'text' })
+  environment!: string;
 
-  @Property({ type: 'uuid' })
-  eventId!: string;
+  /** Set for webhook deliveries: the webhook's secret signs them, and a deactivated one stops them. */
+  @Property({ type: 'uuid', nullable: true })
+  webhookId?: string | null;
+
+  /** Set for callbacks: the resource that asked for it (`aml_batch` + id), told of every outcome. */
+  @Property({ type: 'text', nullable: true })
+  ownerType?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  ownerId?: string | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  eventId?: string | null;
 
   @Property({ type: 'text' })
   event!: string;
+
+  @Property({ type: 'text' })
+  url!: string;
+
+  /** Standard Webhooks `webhook-id` (the same on every retry); `msg_<id>` when absent. */
+  @Property({ type: 'text', nullable: true })
+  messageId?: string | null;
+
+  /** A callback's own signing secret (webhook deliveries use their webhook's). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  secret?: string | null;
 
   /** The exact bytes signed and sent, so every retry is identical. */
   @Property({ type: 'text' })
@@ -73,12 +98,18 @@ export class WebhookDelivery {
   @Property({ type: 'datetime', nullable: true })
   deliveredAt?: Date | null;
 
+  @Property({ type: 'integer', nullable: true })
+  lastStatusCode?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  lastError?: string | null;
+
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();
 }
 
-@Entity({ schema: 'verification', tableName: 'webhook_attempts' })
-export class WebhookAttempt {
+@Entity({ schema: 'platform', tableName: 'delivery_attempts' })
+export class DeliveryAttempt {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id?: string;
 

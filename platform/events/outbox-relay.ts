@@ -1,0 +1,128 @@
+import type pg from 'pg';
+import type { Logger } from '../logger.js';
+import { inTransaction } from '../db/transaction.js';
+import { DELIVERY_LIFECYCLE } from '../delivery/delivery.lifecycle.js';
+import type { EventStream } from './event-stream.js';
+
+const RELAY_CHUNK = 1000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+export interface OutboxRelayOptions {
+  pool: pg.Pool;
+  events: EventStream;
+  logger: Logger;
+  /** Safety-net poll (missed notifications, restarts). */
+  pollMs: number;
+  /** Relayed outbox rows older than this are deleted (deliveries keep their own copy). */
+  retentionHours: number;
+  /** Called after deliveries were created: the local delivery worker takes them at once. */
+  onDeliveries(): void;
+}
+
+/**
+ * Outbox → webhook deliveries, in every process that writes outbox rows (whichever services it
+ * runs). Each committed event becomes one delivery per active webhook of its organization and
+ * environment that asked for it; claiming (skip locked) lets several processes relay side by side.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | null = null;
+  private pruner: NodeJS.Timeout | null = null;
+  private unwake: (() => void) | null = null;
+  private relaying: Promise<void> | null = null;
+  private again = false;
+
+  constructor(private readonly opts: OutboxRelayOptions) {}
+
+  start(): void {
+    // wake on every committed event; poll as a safety net
+    this.unwake = this.opts.events.onNotice(() => this.relaySoon());
+    this.timer = setInterval(() => this.relaySoon(), this.opts.pollMs);
+    this.timer.unref();
+    this.pruner = setInterval(
+      () => void this.prune().catch((err) => this.opts.logger.warn({ err }, 'outbox pruning failed')),
+      PRUNE_EVERY_MS,
+    );
+    this.pruner.unref();
+    this.relaySoon();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.pruner) clearInterval(this.pruner);
+    this.timer = null;
+    this.unwake?.();
+    await this.relaying;
+  }
+
+  private relaySoon(): void {
+    // an event committed while a relay runs may have missed its SELECT: run once more after it
+    if (this.relaying) {
+      this.again = true;
+      return;
+    }
+    this.again = false;
+    this.relaying = this.relay()
+      .then((created) => {
+        if (created) this.opts.onDeliveries();
+      })
+      .catch((err) => this.opts.logger.error({ err }, 'outbox relay failed'))
+      .finally(() => {
+        this.relaying = null;
+        if (this.again && this.timer) this.relaySoon();
+      });
+  }
+
+  /**
+   * Claims unrelayed outbox events and creates the deliveries they call for, a set at a time: a
+   * 10,000-notification batch costs a few statements, not one per event. Returns how many deliveries.
+   */
+  async relay(): Promise<number> {
+    let created = 0;
+    for (;;) {
+      const { events, deliveries } = await inTransaction(this.opts.pool, async (client) => {
+        const { rows } = await client.query<{
+          id: string;
+          event_id: string;
+          organization_id: string;
+          environment: string;
+          event: string;
+          payload: unknown;
+        }>(
+          `select id, event_id, organization_id, environment, event, payload from platform.outbox_events
+            where relayed_at is null order by id limit ${RELAY_CHUNK} for update skip locked`,
+        );
+        if (!rows.length) return { events: 0, deliveries: 0 };
+        const inserted = await client.query(
+          `insert into platform.deliveries (id, organization_id, environment, webhook_id, event_id, event, url, body, status, next_attempt_at)
+           select gen_random_uuid(), w.organization_id, w.environment, w.id, e.event_id, e.event, w.callback_url, e.body, $6, now()
+             from unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::text[]) as e(event_id, event, body, organization_id, environment)
+             join platform.webhooks w
+               on w.organization_id = e.organization_id and w.environment = e.environment and w.active and w.events ? e.event
+           on conflict (webhook_id, event_id) do nothing`,
+          [
+            rows.map((e) => e.event_id),
+            rows.map((e) => e.event),
+            rows.map((e) => JSON.stringify(e.payload)),
+            rows.map((e) => e.organization_id),
+            rows.map((e) => e.environment),
+            DELIVERY_LIFECYCLE.target('created'),
+          ],
+        );
+        await client.query('update platform.outbox_events set relayed_at = now() where id = any($1)', [rows.map((r) => r.id)]);
+        return { events: rows.length, deliveries: inserted.rowCount ?? 0 };
+      });
+      created += deliveries;
+      if (events < RELAY_CHUNK) return created;
+    }
+  }
+
+  /** Deletes relayed outbox rows past the retention, a bounded chunk at a time. */
+  async prune(): Promise<number> {
+    const { rowCount } = await this.opts.pool.query(
+      `delete from platform.outbox_events where id in (
+         select id from platform.outbox_events where relayed_at < now() - $1 * interval '1 hour' limit 10000)`,
+      [this.opts.retentionHours],
+    );
+    return rowCount ?? 0;
+  }
+}
