@@ -12,7 +12,7 @@ import { readNeighbourhood, type NeighbourhoodFacts } from '../graph/graph.facts
 import { detectPatterns, type DetectorThresholds, DEFAULT_THRESHOLDS, type GraphPattern } from '../graph/graph.patterns.js';
 import { recordTransfer } from '../graph/graph.store.js';
 import type { Party, SanctionsLayer, SanctionsOutcome } from '../sanctions/sanctions.layer.js';
-import { validateTransaction, type Transaction, type TransactionInput } from './evaluation.input.js';
+import { validateTransaction, type Transaction, type TransactionInput } from './evaluation.validation.js';
 import {
   actionForScore,
   combineLayers,
