@@ -9,8 +9,8 @@ import { startStack } from '../cli/stack.js';
 import { importSnapshot, parseList, ScreeningEngine, type ListEntry } from '../screening/index.js';
 import { createLogger } from '../platform/logger.js';
 import { EvaluationEngine } from '../subgraphs/risk/src/evaluation/evaluation.engine.js';
-import { RuleCache } from '../subgraphs/risk/src/rules/rules.cache.js';
-import { RulesStore } from '../subgraphs/risk/src/rules/rules.store.js';
+import { RuleCache } from '../subgraphs/risk/src/rules/rule.cache.js';
+import { RulesStore } from '../subgraphs/risk/src/rules/rule.store.js';
 import { SanctionsLayer } from '../subgraphs/risk/src/sanctions/sanctions.layer.js';
 
 /**

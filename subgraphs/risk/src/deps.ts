@@ -1,8 +1,8 @@
 import type { Config } from '../../../platform/config.js';
 import type { EvaluationEngine } from './evaluation/evaluation.engine.js';
-import type { RuleCache } from './rules/rules.cache.js';
-import type { RulesStore } from './rules/rules.store.js';
-import type { GraphQueryExecutor } from './cypher/cypher.executor.js';
+import type { RuleCache } from './rules/rule.cache.js';
+import type { RulesStore } from './rules/rule.store.js';
+import type { GraphQueryExecutor } from './graph/cypher/cypher.executor.js';
 import type { SanctionsLayer } from './sanctions/sanctions.layer.js';
 import type { ProfileStore } from './sanctions/profile.store.js';
 

@@ -5,14 +5,14 @@ import { conflict } from '../../../../platform/errors.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { inTransaction, isUniqueViolation } from '../../../../platform/db/transaction.js';
-import type { RulesStore } from '../rules/rules.store.js';
-import { runRules, type RuleCache, type RulesOutcome } from '../rules/rules.cache.js';
-import { activation, type RuleFacts } from '../rules/rules.environment.js';
+import type { RulesStore } from '../rules/rule.store.js';
+import { runRules, type RuleCache, type RulesOutcome } from '../rules/rule.cache.js';
+import { activation, type RuleFacts } from '../rules/rule.environment.js';
 import { readNeighbourhood, type NeighbourhoodFacts } from '../graph/graph.facts.js';
 import { detectPatterns, type DetectorThresholds, DEFAULT_THRESHOLDS, type GraphPattern } from '../graph/graph.patterns.js';
 import { recordTransfer } from '../graph/graph.store.js';
 import type { Party, SanctionsLayer, SanctionsOutcome } from '../sanctions/sanctions.layer.js';
-import { validateTransaction, type Transaction, type TransactionInput } from './evaluation.input.js';
+import { validateTransaction, type Transaction, type TransactionInput } from './evaluation.validation.js';
 import {
   actionForScore,
   combineLayers,

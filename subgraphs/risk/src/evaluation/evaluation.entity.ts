@@ -1,7 +1,7 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Action } from './evaluation.scoring.js';
-import type { FiredRule, RuleError } from '../rules/rules.cache.js';
+import type { FiredRule, RuleError } from '../rules/rule.cache.js';
 import type { GraphPattern } from '../graph/graph.patterns.js';
 import type { SanctionsHit } from '../sanctions/sanctions.layer.js';
 

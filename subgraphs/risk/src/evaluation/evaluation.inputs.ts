@@ -3,7 +3,7 @@ import { RiskJsonScalar } from '../json.scalar.js';
 import { RiskActionEnum } from './evaluation.type.js';
 
 /**
- * The transaction to evaluate. Validated by the engine (evaluation.input.ts), so that every
+ * The transaction to evaluate. Validated by the engine (evaluation.validation.ts), so that every
  * invalid body is one 400 listing every problem, as Part A's error table says.
  */
 @InputType()

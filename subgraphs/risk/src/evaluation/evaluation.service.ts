@@ -6,7 +6,7 @@ import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Evaluation } from './evaluation.entity.js';
 import type { EvaluationEngine } from './evaluation.engine.js';
-import type { TransactionInput } from './evaluation.input.js';
+import type { TransactionInput } from './evaluation.validation.js';
 
 export interface EvaluationFilter {
   action?: string | null;

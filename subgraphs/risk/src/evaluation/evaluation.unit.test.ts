@@ -1,5 +1,5 @@
 import { AppError } from '../../../../platform/errors.js';
-import { validateTransaction } from './evaluation.input.js';
+import { validateTransaction } from './evaluation.validation.js';
 import { actionForScore, combineLayers, mostSevere, noisyOr } from './evaluation.scoring.js';
 import { mockScore } from './evaluation.engine.js';
 

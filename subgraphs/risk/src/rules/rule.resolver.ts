@@ -2,9 +2,9 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { RiskDeps } from '../deps.js';
-import { RulesService } from './rules.service.js';
-import type { SaveResult } from './rules.store.js';
-import { FUNCTIONS, RULE_FACTS } from './rules.environment.js';
+import { RulesService } from './rule.service.js';
+import type { SaveResult } from './rule.store.js';
+import { FUNCTIONS, RULE_FACTS } from './rule.environment.js';
 import { CreateRiskRuleInput, RiskRuleInput } from './rule.inputs.js';
 import {
   RiskConditionCheckType,

@@ -1,8 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { RiskLevel, ThreatType } from './ip-risk.js';
-import type { IpAnalysisResult } from './ip.service.js';
+import type { Geolocation } from './geolocation.js';
+import type { RangeMatch } from './ip-feeds.store.js';
+import type { IpNetwork, RiskLevel, ThreatType, Threats } from './ip-risk.js';
+
+/** What an IP analysis finds (IpIntelligence.analyze); stored whole in IpCheck.result. */
+export interface IpAnalysisResult {
+  ip: string;
+  version: 4 | 6;
+  geolocation: Geolocation;
+  network: IpNetwork;
+  threats: Threats;
+  riskScore: number;
+  riskLevel: RiskLevel;
+  /** The imported feed ranges that contain the address (explains threats and network). */
+  matchedRanges: Array<Pick<RangeMatch, 'feed' | 'category' | 'network' | 'provider' | 'service' | 'region'>>;
+}
 
 /** One IP analysis (POST /intelligence/ip): kept for history and for the known-abuser check. */
 @Entity({ schema: 'verification', tableName: 'ip_checks' })

@@ -3,23 +3,11 @@ import { invalid, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import { countryName, geolocate, type Geolocation } from './geolocation.js';
-import type { IpFeedStore, RangeMatch } from './ip-feeds.store.js';
-import { assessIp, normaliseIp, type IpNetwork, type RiskLevel, type Threats } from './ip-risk.js';
+import { countryName, geolocate } from './geolocation.js';
+import type { IpFeedStore } from './ip-feeds.store.js';
+import { assessIp, normaliseIp } from './ip-risk.js';
 import { isKnownAbuserIp, type Queryable } from './fraud-links.js';
-import { IpCheck } from './ip.entity.js';
-
-export interface IpAnalysisResult {
-  ip: string;
-  version: 4 | 6;
-  geolocation: Geolocation;
-  network: IpNetwork;
-  threats: Threats;
-  riskScore: number;
-  riskLevel: RiskLevel;
-  /** The imported feed ranges that contain the address (explains threats and network). */
-  matchedRanges: Array<Pick<RangeMatch, 'feed' | 'category' | 'network' | 'provider' | 'service' | 'region'>>;
-}
+import { IpCheck, type IpAnalysisResult } from './ip.entity.js';
 
 export const INVALID_IP = (value: string) => `"${value}" is not a valid IPv4 or IPv6 address`;
 

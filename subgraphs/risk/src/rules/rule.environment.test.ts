@@ -1,6 +1,6 @@
-import { activation, checkCondition, compileCondition, RULE_FACTS, type RuleFacts } from './rules.environment.js';
-import { DEFAULT_RULES } from './rules.defaults.js';
-import { runRules, type CompiledRule, type RuleSetSnapshot } from './rules.cache.js';
+import { activation, checkCondition, compileCondition, RULE_FACTS, type RuleFacts } from './rule.environment.js';
+import { DEFAULT_RULES } from './rule.defaults.js';
+import { runRules, type CompiledRule, type RuleSetSnapshot } from './rule.cache.js';
 
 function facts(over: { [K in keyof RuleFacts]?: Partial<RuleFacts[K]> } = {}): RuleFacts {
   const base: RuleFacts = {

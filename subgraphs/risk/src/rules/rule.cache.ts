@@ -3,7 +3,7 @@ import { listen, type Listening } from '../../../../platform/db/listen.js';
 import type { Logger } from '../../../../platform/logger.js';
 import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { RuleAction, RuleSeverity } from './rule.entity.js';
-import { compileCondition, type CompiledCondition, type RuleActivation } from './rules.environment.js';
+import { compileCondition, type CompiledCondition, type RuleActivation } from './rule.environment.js';
 
 export interface CompiledRule {
   id: string;

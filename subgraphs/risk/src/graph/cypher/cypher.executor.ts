@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { AppError, badInput } from '../../../../platform/errors.js';
-import type { Logger } from '../../../../platform/logger.js';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { AppError, badInput } from '../../../../../platform/errors.js';
+import type { Logger } from '../../../../../platform/logger.js';
+import type { Tenant } from '../../../../../platform/auth/tenant.js';
 import { compileCypher, type CompiledQuery } from './cypher.compiler.js';
-import { CypherError, MAX_QUERY_LENGTH, parseCypher } from './cypher.parser.js';
+import { CypherError } from './cypher.error.js';
+import { MAX_QUERY_LENGTH, parseCypher } from './cypher.parser.js';
 import { GRAPH_TABLES } from './cypher.schema.js';
 
 export interface GraphQueryOptions {

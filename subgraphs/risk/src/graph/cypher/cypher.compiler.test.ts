@@ -1,5 +1,6 @@
 import { compileCypher, type CompileOptions } from './cypher.compiler.js';
-import { CypherError, parseCypher } from './cypher.parser.js';
+import { CypherError } from './cypher.error.js';
+import { parseCypher } from './cypher.parser.js';
 
 const ORG = '11111111-1111-1111-1111-111111111111';
 const base: CompileOptions = { organizationId: ORG, environment: 'live', params: {}, maxRows: 100, maxHops: 6 };

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Rule, RuleAudit, RuleVersion } from './rule.entity.js';
-import type { RulePatch, RulesStore, SaveResult } from './rules.store.js';
-import { RULE_ID_PATTERN } from './rules.store.js';
-import { checkCondition } from './rules.environment.js';
+import type { RulePatch, RulesStore, SaveResult } from './rule.store.js';
+import { RULE_ID_PATTERN } from './rule.store.js';
+import { checkCondition } from './rule.environment.js';
 
 const MAX_AUDIT = 500;
 

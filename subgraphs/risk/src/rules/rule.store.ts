@@ -4,8 +4,8 @@ import { badInput, conflict, notFound } from '../../../../platform/errors.js';
 import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
 import { RULE_ACTIONS, RULE_SEVERITIES, type RuleAction, type RuleSeverity } from './rule.entity.js';
-import { DEFAULT_RULES, type RuleDefinition } from './rules.defaults.js';
-import { checkCondition } from './rules.environment.js';
+import { DEFAULT_RULES, type RuleDefinition } from './rule.defaults.js';
+import { checkCondition } from './rule.environment.js';
 
 /** The fields a change may carry (absent = keep the current value). */
 export interface RulePatch {

@@ -6,7 +6,7 @@
  * render FROM/WHERE and re-expose bindings through a subquery alias.
  */
 import type { Position } from './cypher.ast.js';
-import { CypherError } from './cypher.parser.js';
+import { CypherError } from './cypher.error.js';
 import type { Label, RelType, ValueType } from './cypher.schema.js';
 
 export interface CompileOptions {

@@ -1,9 +1,9 @@
 import { Arg, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { RiskJsonScalar } from '../json.scalar.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { authorize } from '../../../../platform/graphql/tenancy.js';
-import type { RiskDeps } from '../deps.js';
+import { RiskJsonScalar } from '../../json.scalar.js';
+import type { SubgraphContext } from '../../../../../platform/graphql/subgraph.js';
+import { authorize } from '../../../../../platform/graphql/tenancy.js';
+import type { RiskDeps } from '../../deps.js';
 
 type Ctx = SubgraphContext<RiskDeps>;
 

@@ -1,3 +1,7 @@
+/**
+ * The transaction the engine evaluates: the raw caller input (GraphQL or REST body), checked and
+ * normalised. The GraphQL input types themselves are in evaluation.inputs.ts.
+ */
 import { isIP } from 'node:net';
 import { badInput } from '../../../../platform/errors.js';
 
