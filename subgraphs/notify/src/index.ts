@@ -8,7 +8,7 @@ import { TemplateRenderer } from './templates/template.render.js';
 import { Recipient } from './recipients/recipient.entity.js';
 import { RecipientResolver } from './recipients/recipient.resolver.js';
 import { NotificationResolver } from './send/notification.resolver.js';
-import { Dispatcher } from './send/dispatch.worker.js';
+import { Dispatcher } from './dispatch/dispatch.worker.js';
 import { BatchResolver } from './batch/batch.resolver.js';
 import { ChannelProviders } from './channels/registry.js';
 import { SandboxResolver } from './channels/sandbox.resolver.js';

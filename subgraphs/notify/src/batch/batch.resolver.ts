@@ -5,8 +5,8 @@ import type { StreamedEvent } from '../../../../platform/events/event-stream.js'
 import type { NotifyDeps } from '../deps.js';
 import { BatchService, batchFromSnapshot } from './batch.service.js';
 import { BatchChannelProgressType, NotificationBatchType, SendNotificationBatchInput } from './batch.type.js';
-import { BATCH_RESOURCE } from './batch.events.js';
-import { channelProgress, type BatchView } from './batch.store.js';
+import { BATCH_RESOURCE } from '../notifications/batch.events.js';
+import { channelProgress, type BatchView } from '../notifications/batch.store.js';
 
 type Ctx = SubgraphContext<NotifyDeps>;
 

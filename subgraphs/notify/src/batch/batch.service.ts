@@ -6,14 +6,21 @@ import type { NotifyDeps } from '../deps.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
-import { batchJobs, enqueueDispatch } from '../send/dispatch.worker.js';
-import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from '../send/idempotency.js';
-import { buildNotification, checkTemplateChannels, missingData, requiredFields, validateChannels } from '../send/notification.prepare.js';
-import { insertNotifications, type NewNotification } from '../send/notification.store.js';
-import { isDataObject } from '../send/notification-data.scalar.js';
-import { uuidv7 } from '../send/uuidv7.js';
-import { batchSnapshot, recordBatchEvents } from './batch.events.js';
-import { BATCH_COLUMNS, loadBatch, toBatchView, type BatchView } from './batch.store.js';
+import { batchJobs, enqueueDispatch } from '../dispatch/dispatch.worker.js';
+import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from '../notifications/idempotency.js';
+import {
+  buildNotification,
+  checkTemplateChannels,
+  missingData,
+  requiredFields,
+  validateChannels,
+} from '../notifications/notification.prepare.js';
+import { insertNotifications, type NewNotification } from '../notifications/notification.store.js';
+import { isDataObject } from '../notifications/notification-data.scalar.js';
+import { uuidv7 } from '../notifications/uuidv7.js';
+import { batchSnapshot, recordBatchEvents } from '../notifications/batch.events.js';
+import { BATCH_COLUMNS, loadBatch, toBatchView, type BatchView } from '../notifications/batch.store.js';
+import { BATCH_LIFECYCLE } from '../notifications/notification.lifecycle.js';
 
 export const MAX_BATCH_RECIPIENTS = 10_000;
 /** At most this many per-recipient problems are listed in a 400. */
@@ -99,13 +106,13 @@ export class BatchService {
           JSON.stringify(channels),
           items.length,
           done,
-          done === items.length ? 'completed' : 'processing',
+          BATCH_LIFECYCLE.target(done === items.length ? 'accepted.all_processed' : 'accepted'),
         ],
       );
       const created = toBatchView(rows[0]);
       await insertNotifications(client, this.tenant, template, items, id);
       await enqueueDispatch(this.deps.jobs, client, done === items.length ? [] : batchJobs(id, items.length));
-      await recordBatchEvents(client, [{ event: 'batch.created', batch: created }]);
+      await recordBatchEvents(client, [{ event: BATCH_LIFECYCLE.eventOf('accepted')!, batch: created }]);
       if (key) await storeIdempotentResponse(client, this.tenant, 'batch', key, batchSnapshot(created));
       return created;
     });

@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { NotificationDataScalar } from '../send/notification-data.scalar.js';
-import { NotificationChannelEnum } from '../templates/template.type.js';
-import { BATCH_STATUSES } from './batch.store.js';
+import { NotificationDataScalar } from '../notifications/notification-data.scalar.js';
+import { NotificationChannelEnum } from '../channels/channel.type.js';
+import { BATCH_STATUSES } from '../notifications/notification.lifecycle.js';
 
 export const NotificationBatchStatusEnum = Object.fromEntries(BATCH_STATUSES.map((s) => [s, s])) as {
   [K in (typeof BATCH_STATUSES)[number]]: K;

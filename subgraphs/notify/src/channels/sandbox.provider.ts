@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { PushTarget } from './channel.js';
 import { ProviderError, permanentError, transientError, type Accepted, type ChannelProvider, type OutgoingMessage } from './provider.js';
+import { recordSandboxMessages } from './sandbox.store.js';
 
 export const SANDBOX = 'sandbox';
 
@@ -63,23 +64,7 @@ export class SandboxProvider implements ChannelProvider {
     );
     const accepted = messages.filter((_, i) => !(results[i] instanceof ProviderError));
     if (accepted.length) {
-      const col = <T>(pick: (m: OutgoingMessage) => T) => accepted.map(pick);
-      await this.pool.query(
-        `insert into notify.sandbox_messages (organization_id, environment, notification_id, delivery_id, channel, recipient, subject, html, title, body)
-         select * from unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
-        [
-          col((m) => m.organizationId),
-          col((m) => m.environment),
-          col((m) => m.notificationId),
-          col((m) => m.deliveryId),
-          col((m) => m.channel),
-          col((m) => m.to),
-          col((m) => m.content.subject ?? null),
-          col((m) => m.content.html ?? null),
-          col((m) => m.content.title ?? null),
-          col((m) => m.content.body ?? null),
-        ],
-      );
+      await recordSandboxMessages(this.pool, accepted);
     }
     return results;
   }

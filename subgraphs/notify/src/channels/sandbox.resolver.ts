@@ -7,6 +7,7 @@ import { badInput } from '../../../../platform/errors.js';
 import type { NotifyDeps } from '../deps.js';
 import { isChannel } from './channel.js';
 import { SandboxMessagePage } from './sandbox.type.js';
+import { listSandboxMessages } from './sandbox.store.js';
 
 type Ctx = SubgraphContext<NotifyDeps>;
 
@@ -27,19 +28,6 @@ export class SandboxResolver {
     if (notificationId && !isUuid(notificationId)) errors.push('notificationId must be a notification id');
     if (channel && !isChannel(channel)) errors.push('channel must be one of: email, sms, push');
     if (errors.length) throw badInput(errors);
-    const where = ['organization_id = $1', 'environment = $2'];
-    const values: unknown[] = [tenant.organizationId, tenant.environment];
-    if (notificationId) where.push(`notification_id = $${values.push(notificationId)}`);
-    if (channel) where.push(`channel = $${values.push(channel)}`);
-    if (to) where.push(`recipient = $${values.push(to)}`);
-    const filtered = `from notify.sandbox_messages where ${where.join(' and ')}`;
-    const { pool } = ctx.deps;
-    const total = Number((await pool.query(`select count(*) as n ${filtered}`, values)).rows[0].n);
-    const { rows } = await pool.query(
-      `select id::text, notification_id as "notificationId", channel, recipient as "to", subject, html, title, body, created_at as "createdAt"
-         ${filtered} order by id desc limit $${values.length + 1} offset $${values.length + 2}`,
-      [...values, limit, (page - 1) * limit],
-    );
-    return { data: rows, total, page, limit };
+    return { ...(await listSandboxMessages(ctx.deps.pool, tenant, { notificationId, channel, to }, page, limit)), page, limit };
   }
 }

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { NotificationChannelEnum } from '../templates/template.type.js';
+import { NotificationChannelEnum } from './channel.type.js';
 
 @ObjectType('SandboxMessage', { description: 'A message a sandbox provider "sent": recorded, never delivered' })
 export class SandboxMessageType {

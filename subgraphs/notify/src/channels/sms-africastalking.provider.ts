@@ -75,8 +75,26 @@ export class AfricasTalkingProvider implements ChannelProvider {
 }
 
 /** Delivery report `status` values → the channel's outcome; others (Sent, Submitted, Buffered) change nothing. */
-export function deliveryReportOutcome(status: string): 'delivered' | 'failed' | null {
+function deliveryReportOutcome(status: string): 'delivered' | 'failed' | null {
   if (status === 'Success') return 'delivered';
   if (['Failed', 'Rejected', 'AbsentSubscriber', 'Expired'].includes(status)) return 'failed';
   return null;
+}
+
+export interface DeliveryReport {
+  providerMessageId: string;
+  status: string;
+  /** null: an intermediate status that changes nothing */
+  outcome: 'delivered' | 'failed' | null;
+  /** Why it failed, as the channel's reason */
+  reason?: string;
+}
+
+/** An Africa's Talking delivery report (form fields `id`, `status`, `failureReason`…); null without `id` or `status`. */
+export function parseDeliveryReport(body: Record<string, unknown>): DeliveryReport | null {
+  const { id, status, failureReason } = body as Record<string, string | undefined>;
+  if (!id || !status) return null;
+  const outcome = deliveryReportOutcome(status);
+  const reason = outcome === 'failed' ? `delivery report: ${status}${failureReason ? ` (${failureReason})` : ''}` : undefined;
+  return { providerMessageId: id, status, outcome, reason };
 }

@@ -6,7 +6,7 @@ import type { StreamedEvent } from '../../../../platform/events/event-stream.js'
 import type { NotifyDeps } from '../deps.js';
 import { NotificationService, viewFromSnapshot } from './notification.service.js';
 import { NotificationPage, NotificationStatusEnum, NotificationType, SendNotificationInput } from './notification.type.js';
-import { NOTIFICATION_RESOURCE } from './notification.events.js';
+import { NOTIFICATION_RESOURCE } from '../notifications/notification.events.js';
 
 type Ctx = SubgraphContext<NotifyDeps>;
 

@@ -8,13 +8,26 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
 import { describeRenderError } from '../templates/template.render.js';
-import { NOTIFICATION_STATUSES } from './delivery.lifecycle.js';
-import { enqueueDispatch } from './dispatch.worker.js';
-import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from './idempotency.js';
-import { buildNotification, checkTemplateChannels, missingData, requiredFields, validateChannels } from './notification.prepare.js';
-import { insertNotifications, listViews, loadView, loadViews, type ListFilter, type NotificationView } from './notification.store.js';
-import { notificationSnapshot, recordNotificationEvents } from './notification.events.js';
-import { isDataObject } from './notification-data.scalar.js';
+import { NOTIFICATION_STATUSES } from '../notifications/notification.lifecycle.js';
+import { enqueueDispatch } from '../dispatch/dispatch.worker.js';
+import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from '../notifications/idempotency.js';
+import {
+  buildNotification,
+  checkTemplateChannels,
+  missingData,
+  requiredFields,
+  validateChannels,
+} from '../notifications/notification.prepare.js';
+import {
+  insertNotifications,
+  listViews,
+  loadView,
+  loadViews,
+  type ListFilter,
+  type NotificationView,
+} from '../notifications/notification.store.js';
+import { notificationSnapshot, recordNotificationEvents } from '../notifications/notification.events.js';
+import { isDataObject } from '../notifications/notification-data.scalar.js';
 
 export interface SendCommand {
   to: string;

@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { NotificationDataScalar } from './notification-data.scalar.js';
-import { NotificationChannelEnum } from '../templates/template.type.js';
-import { DELIVERY_STATUSES, NOTIFICATION_STATUSES } from './delivery.lifecycle.js';
+import { NotificationDataScalar } from '../notifications/notification-data.scalar.js';
+import { NotificationChannelEnum } from '../channels/channel.type.js';
+import { DELIVERY_STATUSES, NOTIFICATION_STATUSES } from '../notifications/notification.lifecycle.js';
 
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 export const ChannelStatusEnum = enumOf(DELIVERY_STATUSES);

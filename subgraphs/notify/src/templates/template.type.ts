@@ -1,8 +1,5 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { CHANNELS } from '../channels/channel.js';
-
-export const NotificationChannelEnum = Object.fromEntries(CHANNELS.map((c) => [c, c])) as { [K in (typeof CHANNELS)[number]]: K };
-registerEnumType(NotificationChannelEnum, { name: 'NotificationChannel' });
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { NotificationChannelEnum } from '../channels/channel.type.js';
 
 @ObjectType('EmailTemplate')
 export class EmailTemplateType {

@@ -2,8 +2,9 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import express from 'express';
 import { UUID_PATTERN } from '../../../../platform/ids.js';
 import type { NotifyDeps } from '../deps.js';
-import { AFRICASTALKING, deliveryReportOutcome } from '../channels/sms-africastalking.provider.js';
-import { applyDeliveryReport } from '../send/delivery.report.js';
+import { AFRICASTALKING, parseDeliveryReport } from '../channels/sms-africastalking.provider.js';
+import { applyDeliveryReport } from '../dispatch/delivery.report.js';
+import { OPEN_PIXEL_PATH } from '../dispatch/tracking.url.js';
 
 /** A transparent 1×1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -22,7 +23,7 @@ const sameSecret = (a: string, b: string) =>
  */
 export function trackingRoutes(app: express.Express, deps: NotifyDeps): void {
   const { logger } = deps;
-  app.get('/track/open/:token', async (req, res) => {
+  app.get(OPEN_PIXEL_PATH, async (req, res) => {
     const token = String(req.params.token).replace(/\.gif$/i, '');
     if (UUID_PATTERN.test(token)) {
       await applyDeliveryReport(deps.pool, { trackingToken: token }, 'tracking.opened').catch((err) =>
@@ -44,24 +45,23 @@ export function trackingRoutes(app: express.Express, deps: NotifyDeps): void {
         res.status(401).json({ error: 'invalid callback token' });
         return;
       }
-      const { id, status, failureReason } = (req.body ?? {}) as Record<string, string | undefined>;
-      if (!id || !status) {
+      const report = parseDeliveryReport(req.body ?? {});
+      if (!report) {
         res.status(400).json({ error: 'id and status are required' });
         return;
       }
-      const outcome = deliveryReportOutcome(status);
-      if (!outcome) {
-        res.json({ result: 'ignored', status });
+      if (!report.outcome) {
+        res.json({ result: 'ignored', status: report.status });
         return;
       }
-      const reason = outcome === 'failed' ? `delivery report: ${status}${failureReason ? ` (${failureReason})` : ''}` : undefined;
-      const trigger = outcome === 'delivered' ? 'report.delivered' : 'report.failed';
+      const trigger = report.outcome === 'delivered' ? 'report.delivered' : 'report.failed';
+      const lookup = { provider: AFRICASTALKING, providerMessageId: report.providerMessageId };
       const deadline = Date.now() + REPORT_WAIT_MS;
       try {
-        let result = await applyDeliveryReport(deps.pool, { provider: AFRICASTALKING, providerMessageId: id }, trigger, reason);
+        let result = await applyDeliveryReport(deps.pool, lookup, trigger, report.reason);
         while (result === 'not_found' && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 100));
-          result = await applyDeliveryReport(deps.pool, { provider: AFRICASTALKING, providerMessageId: id }, trigger, reason);
+          result = await applyDeliveryReport(deps.pool, lookup, trigger, report.reason);
         }
         res.status(result === 'not_found' ? 404 : 200).json({ result });
       } catch (err) {

@@ -1,11 +1,7 @@
+import type { Sql } from '../../../../platform/db/transaction.js';
 import type { Channel, PushTarget } from '../channels/channel.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import { NOTIFICATION_STATUS_SQL, type DeliveryStatus, type NotificationStatus } from './delivery.lifecycle.js';
-
-/** A pg client inside a transaction (or the pool, outside one). */
-export interface Db {
-  query<R = any>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
-}
+import { notificationStatus, type DeliveryStatus, type NotificationStatus } from './notification.lifecycle.js';
 
 export interface ChannelView {
   channel: Channel;
@@ -42,7 +38,7 @@ export interface NotificationView {
 export interface NewDelivery {
   id: string;
   channel: Channel;
-  status: 'queued' | 'undeliverable';
+  status: DeliveryStatus;
   provider: string;
   address: string | null;
   pushTargets: PushTarget[] | null;
@@ -99,13 +95,13 @@ function toView(r: any): NotificationView {
   };
 }
 
-export async function loadViews(db: Db, ids: readonly string[]): Promise<NotificationView[]> {
+export async function loadViews(db: Sql, ids: readonly string[]): Promise<NotificationView[]> {
   if (!ids.length) return [];
   const { rows } = await db.query(`${VIEW_SQL} where n.id = any($1::uuid[]) group by n.id order by n.created_at, n.id`, [ids]);
   return rows.map(toView);
 }
 
-export async function loadView(db: Db, tenant: Tenant, id: string): Promise<NotificationView | null> {
+export async function loadView(db: Sql, tenant: Tenant, id: string): Promise<NotificationView | null> {
   const { rows } = await db.query(`${VIEW_SQL} where n.id = $1 and n.organization_id = $2 and n.environment = $3 group by n.id`, [
     id,
     tenant.organizationId,
@@ -121,7 +117,7 @@ export interface ListFilter {
 }
 
 export async function listViews(
-  db: Db,
+  db: Sql,
   tenant: Tenant,
   filter: ListFilter,
   page: number,
@@ -152,7 +148,7 @@ export async function listViews(
 
 /** One multi-row INSERT per table (unnest), whatever the count: 1 for a send, 10,000 for a batch. */
 export async function insertNotifications(
-  db: Db,
+  db: Sql,
   tenant: Tenant,
   template: { id: string; name: string; version: number },
   items: readonly NewNotification[],
@@ -161,8 +157,9 @@ export async function insertNotifications(
   const col = <T>(pick: (n: NewNotification) => T) => items.map(pick);
   await db.query(
     `insert into notify.notifications (id, organization_id, environment, template_id, template_name, template_version, recipient, recipient_id, data, status, batch_id, batch_seq, processed_at)
-     select t.id, $1, $2, $3, $4, $5, t.recipient, t.recipient_id, t.data, 'dispatched', $6, t.seq, case when t.processed then now() end
-       from unnest($7::uuid[], $8::text[], $9::text[], $10::jsonb[], $11::int[], $12::boolean[]) as t(id, recipient, recipient_id, data, seq, processed)`,
+     select t.id, $1, $2, $3, $4, $5, t.recipient, t.recipient_id, t.data, t.status, $6, t.seq, case when t.processed then now() end
+       from unnest($7::uuid[], $8::text[], $9::text[], $10::jsonb[], $11::int[], $12::boolean[], $13::text[])
+         as t(id, recipient, recipient_id, data, seq, processed, status)`,
     [
       tenant.organizationId,
       tenant.environment,
@@ -176,6 +173,7 @@ export async function insertNotifications(
       col((n) => JSON.stringify(n.data)),
       col((n) => n.batchSeq),
       col((n) => n.deliveries.every((d) => d.status !== 'queued')),
+      col((n) => notificationStatus(n.deliveries.map((d) => d.status))),
     ],
   );
   const deliveries = items.flatMap((n) => n.deliveries.map((d) => ({ ...d, notificationId: n.id })));
@@ -200,41 +198,4 @@ export async function insertNotifications(
       dcol((d) => d.reason),
     ],
   );
-}
-
-/**
- * Every transaction that changes deliveries first locks their notifications (in id order, so
- * two transactions never wait for each other in a cycle): the status recomputed afterwards then
- * sees every committed channel change.
- */
-export async function lockNotifications(db: Db, ids: readonly string[]): Promise<void> {
-  if (ids.length) await db.query('select id from notify.notifications where id = any($1::uuid[]) order by id for update', [ids]);
-}
-
-export interface Refreshed {
-  id: string;
-  batchId: string | null;
-  /** No channel is queued any more, for the first time (batch progress counts it once). */
-  newlyProcessed: boolean;
-  /** At least one channel was taken by a provider. */
-  succeeded: boolean;
-}
-
-/** Recomputes the status of notifications whose channels changed (after `lockNotifications`). */
-export async function refreshNotifications(db: Db, ids: readonly string[]): Promise<Refreshed[]> {
-  if (!ids.length) return [];
-  const { rows } = await db.query(
-    `with agg as (
-       select d.notification_id as id, ${NOTIFICATION_STATUS_SQL} as status,
-              bool_or(d.status = 'queued') as pending, bool_or(d.status in ('sent', 'delivered', 'opened')) as succeeded
-         from notify.deliveries d where d.notification_id = any($1::uuid[]) group by d.notification_id)
-     update notify.notifications n
-        set status = agg.status, updated_at = now(),
-            processed_at = case when old.processed_at is null and not agg.pending then now() else old.processed_at end
-       from agg, notify.notifications old
-      where n.id = agg.id and old.id = agg.id
-     returning n.id, n.batch_id, (old.processed_at is null and not agg.pending) as newly_processed, agg.succeeded`,
-    [ids],
-  );
-  return rows.map((r) => ({ id: r.id, batchId: r.batch_id, newlyProcessed: r.newly_processed, succeeded: r.succeeded }));
 }

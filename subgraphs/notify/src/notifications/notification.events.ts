@@ -1,5 +1,6 @@
 import { insertEvents, type DomainEvent } from '../../../../platform/events/outbox.js';
-import type { Db, NotificationView } from './notification.store.js';
+import type { Sql } from '../../../../platform/db/transaction.js';
+import type { NotificationView } from './notification.store.js';
 
 export const NOTIFICATION_RESOURCE = 'notification';
 
@@ -32,7 +33,7 @@ function notificationEvent(event: NotificationEventName, v: NotificationView): D
 }
 
 /** Outbox rows for these notifications, in the caller's transaction. */
-export function recordNotificationEvents(db: Db, event: NotificationEventName, views: readonly NotificationView[]): Promise<void> {
+export function recordNotificationEvents(db: Sql, event: NotificationEventName, views: readonly NotificationView[]): Promise<void> {
   return insertEvents(
     db,
     views.map((v) => notificationEvent(event, v)),

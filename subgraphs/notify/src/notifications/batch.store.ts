@@ -1,9 +1,7 @@
 import type { Channel } from '../channels/channel.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import type { Db } from '../send/notification.store.js';
-
-export const BATCH_STATUSES = ['processing', 'completed'] as const;
-export type BatchStatus = (typeof BATCH_STATUSES)[number];
+import type { BatchStatus } from './notification.lifecycle.js';
+import type { Sql } from '../../../../platform/db/transaction.js';
 
 export interface BatchView {
   id: string;
@@ -48,7 +46,7 @@ export function toBatchView(r: any): BatchView {
   };
 }
 
-export async function loadBatch(db: Db, tenant: Tenant, id: string): Promise<BatchView | null> {
+export async function loadBatch(db: Sql, tenant: Tenant, id: string): Promise<BatchView | null> {
   const { rows } = await db.query(
     `select ${BATCH_COLUMNS} from notify.batches where id = $1 and organization_id = $2 and environment = $3`,
     [id, tenant.organizationId, tenant.environment],
@@ -67,7 +65,7 @@ export interface ChannelProgress {
 }
 
 /** Current channel statuses of a batch's notifications (delivery reports and opens included). */
-export async function channelProgress(db: Db, tenant: Tenant, batchId: string): Promise<ChannelProgress[]> {
+export async function channelProgress(db: Sql, tenant: Tenant, batchId: string): Promise<ChannelProgress[]> {
   const { rows } = await db.query(
     `select d.channel,
             count(*) filter (where d.status = 'queued')::int as queued, count(*) filter (where d.status = 'sent')::int as sent,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { badInput, conflict } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import type { Db } from './notification.store.js';
+import type { Sql } from '../../../../platform/db/transaction.js';
 
 /** How long an `Idempotency-Key` is remembered. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -15,7 +15,7 @@ export type Claim = { replay: Record<string, unknown> } | { fresh: true };
  * request returns its first response (`replay`); for a different request it is a 409. A concurrent
  * use of the key waits for the first transaction: its insert holds the key until it commits.
  */
-export async function claimIdempotencyKey(db: Db, tenant: Tenant, operation: string, key: string, hash: string): Promise<Claim> {
+export async function claimIdempotencyKey(db: Sql, tenant: Tenant, operation: string, key: string, hash: string): Promise<Claim> {
   const ids = [tenant.organizationId, tenant.environment, operation, key];
   // a key older than the TTL is forgotten
   await db.query(
@@ -39,7 +39,7 @@ export async function claimIdempotencyKey(db: Db, tenant: Tenant, operation: str
   return { replay: rows[0].response };
 }
 
-export async function storeIdempotentResponse(db: Db, tenant: Tenant, operation: string, key: string, response: unknown): Promise<void> {
+export async function storeIdempotentResponse(db: Sql, tenant: Tenant, operation: string, key: string, response: unknown): Promise<void> {
   await db.query(
     'update notify.idempotency_keys set response = $5 where organization_id = $1 and environment = $2 and operation = $3 and key = $4',
     [tenant.organizationId, tenant.environment, operation, key, JSON.stringify(response)],

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { inTransaction } from '../../../../platform/db/transaction.js';
-import { recordBatchProgress } from '../batch/batch.progress.js';
-import { fromStatuses, transitionOf, type DeliveryTrigger } from './delivery.lifecycle.js';
-import { loadViews, lockNotifications, refreshNotifications } from './notification.store.js';
-import { recordNotificationEvents } from './notification.events.js';
+import { CHANNEL_LIFECYCLE, type DeliveryTrigger } from '../notifications/notification.lifecycle.js';
+import { loadViews } from '../notifications/notification.store.js';
+import { lockNotifications, recordBatchProgress, refreshNotifications } from './progress.js';
+import { recordNotificationEvents } from '../notifications/notification.events.js';
 
 export type DeliveryLookup = { trackingToken: string } | { provider: string; providerMessageId: string };
 
@@ -30,7 +30,6 @@ export async function applyDeliveryReport(
     if (!rows[0]) return 'not_found';
     const { id, notification_id: notificationId } = rows[0];
     await lockNotifications(client, [notificationId]);
-    const to = transitionOf(trigger).to;
     const updated = await client.query(
       `update notify.deliveries
           set status = $2, reason = coalesce($4, reason), updated_at = now(),
@@ -38,7 +37,7 @@ export async function applyDeliveryReport(
               delivered_at = case when $2 = 'delivered' then now() else delivered_at end,
               failed_at = case when $2 = 'failed' then now() else failed_at end
         where id = $1 and status = any($3::text[])`,
-      [id, to, fromStatuses(trigger), reason ?? null],
+      [id, CHANNEL_LIFECYCLE.target(trigger), CHANNEL_LIFECYCLE.sources(trigger), reason ?? null],
     );
     if (!updated.rowCount) return 'unchanged';
     const refreshed = await refreshNotifications(client, [notificationId]);

@@ -6,6 +6,7 @@ import type { Addressing } from '../recipients/recipient.service.js';
 import type { Template } from '../templates/template.entity.js';
 import { lookup, placeholdersOfContent } from '../templates/template.render.js';
 import type { NewDelivery, NewNotification } from './notification.store.js';
+import { CHANNEL_LIFECYCLE } from './notification.lifecycle.js';
 
 /** `channels` of a send: a non-empty list of email, sms, push (400 otherwise). */
 export function validateChannels(channels: readonly string[], errors: string[]): Channel[] {
@@ -66,7 +67,7 @@ export function buildNotification(
     return {
       id: uuidv7(),
       channel,
-      status: reachable ? 'queued' : 'undeliverable',
+      status: CHANNEL_LIFECYCLE.target(reachable ? 'accepted' : 'accepted.unaddressable'),
       provider: providers.nameFor(environment, channel),
       address,
       pushTargets,

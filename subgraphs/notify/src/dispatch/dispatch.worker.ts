@@ -7,11 +7,11 @@ import type { ChannelProviders } from '../channels/registry.js';
 import { ProviderError, mapLimit, transientError, type Accepted, type OutgoingMessage } from '../channels/provider.js';
 import type { TemplateContent } from '../templates/template.content.js';
 import { describeRenderError, type TemplateRenderer } from '../templates/template.render.js';
-import { recordBatchProgress } from '../batch/batch.progress.js';
-import { fromStatuses, transitionOf, type DeliveryStatus, type DeliveryTrigger } from './delivery.lifecycle.js';
-import { loadViews, lockNotifications, refreshNotifications } from './notification.store.js';
-import { recordNotificationEvents } from './notification.events.js';
-import { openPixelUrl } from '../tracking/tracking.url.js';
+import { CHANNEL_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from '../notifications/notification.lifecycle.js';
+import { loadViews } from '../notifications/notification.store.js';
+import { lockNotifications, recordBatchProgress, refreshNotifications } from './progress.js';
+import { recordNotificationEvents } from '../notifications/notification.events.js';
+import { openPixelUrl } from './tracking.url.js';
 
 export const DISPATCH_QUEUE = 'notify-dispatch';
 /** Recipients per batch job: a 10,000-recipient batch fans out into 100 jobs. */
@@ -245,12 +245,12 @@ export class Dispatcher {
           where d.id = u.id and d.status = any($7::text[])`,
         [
           col((o) => o.id),
-          col((o): DeliveryStatus => transitionOf(o.trigger).to),
+          col((o): DeliveryStatus => CHANNEL_LIFECYCLE.target(o.trigger)),
           col((o) => o.providerMessageId),
           col((o) => o.reason),
           col((o) => o.latencyMs),
           col((o) => o.retryInSeconds),
-          fromStatuses('provider.sent'),
+          CHANNEL_LIFECYCLE.sources('provider.sent'),
         ],
       );
       const refreshed = await refreshNotifications(client, notificationIds);
