@@ -6,11 +6,22 @@ export interface Sql {
   query<R = any>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
 }
 
+export interface TransactionOptions {
+  /** The statement that opens it: isolation, read only, `set local` settings. */
+  begin?: string;
+  /** `rollback` for a read-only look that must leave nothing behind. */
+  end?: 'commit' | 'rollback';
+}
+
 /**
  * Runs `work` in one transaction on a pooled connection: commit when it returns, rollback when it
  * throws. The one place that writes begin/commit/rollback.
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'begin'): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  { begin = 'begin', end = 'commit' }: TransactionOptions = {},
+): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   // a checked-out client has no error listener (pg-pool removes it): a connection the server ends
@@ -20,7 +31,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   try {
     await client.query(begin);
     const result = await work(client);
-    await client.query('commit');
+    await client.query(end);
     return result;
   } catch (err) {
     await client.query('rollback').catch((e: Error) => (broken = e));

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { inTransaction } from '../../../../../platform/db/transaction.js';
 import { AppError, badInput } from '../../../../../platform/errors.js';
 import type { Logger } from '../../../../../platform/logger.js';
 import type { Tenant } from '../../../../../platform/auth/tenant.js';
@@ -81,40 +82,39 @@ export class GraphQueryExecutor {
   async run(tenant: Tenant, query: unknown, params: unknown): Promise<GraphQueryResult> {
     const started = performance.now();
     const compiled = this.compile(tenant, query, params);
-    const client = await this.opts.pool.connect();
-    let broken: Error | undefined;
-    const onError = (err: Error) => (broken = err);
-    client.on('error', onError);
     try {
-      // the backend's not-yet-flushed statistics may hold earlier transactions' reads: measure
-      // before and after, inside the transaction (they are flushed only when it ends)
-      const opened = await client.query(
-        `begin transaction isolation level repeatable read read only; ` +
-          `set local statement_timeout = ${Math.trunc(this.opts.timeoutMs)}; ` +
-          // parallel workers' reads would not show in this backend's statistics
-          `set local max_parallel_workers_per_gather = 0; ` +
-          GRAPH_READS_SQL,
+      return await inTransaction(
+        this.opts.pool,
+        async (client) => {
+          // the backend's not-yet-flushed statistics may hold earlier transactions' reads: measure
+          // before and after, inside the transaction (they are flushed only when it ends)
+          const before = await client.query<{ n: string }>(GRAPH_READS_SQL);
+          const res = await client.query({ text: compiled.sql, values: compiled.values, rowMode: 'array' });
+          const { rows } = await client.query<{ n: string }>(GRAPH_READS_SQL);
+          const truncated = res.rows.length > this.opts.maxRows;
+          const results = res.rows
+            .slice(0, this.opts.maxRows)
+            .map((row) => Object.fromEntries(compiled.columns.map((c, i) => [c, row[i]])));
+          return {
+            results,
+            columns: compiled.columns,
+            nodesScanned: Number(rows[0].n) - Number(before.rows[0].n),
+            latencyMs: Math.round((performance.now() - started) * 100) / 100,
+            truncated,
+          };
+        },
+        {
+          begin:
+            `begin transaction isolation level repeatable read read only; ` +
+            `set local statement_timeout = ${Math.trunc(this.opts.timeoutMs)}; ` +
+            // parallel workers' reads would not show in this backend's statistics
+            `set local max_parallel_workers_per_gather = 0`,
+          // a graph query only reads: nothing to keep
+          end: 'rollback',
+        },
       );
-      const before = Number((opened as unknown as pg.QueryResult<{ n: string }>[])[3].rows[0].n);
-      const res = await client.query({ text: compiled.sql, values: compiled.values, rowMode: 'array' });
-      const { rows } = await client.query<{ n: string }>(GRAPH_READS_SQL);
-      await client.query('rollback');
-      const truncated = res.rows.length > this.opts.maxRows;
-      const results = res.rows.slice(0, this.opts.maxRows).map((row) => Object.fromEntries(compiled.columns.map((c, i) => [c, row[i]])));
-      const nodesScanned = Number(rows[0].n) - before;
-      return {
-        results,
-        columns: compiled.columns,
-        nodesScanned,
-        latencyMs: Math.round((performance.now() - started) * 100) / 100,
-        truncated,
-      };
     } catch (err) {
-      await client.query('rollback').catch((e: Error) => (broken = e));
       throw this.translate(err);
-    } finally {
-      client.removeListener('error', onError);
-      client.release(broken);
     }
   }
 
