@@ -47,6 +47,13 @@ export class Lifecycle<S extends string, T extends string> {
     return m.to ?? (from as S);
   }
 
+  /** The move from `from` resolved to what callers record: the status after it and its event (CONFLICT when not allowed). */
+  fire(from: S | null, trigger: T): { status: S; event: string } {
+    const m = this.move(from, trigger);
+    if (!m.event) throw new Error(`${this.noun} lifecycle: ${trigger} fires no event`);
+    return { status: m.to ?? (from as S), event: m.event };
+  }
+
   /** Whether the table allows `trigger` from `from`. */
   allows(from: S | null, trigger: T): boolean {
     return this.moves.some((m) => m.trigger === trigger && m.from.includes(from));

@@ -142,8 +142,9 @@ export class AmlBatch {
   @Property({ type: 'text' })
   environment!: string;
 
+  /** Written only through AML_BATCH_LIFECYCLE. */
   @Property({ type: 'text' })
-  status: AmlBatchStatus & Opt = 'PENDING';
+  status!: AmlBatchStatus;
 
   @Property({ type: 'integer' })
   total!: number;
@@ -199,8 +200,9 @@ export class AmlBatchSubject {
   @Property({ type: 'json' })
   input!: AmlRequest;
 
+  /** Written only through AML_SUBJECT_LIFECYCLE. */
   @Property({ type: 'text' })
-  status: SubjectStatus & Opt = 'PENDING';
+  status!: SubjectStatus;
 
   @Property({ type: 'uuid', nullable: true })
   screeningId?: string | null;

@@ -10,7 +10,14 @@ import { generateWebhookSecret } from '../../../../platform/delivery/signature.j
 import { resolveTarget } from '../../../../platform/delivery/target.js';
 import { Delivery } from '../../../../platform/delivery/delivery.entity.js';
 import { AmlBatch, AmlBatchSubject, AmlHit, AmlScreening, type AmlRequest } from './aml.entity.js';
-import { amlRiskLevel, resolveHit, reviewTrigger, transition } from './aml.lifecycle.js';
+import {
+  AML_BATCH_LIFECYCLE,
+  AML_SCREENING_LIFECYCLE,
+  AML_SUBJECT_LIFECYCLE,
+  amlRiskLevel,
+  resolveHit,
+  reviewTrigger,
+} from './aml.lifecycle.js';
 import { recordAmlEvent, recordBatchEvent, withCallback, type AmlBatchView, type BatchResult } from './aml.events.js';
 import { MAX_BATCH_SUBJECTS, normaliseAmlRequest, validateAmlRequest } from './aml.validation.js';
 
@@ -129,8 +136,8 @@ export class AmlService {
       limit: MAX_MATCHES,
     });
     const trigger = found.length ? 'screened.matches' : 'screened.clear';
-    const t = transition(null, trigger);
-    const status = t.to!;
+    const t = AML_SCREENING_LIFECYCLE.fire(null, trigger);
+    const status = t.status;
     const screening = em.create(AmlScreening, {
       ...this.tenant,
       ...r,
@@ -203,14 +210,14 @@ export class AmlService {
         resolutionReason: cmd.reason,
         resolvedAt: now,
       });
-      const t = transition(
+      const t = AML_SCREENING_LIFECYCLE.fire(
         screening.status,
         reviewTrigger(
           screening.status,
           hits.map((h) => h.resolution),
         ),
       );
-      if (t.to) screening.status = t.to;
+      screening.status = t.status;
       const standing = hits.filter((h) => h.resolution !== 'FALSE_POSITIVE').map((h) => h.kind);
       screening.riskLevel = amlRiskLevel(screening.status, standing);
       if (!hits.some((h) => h.resolution === 'OPEN')) screening.resolvedAt = now;
@@ -245,9 +252,13 @@ export class AmlService {
     if (!this.deps.jobs) throw new Error('AML jobs are not configured');
     const callbackSecret = callbackUrl ? generateWebhookSecret() : null;
     const batch = await this.em.transactional(async (em) => {
-      const b = em.create(AmlBatch, { ...this.tenant, total: cmd.subjects.length, callbackUrl, callbackSecret });
-      cmd.subjects.forEach((input, position) => em.create(AmlBatchSubject, { batchId: b.id, position, input: { ...input } }));
-      recordBatchEvent(em, 'aml.batch_created', withCallback(b, null), { batchId: b.id, status: b.status, total: b.total });
+      const submitted = AML_BATCH_LIFECYCLE.fire(null, 'submitted');
+      const b = em.create(AmlBatch, { ...this.tenant, total: cmd.subjects.length, callbackUrl, callbackSecret, status: submitted.status });
+      const subjectStatus = AML_SUBJECT_LIFECYCLE.next(null, 'submitted');
+      cmd.subjects.forEach((input, position) =>
+        em.create(AmlBatchSubject, { batchId: b.id, position, input: { ...input }, status: subjectStatus }),
+      );
+      recordBatchEvent(em, submitted.event, withCallback(b, null), { batchId: b.id, status: b.status, total: b.total });
       await em.flush();
       await this.deps.jobs!.enqueueBatch(em, b.id);
       return b;

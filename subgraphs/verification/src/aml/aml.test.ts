@@ -1,4 +1,6 @@
-import { amlRiskLevel, resolveHit, reviewTrigger, transition } from './aml.lifecycle.js';
+import { AML_BATCH_LIFECYCLE, AML_SCREENING_LIFECYCLE, amlRiskLevel, resolveHit, reviewTrigger } from './aml.lifecycle.js';
+
+const transition = AML_SCREENING_LIFECYCLE.move.bind(AML_SCREENING_LIFECYCLE);
 import { dateOfBirthError, normaliseAmlRequest, validateAmlRequest } from './aml.validation.js';
 
 describe('AML lifecycle table', () => {
@@ -22,6 +24,18 @@ describe('AML lifecycle table', () => {
     expect(() => transition('CONFIRMED_MATCH', 'review.all_false_positive')).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
     expect(() => resolveHit('FALSE_POSITIVE', 'TRUE_POSITIVE')).toThrow(/already resolved as FALSE_POSITIVE/);
     expect(resolveHit('OPEN', 'TRUE_POSITIVE')).toBe('TRUE_POSITIVE');
+  });
+
+  it('moves a batch PENDING → PROCESSING → COMPLETED, then reports its callback', () => {
+    expect(AML_BATCH_LIFECYCLE.move(null, 'submitted')).toMatchObject({ to: 'PENDING', event: 'aml.batch_created' });
+    expect(AML_BATCH_LIFECYCLE.next('PENDING', 'subject.screened')).toBe('PROCESSING');
+    expect(AML_BATCH_LIFECYCLE.next('PROCESSING', 'subject.screened')).toBe('PROCESSING');
+    expect(AML_BATCH_LIFECYCLE.move('PROCESSING', 'completed')).toMatchObject({ to: 'COMPLETED', event: 'aml.batch_complete' });
+    expect(AML_BATCH_LIFECYCLE.next('COMPLETED', 'callback.attempted')).toBe('COMPLETED');
+    expect(() => AML_BATCH_LIFECYCLE.move('COMPLETED', 'subject.screened')).toThrow(
+      'Cannot apply subject.screened to a batch in status COMPLETED (allowed from: PENDING, PROCESSING)',
+    );
+    expect(() => AML_BATCH_LIFECYCLE.move('PENDING', 'callback.attempted')).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
   });
 
   it('derives the risk level from the status and the kinds still standing', () => {

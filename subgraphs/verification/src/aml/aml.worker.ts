@@ -10,6 +10,7 @@ import { scheduleDelivery, type DeliveryOutcome, type DeliveryWorker } from '../
 import { AmlBatch, AmlBatchSubject } from './aml.entity.js';
 import { AML_BATCH_RESOURCE, batchCompleteData, batchEvent, recordBatchEvent, withCallback } from './aml.events.js';
 import { AmlService, type AmlJobs, type ListCatalog, type ScreeningSearch } from './aml.service.js';
+import { AML_BATCH_LIFECYCLE, AML_SUBJECT_LIFECYCLE } from './aml.lifecycle.js';
 import { jobDb } from '../../../../platform/jobs.js';
 
 export const AML_BATCH_QUEUE = 'aml-batch';
@@ -73,28 +74,32 @@ export class AmlWorker implements AmlJobs {
     for (;;) {
       const finished = await this.opts.orm.em.fork().transactional(async (em) => {
         const batch = await em.findOne(AmlBatch, { id: batchId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (!batch || batch.status === 'COMPLETED') return true;
-        const subject = await em.findOne(AmlBatchSubject, { batchId, status: 'PENDING' }, { orderBy: { position: 'asc' } });
+        if (!batch || !AML_BATCH_LIFECYCLE.allows(batch.status, 'subject.screened')) return true;
+        const subject = await em.findOne(
+          AmlBatchSubject,
+          { batchId, status: { $in: AML_SUBJECT_LIFECYCLE.sources('screened') } },
+          { orderBy: { position: 'asc' } },
+        );
         if (subject) {
           const tenant = { organizationId: batch.organizationId, environment: batch.environment };
           const service = new AmlService(em, tenant, { screening: this.opts.screening, catalog: this.opts.catalog });
           try {
             const { screening } = await service.screenIn(em, subject.input, batch.id);
-            Object.assign(subject, { status: 'DONE', screeningId: screening.id });
+            Object.assign(subject, { status: AML_SUBJECT_LIFECYCLE.next(subject.status, 'screened'), screeningId: screening.id });
             if (screening.status === 'CLEAR') batch.clearCount++;
             else batch.flaggedCount++;
           } catch (err) {
             // an invalid subject (validated at submission, so only after a rules change) fails alone;
             // anything else (lists unavailable, database) retries the job
             if (!(err instanceof AppError) || err.code !== 'VALIDATION_FAILED') throw err;
-            Object.assign(subject, { status: 'FAILED', error: err.messages.join('; ') });
+            Object.assign(subject, { status: AML_SUBJECT_LIFECYCLE.next(subject.status, 'failed'), error: err.messages.join('; ') });
             batch.failedCount++;
           }
           batch.processed++;
-          if (batch.status === 'PENDING') batch.status = 'PROCESSING';
+          batch.status = AML_BATCH_LIFECYCLE.next(batch.status, 'subject.screened');
         }
         if (subject && batch.processed < batch.total) {
-          recordBatchEvent(em, 'aml.batch_progress', withCallback(batch, null), {
+          recordBatchEvent(em, AML_BATCH_LIFECYCLE.fire(batch.status, 'subject.screened').event, withCallback(batch, null), {
             batchId: batch.id,
             status: batch.status,
             total: batch.total,
@@ -115,7 +120,8 @@ export class AmlWorker implements AmlJobs {
 
   private async complete(em: EntityManager, batch: AmlBatch): Promise<void> {
     const now = new Date();
-    Object.assign(batch, { status: 'COMPLETED', completedAt: now });
+    const completed = AML_BATCH_LIFECYCLE.fire(batch.status, 'completed');
+    Object.assign(batch, { status: completed.status, completedAt: now });
     await em.flush();
     const tenant = { organizationId: batch.organizationId, environment: batch.environment };
     const results = (
@@ -127,9 +133,9 @@ export class AmlWorker implements AmlJobs {
         ...tenant,
         ownerType: AML_BATCH_RESOURCE,
         ownerId: batch.id,
-        event: 'aml.batch_complete',
+        event: completed.event,
         url: batch.callbackUrl,
-        body: JSON.stringify({ event: 'aml.batch_complete', timestamp: now.toISOString(), data }),
+        body: JSON.stringify({ event: completed.event, timestamp: now.toISOString(), data }),
         // the secret now lives with the delivery that signs with it
         secret: batch.callbackSecret,
         messageId: `msg_${batch.id}`,
@@ -137,7 +143,7 @@ export class AmlWorker implements AmlJobs {
       batch.callbackSecret = null;
     }
     const pending = batch.callbackDeliveryId ? { status: 'PENDING' as const, attemptCount: 0, nextAttemptAt: now } : null;
-    recordBatchEvent(em, 'aml.batch_complete', withCallback(batch, pending), data);
+    recordBatchEvent(em, completed.event, withCallback(batch, pending), data);
     this.opts.logger.info({ batchId: batch.id, total: batch.total, flagged: batch.flaggedCount }, 'AML batch completed');
   }
 
@@ -147,7 +153,7 @@ export class AmlWorker implements AmlJobs {
     if (!rows[0]) return;
     const batch = withCallback(this.opts.orm.em.fork().map(AmlBatch, rows[0]), outcome);
     await insertEvents(tx, [
-      batchEvent('aml.batch_callback', batch, {
+      batchEvent(AML_BATCH_LIFECYCLE.fire(batch.status, 'callback.attempted').event, batch, {
         batchId: batch.id,
         callbackStatus: outcome.status,
         attempts: outcome.attemptCount,

@@ -23,8 +23,9 @@ export class IdentityVerification {
   @Property({ type: 'text' })
   tier!: IdentityTier;
 
+  /** Written only through IDENTITY_LIFECYCLE. */
   @Property({ type: 'text' })
-  overallStatus: IdentityStatus & Opt = 'PENDING';
+  overallStatus!: IdentityStatus;
 
   @Property({ type: 'double', nullable: true })
   faceMatchScore?: number | null;

@@ -5,7 +5,7 @@ import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { IdentityVerification, type IdentityTier } from './identity.entity.js';
-import { ACTIVE_STATUSES, transition, type IdentityTrigger } from './identity.lifecycle.js';
+import { ACTIVE_STATUSES, IDENTITY_LIFECYCLE, type IdentityTrigger } from './identity.lifecycle.js';
 import { recordIdentityEvent } from './identity.events.js';
 
 export interface ReviewCommand {
@@ -26,9 +26,7 @@ export class IdentityService {
     if (active) return { created: false, verification: active };
     try {
       const verification = await this.em.transactional(async (em) => {
-        const v = em.create(IdentityVerification, { ...this.tenant, userId, tier });
-        recordIdentityEvent(em, 'identity.created', v);
-        return v;
+        return this.start(em, { userId, tier });
       });
       return { created: true, verification };
     } catch (err) {
@@ -76,21 +74,23 @@ export class IdentityService {
       if (current.invalidatedAt) {
         throw conflict(`Identity verification ${id} was already restarted; its replacement is ${current.replacedById}`);
       }
-      const now = new Date();
-      current.invalidatedAt = now;
+      const restart = IDENTITY_LIFECYCLE.fire(current.overallStatus, 'restarted');
+      current.invalidatedAt = new Date();
       // release the "one active per user" slot before the replacement takes it
       await em.flush();
-      const next = em.create(IdentityVerification, {
-        ...this.tenant,
-        userId: current.userId,
-        tier: current.tier,
-        restartedFromId: current.id,
-      });
+      const next = this.start(em, { userId: current.userId, tier: current.tier, restartedFromId: current.id });
       current.replacedById = next.id;
-      recordIdentityEvent(em, 'identity.restarted', current);
-      recordIdentityEvent(em, 'identity.created', next);
+      recordIdentityEvent(em, restart.event, current);
       return next;
     });
+  }
+
+  /** A new verification, as the lifecycle creates it. */
+  private start(em: EntityManager, init: { userId: string; tier: IdentityTier; restartedFromId?: string }): IdentityVerification {
+    const created = IDENTITY_LIFECYCLE.fire(null, 'created');
+    const v = em.create(IdentityVerification, { ...this.tenant, ...init, overallStatus: created.status });
+    recordIdentityEvent(em, created.event, v);
+    return v;
   }
 
   private async findActive(userId: string): Promise<IdentityVerification | null> {
@@ -115,10 +115,10 @@ export class IdentityService {
         { id, ...this.tenant },
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
-      const t = transition(v.overallStatus, trigger);
+      const { status, event } = IDENTITY_LIFECYCLE.fire(v.overallStatus, trigger);
       change(v, new Date());
-      v.overallStatus = t.to;
-      recordIdentityEvent(em, t.event, v);
+      v.overallStatus = status;
+      recordIdentityEvent(em, event, v);
       return v;
     });
   }

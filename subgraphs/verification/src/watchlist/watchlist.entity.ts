@@ -34,8 +34,9 @@ export class WatchlistSubscription {
   @Property({ type: 'json' })
   lists!: ListKind[];
 
+  /** Written only through SUBSCRIPTION_LIFECYCLE. */
   @Property({ type: 'text' })
-  status: SubscriptionStatus & Opt = 'ACTIVE';
+  status!: SubscriptionStatus;
 
   @Property({ type: 'double' })
   matchThreshold!: number;
@@ -87,8 +88,9 @@ export class WatchlistAlert {
   @Property({ type: 'text' })
   userId!: string;
 
+  /** Written only through ALERT_LIFECYCLE. */
   @Property({ type: 'text' })
-  status: AlertStatus & Opt = 'OPEN';
+  status!: AlertStatus;
 
   @Property({ type: 'json' })
   match!: AlertMatch;

@@ -1,4 +1,4 @@
-import { conflict } from '../../../../platform/errors.js';
+import { Lifecycle } from '../../../../platform/lifecycle.js';
 
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'CANCELLED'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -7,36 +7,30 @@ export type AlertStatus = (typeof ALERT_STATUSES)[number];
 /** The lists a subscription may watch (the spec's). */
 export const WATCHLIST_LISTS = ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA'] as const;
 
-interface Move<S extends string, T extends string> {
-  from: readonly (S | null)[];
-  trigger: T;
-  to: S;
-  event: string;
-}
+export type SubscriptionTrigger = 'subscribe' | 'unsubscribe';
+export type AlertTrigger = 'detected' | 'cleared' | 'review' | 'dismiss';
 
 /** The spec's subscription table: subscribe → ACTIVE (nextScanAt set); unsubscribe ACTIVE → CANCELLED (cancelledAt set). */
-export const SUBSCRIPTION_TRANSITIONS: readonly Move<SubscriptionStatus, 'subscribe' | 'unsubscribe'>[] = [
-  { from: [null], trigger: 'subscribe', to: 'ACTIVE', event: 'watchlist.subscribed' },
-  { from: ['ACTIVE'], trigger: 'unsubscribe', to: 'CANCELLED', event: 'watchlist.unsubscribed' },
-];
+export const SUBSCRIPTION_LIFECYCLE = new Lifecycle<SubscriptionStatus, SubscriptionTrigger>(
+  'a watchlist subscription',
+  SUBSCRIPTION_STATUSES,
+  [
+    { from: [null], trigger: 'subscribe', to: 'ACTIVE', event: 'watchlist.subscribed' },
+    { from: ['ACTIVE'], trigger: 'unsubscribe', to: 'CANCELLED', event: 'watchlist.unsubscribed' },
+  ],
+);
 
-/** Alerts: created OPEN when monitoring finds a new match; a reviewer moves an OPEN alert to REVIEWED or DISMISSED. */
-export const ALERT_TRANSITIONS: readonly Move<AlertStatus, 'detected' | 'review' | 'dismiss'>[] = [
+/**
+ * Alerts: created OPEN when monitoring finds a new match; a reviewer moves an OPEN alert to
+ * REVIEWED or DISMISSED; a match that leaves the lists clears its alert (`clearedAt`) whatever its
+ * status.
+ */
+export const ALERT_LIFECYCLE = new Lifecycle<AlertStatus, AlertTrigger>('a watchlist alert', ALERT_STATUSES, [
   { from: [null], trigger: 'detected', to: 'OPEN', event: 'watchlist.alert' },
+  { from: ALERT_STATUSES, trigger: 'cleared', to: null, event: 'watchlist.clear' },
   { from: ['OPEN'], trigger: 'review', to: 'REVIEWED', event: 'watchlist.alert_reviewed' },
   { from: ['OPEN'], trigger: 'dismiss', to: 'DISMISSED', event: 'watchlist.alert_dismissed' },
-];
-
-function find<S extends string, T extends string>(table: readonly Move<S, T>[], from: S | null, trigger: T, what: string): Move<S, T> {
-  const t = table.find((x) => x.trigger === trigger && x.from.includes(from));
-  if (!t) throw conflict(`Cannot ${trigger} a ${what} in status ${from ?? 'none'}`);
-  return t;
-}
-
-export const subscriptionTransition = (from: SubscriptionStatus | null, trigger: 'subscribe' | 'unsubscribe') =>
-  find(SUBSCRIPTION_TRANSITIONS, from, trigger, 'watchlist subscription');
-export const alertTransition = (from: AlertStatus | null, trigger: 'detected' | 'review' | 'dismiss') =>
-  find(ALERT_TRANSITIONS, from, trigger, 'watchlist alert');
+]);
 
 /** What a scan found against what the subscription matched before: new alerts, refreshed and cleared matches. */
 export function diffMatches<H extends { source: string; externalId: string }, M extends { source: string; externalId: string }>(

@@ -9,9 +9,9 @@ import { dateOfBirthError } from '../aml/aml.validation.js';
 import { isCountryCode } from '../ip/geolocation.js';
 import { WatchlistAlert, WatchlistMatch, WatchlistSubscription, type AlertMatch } from './watchlist.entity.js';
 import {
-  alertTransition,
+  ALERT_LIFECYCLE,
   diffMatches,
-  subscriptionTransition,
+  SUBSCRIPTION_LIFECYCLE,
   WATCHLIST_LISTS,
   type AlertStatus,
   type SubscriptionStatus,
@@ -113,12 +113,12 @@ export async function scanSubscription(
       listVersion: hit.listVersion,
       programs: hit.programs,
     };
-    const t = alertTransition(null, 'detected');
+    const t = ALERT_LIFECYCLE.fire(null, 'detected');
     const alert = em.create(WatchlistAlert, {
       ...tenant,
       subscriptionId: sub.id,
       userId: sub.userId,
-      status: t.to,
+      status: t.status,
       match,
       detectedAt: now,
     });
@@ -144,7 +144,7 @@ export async function scanSubscription(
       const alert = alerts.find((a) => a.id === m.alertId);
       if (!alert) continue;
       alert.clearedAt = now;
-      recordAlertEvent(em, 'watchlist.clear', alert);
+      recordAlertEvent(em, ALERT_LIFECYCLE.fire(alert.status, 'cleared').event, alert);
       cleared.push(alert);
     }
   }
@@ -166,7 +166,7 @@ export class WatchlistService {
     if (errors.length) throw invalid(errors);
     try {
       return await this.em.transactional(async (em) => {
-        const t = subscriptionTransition(null, 'subscribe');
+        const t = SUBSCRIPTION_LIFECYCLE.fire(null, 'subscribe');
         const sub = em.create(WatchlistSubscription, {
           ...this.tenant,
           userId: cmd.userId.trim(),
@@ -175,7 +175,7 @@ export class WatchlistService {
           nationality: cmd.nationality ?? null,
           country: cmd.country ?? null,
           lists: (cmd.lists?.length ? [...new Set(cmd.lists)] : [...WATCHLIST_LISTS]) as ListKind[],
-          status: t.to,
+          status: t.status,
           matchThreshold: this.deps.matchThreshold,
         });
         // the unique "one ACTIVE subscription per user" index answers before anything else is written
@@ -187,7 +187,11 @@ export class WatchlistService {
     } catch (err) {
       if (!(err instanceof UniqueConstraintViolationException)) throw err;
       this.em.clear();
-      const existing = await this.em.findOne(WatchlistSubscription, { ...this.tenant, userId: cmd.userId.trim(), status: 'ACTIVE' });
+      const existing = await this.em.findOne(WatchlistSubscription, {
+        ...this.tenant,
+        userId: cmd.userId.trim(),
+        status: SUBSCRIPTION_LIFECYCLE.target('subscribe'),
+      });
       throw conflict(
         `User ${cmd.userId} already has an ACTIVE watchlist subscription${existing ? ` (${existing.id})` : ''}; unsubscribe it first`,
       );
@@ -202,8 +206,8 @@ export class WatchlistService {
         { id, ...this.tenant },
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
-      const t = subscriptionTransition(sub.status, 'unsubscribe');
-      Object.assign(sub, { status: t.to, cancelledAt: new Date(), nextScanAt: null });
+      const t = SUBSCRIPTION_LIFECYCLE.fire(sub.status, 'unsubscribe');
+      Object.assign(sub, { status: t.status, cancelledAt: new Date(), nextScanAt: null });
       recordSubscriptionEvent(em, t.event, sub);
       return sub;
     });
@@ -264,8 +268,8 @@ export class WatchlistService {
     await this.getAlert(id);
     return this.em.transactional(async (em) => {
       const alert = await em.findOneOrFail(WatchlistAlert, { id, ...this.tenant }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      const t = alertTransition(alert.status, cmd.status === 'REVIEWED' ? 'review' : 'dismiss');
-      Object.assign(alert, { status: t.to, reviewedBy: cmd.reviewedBy, reviewNote: cmd.note, reviewedAt: new Date() });
+      const t = ALERT_LIFECYCLE.fire(alert.status, cmd.status === 'REVIEWED' ? 'review' : 'dismiss');
+      Object.assign(alert, { status: t.status, reviewedBy: cmd.reviewedBy, reviewNote: cmd.note, reviewedAt: new Date() });
       recordAlertEvent(em, t.event, alert);
       return alert;
     });

@@ -1,4 +1,7 @@
-import { alertTransition, diffMatches, subscriptionTransition } from './watchlist.lifecycle.js';
+import { ALERT_LIFECYCLE, SUBSCRIPTION_LIFECYCLE, diffMatches } from './watchlist.lifecycle.js';
+
+const subscriptionTransition = SUBSCRIPTION_LIFECYCLE.move.bind(SUBSCRIPTION_LIFECYCLE);
+const alertTransition = ALERT_LIFECYCLE.move.bind(ALERT_LIFECYCLE);
 import { validateSubscription } from './watchlist.service.js';
 
 describe('watchlist lifecycle', () => {
@@ -12,8 +15,12 @@ describe('watchlist lifecycle', () => {
     expect(alertTransition(null, 'detected')).toMatchObject({ to: 'OPEN', event: 'watchlist.alert' });
     expect(alertTransition('OPEN', 'review').to).toBe('REVIEWED');
     expect(alertTransition('OPEN', 'dismiss').to).toBe('DISMISSED');
-    expect(() => alertTransition('REVIEWED', 'dismiss')).toThrow(/Cannot dismiss a watchlist alert in status REVIEWED/);
+    expect(() => alertTransition('REVIEWED', 'dismiss')).toThrow(
+      'Cannot apply dismiss to a watchlist alert in status REVIEWED (allowed from: OPEN)',
+    );
     expect(() => alertTransition('DISMISSED', 'review')).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
+    // a match leaving the lists clears its alert whatever the review said
+    expect(alertTransition('DISMISSED', 'cleared')).toMatchObject({ to: null, event: 'watchlist.clear' });
   });
 });
 
