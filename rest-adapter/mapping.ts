@@ -64,6 +64,10 @@ const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) =>
 export const camelKeys = (body: JsonObject): JsonObject =>
   Object.fromEntries(Object.entries(body).map(([key, value]) => [camelCase(key), value]));
 
+/** The object with one member, when present, replaced by `map` of it (at its place in the key order). */
+export const mapMember = (object: JsonObject, name: string, map: (value: unknown) => unknown): JsonObject =>
+  Object.hasOwn(object, name) ? { ...object, [name]: map(object[name]) } : object;
+
 /** `[{channel: 'sms', status}]` → `{sms: {status}}`; anything but a list is returned as is. */
 function keyedBy(list: unknown, member: string): unknown {
   if (!Array.isArray(list)) return list;
@@ -75,6 +79,12 @@ function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (!isObject(value)) return value;
   return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null));
+}
+
+/** An object with only the named members; anything else is returned as is, for GraphQL to reject. */
+export function onlyMembers(value: unknown, names: readonly string[]): unknown {
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => names.includes(key)));
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
