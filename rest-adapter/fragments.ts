@@ -1,7 +1,7 @@
 /**
  * One selection per GraphQL type, as a fragment: every route returning that type spreads it, so a
  * field added to the type is added here once. An operation appends only the fragments it spreads
- * (GraphQL rejects unused fragments).
+ * (GraphQL rejects unused fragments). A REST body lists its members in the selection's order.
  */
 
 export const IDENTITY_VERIFICATION = /* GraphQL */ `
@@ -287,5 +287,214 @@ export const WATCHLIST_ALERT = /* GraphQL */ `
     reviewedBy
     reviewNote
     reviewedAt
+  }
+`;
+
+export const NOTIFICATION = /* GraphQL */ `
+  fragment NotificationFields on Notification {
+    id
+    status
+    channels {
+      channel
+      status
+      provider
+      latencyMs
+      openedAt
+      reason
+      attempts
+      sentAt
+      deliveredAt
+      failedAt
+      nextAttemptAt
+      updatedAt
+    }
+    template
+    templateVersion
+    templateId
+    to
+    recipientId
+    batchId
+    createdAt
+    updatedAt
+  }
+`;
+
+export const NOTIFICATION_BATCH = /* GraphQL */ `
+  fragment NotificationBatchFields on NotificationBatch {
+    id
+    total
+    queued
+    status
+    processed
+    succeeded
+    failed
+    template
+    templateVersion
+    channelProgress {
+      channel
+      queued
+      sent
+      delivered
+      opened
+      failed
+      undeliverable
+    }
+    createdAt
+    completedAt
+  }
+`;
+
+export const NOTIFICATION_TEMPLATE = /* GraphQL */ `
+  fragment NotificationTemplateFields on NotificationTemplate {
+    id
+    name
+    version
+    channels
+    placeholders
+    content {
+      email {
+        subject
+        html
+      }
+      sms {
+        body
+      }
+      push {
+        title
+        body
+      }
+    }
+    createdAt
+  }
+`;
+
+export const NOTIFICATION_RECIPIENT = /* GraphQL */ `
+  fragment NotificationRecipientFields on NotificationRecipient {
+    id
+    email
+    phone
+    pushTokens
+    webPushSubscriptions {
+      endpoint
+      keys {
+        p256dh
+        auth
+      }
+    }
+    locale
+    createdAt
+    updatedAt
+  }
+`;
+
+export const SANDBOX_MESSAGE = /* GraphQL */ `
+  fragment SandboxMessageFields on SandboxMessage {
+    id
+    notificationId
+    channel
+    to
+    subject
+    html
+    title
+    body
+    createdAt
+  }
+`;
+
+/** What POST /v1/evaluate answers (the lookup has the details). */
+export const RISK_EVALUATION_SUMMARY = /* GraphQL */ `
+  fragment RiskEvaluationSummaryFields on RiskEvaluation {
+    id
+    transactionId
+    score
+    action
+    mock
+    latencyMs
+    layers {
+      rules {
+        fired
+        checked
+        score
+      }
+      graph {
+        patternsFound
+        nodesTraversed
+        score
+      }
+      sanctions {
+        hits
+        listsChecked
+        score
+      }
+    }
+    reasons
+    createdAt
+  }
+`;
+
+/** The summary with what each layer found; carries the summary fragment it spreads. */
+export const RISK_EVALUATION = /* GraphQL */ `
+  fragment RiskEvaluationFields on RiskEvaluation {
+    ...RiskEvaluationSummaryFields
+    rulesFired {
+      id
+      name
+      description
+      version
+      action
+      severity
+    }
+    ruleErrors {
+      id
+      version
+      message
+    }
+    graphPatterns {
+      type
+      weight
+      accounts
+      length
+      count
+      ratio
+      device
+    }
+    sanctionsHits {
+      party
+      account
+      name
+      source
+      kind
+      externalId
+      primaryName
+      matchedName
+      score
+      listVersion
+    }
+    transaction {
+      amount
+      currency
+      sender
+      receiver
+      channel
+      metadata
+    }
+    rulesRevision
+  }
+  ${RISK_EVALUATION_SUMMARY}
+`;
+
+export const RISK_RULE = /* GraphQL */ `
+  fragment RiskRuleFields on RiskRule {
+    id
+    name
+    description
+    condition
+    action
+    severity
+    enabled
+    version
+    isDefault
+    createdAt
+    updatedAt
   }
 `;

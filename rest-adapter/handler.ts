@@ -3,7 +3,8 @@ import { AppError } from '../platform/errors.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { fromGraphQLErrors } from './errors.js';
 import type { GatewayClient } from './gateway.js';
-import type { Route, RouteInput } from './route.js';
+import { mapResponse } from './mapping.js';
+import type { OperationData, Route, RouteInput } from './route.js';
 
 /** Client headers the gateway needs: credentials, idempotency, tracing. */
 const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'x-admin-secret', 'idempotency-key', REQUEST_ID_HEADER];
@@ -33,9 +34,14 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
 
     const data = reply.data ?? {};
     const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
-    res.status(status).json(route.result ? route.result(data) : Object.values(data)[0]);
+    res.status(status).json(responseBody(route, data));
   };
   return route.body ? [requireJson, jsonParser(route.bodyLimit), execute] : [execute];
+}
+
+export function responseBody(route: Route, data: OperationData): unknown {
+  const body = route.result ? route.result(data) : Object.values(data)[0];
+  return route.response ? mapResponse(body, route.response) : body;
 }
 
 /** 415 for a body that is not JSON; an empty body is fine (GraphQL then names the missing fields). */

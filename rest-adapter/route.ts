@@ -3,6 +3,8 @@
  * operation. Routes are data; `handler.ts` executes any of them and `openapi.ts` documents them.
  */
 
+import type { ResponseMapping } from './mapping.js';
+
 /** JSON types a field may carry; used to document the field, never to validate it (GraphQL does). */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | { enum: readonly string[] } | { array: FieldType };
 
@@ -39,6 +41,8 @@ export interface Route {
   variables: (input: RouteInput) => Record<string, unknown>;
   /** Picks the response body from `data`; default: the operation's only root field. */
   result?: (data: OperationData) => unknown;
+  /** REST shape of the body's records (snake_case, renames…); default: GraphQL's. */
+  response?: ResponseMapping;
   /** Success status; default 200. */
   status?: number | ((data: OperationData) => number);
 }

@@ -1,13 +1,9 @@
 import { DEVICE_ASSESSMENT, IP_ANALYSIS } from '../fragments.js';
+import { mapMember, onlyMembers } from '../mapping.js';
 import type { Route } from '../route.js';
 
-const FINGERPRINT_MEMBERS = ['userAgent', 'platform', 'screenResolution', 'timezone', 'language', 'webgl', 'canvas', 'ip'];
-
 /** Browser SDKs send more fingerprint members than the spec's: only the spec's go to GraphQL. */
-function fingerprintOf(value: unknown): unknown {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return value; // GraphQL answers 400
-  return Object.fromEntries(Object.entries(value).filter(([k]) => FINGERPRINT_MEMBERS.includes(k)));
-}
+const FINGERPRINT_MEMBERS = ['userAgent', 'platform', 'screenResolution', 'timezone', 'language', 'webgl', 'canvas', 'ip'];
 
 const ANALYZE_IP = /* GraphQL */ `
   mutation AnalyzeIp($input: AnalyzeIpInput!) {
@@ -43,7 +39,7 @@ export const intelligenceRoutes: Route[] = [
       }
       ${DEVICE_ASSESSMENT}
     `,
-    variables: ({ body }) => ({ input: { ...body, ...('fingerprint' in body ? { fingerprint: fingerprintOf(body.fingerprint) } : {}) } }),
+    variables: ({ body }) => ({ input: mapMember(body, 'fingerprint', (fingerprint) => onlyMembers(fingerprint, FINGERPRINT_MEMBERS)) }),
   },
   {
     method: 'GET',

@@ -1,4 +1,6 @@
-import type { OperationData, Route } from '../route.js';
+import { NOTIFICATION, NOTIFICATION_BATCH, NOTIFICATION_RECIPIENT, NOTIFICATION_TEMPLATE, SANDBOX_MESSAGE } from '../fragments.js';
+import { camelKeys, SNAKE_CASE, type ResponseMapping } from '../mapping.js';
+import type { Route } from '../route.js';
 
 /**
  * Part B of the spec (notification dispatch), plus templates, recipients and the sandbox outbox.
@@ -6,170 +8,20 @@ import type { OperationData, Route } from '../route.js';
  * the GraphQL fields are their camelCase twins. Invalid bodies are 400 (the spec's Part B rule).
  */
 
-const CHANNEL_FIELDS = `channel status provider latencyMs openedAt reason attempts sentAt deliveredAt failedAt nextAttemptAt updatedAt`;
-
-export const NOTIFICATION = /* GraphQL */ `
-fragment NotificationFields on Notification {
-  id to recipientId template templateVersion templateId status batchId createdAt updatedAt
-  channels { ${CHANNEL_FIELDS} }
-}`;
-
-export const NOTIFICATION_BATCH = /* GraphQL */ `
-  fragment NotificationBatchFields on NotificationBatch {
-    id
-    template
-    templateVersion
-    templateId
-    channels
-    total
-    queued
-    processed
-    succeeded
-    failed
-    status
-    createdAt
-    completedAt
-    channelProgress {
-      channel
-      queued
-      sent
-      delivered
-      opened
-      failed
-      undeliverable
-    }
-  }
-`;
-
-export const NOTIFICATION_TEMPLATE = /* GraphQL */ `
-  fragment NotificationTemplateFields on NotificationTemplate {
-    id
-    name
-    version
-    channels
-    placeholders
-    createdAt
-    content {
-      email {
-        subject
-        html
-      }
-      sms {
-        body
-      }
-      push {
-        title
-        body
-      }
-    }
-  }
-`;
-
-export const NOTIFICATION_RECIPIENT = /* GraphQL */ `
-  fragment NotificationRecipientFields on NotificationRecipient {
-    id
-    email
-    phone
-    pushTokens
-    webPushSubscriptions {
-      endpoint
-      keys {
-        p256dh
-        auth
-      }
-    }
-    locale
-    createdAt
-    updatedAt
-  }
-`;
-
-/** `channels` as the spec's map: channel name → {status, provider, latency_ms, opened_at (email)…}. */
-function channelMap(channels: OperationData[]) {
-  return Object.fromEntries(
-    channels.map((c) => [
-      c.channel,
-      {
-        status: c.status,
-        provider: c.provider,
-        latency_ms: c.latencyMs,
-        ...(c.channel === 'email' ? { opened_at: c.openedAt } : {}),
-        reason: c.reason,
-        attempts: c.attempts,
-        sent_at: c.sentAt,
-        delivered_at: c.deliveredAt,
-        failed_at: c.failedAt,
-        next_attempt_at: c.nextAttemptAt,
-        updated_at: c.updatedAt,
-      },
-    ]),
-  );
-}
-
-export function notificationBody(n: OperationData) {
-  return {
-    notification_id: n.id,
-    status: n.status,
-    channels: channelMap(n.channels),
-    template: n.template,
-    template_version: n.templateVersion,
-    template_id: n.templateId,
-    to: n.to,
-    recipient_id: n.recipientId,
-    batch_id: n.batchId,
-    created_at: n.createdAt,
-    updated_at: n.updatedAt,
-  };
-}
-
-export function batchBody(b: OperationData) {
-  return {
-    batch_id: b.id,
-    total: b.total,
-    queued: b.queued,
-    status: b.status,
-    processed: b.processed,
-    succeeded: b.succeeded,
-    failed: b.failed,
-    template: b.template,
-    template_version: b.templateVersion,
-    channels: Object.fromEntries(b.channelProgress.map(({ channel, ...counts }: OperationData) => [channel, counts])),
-    created_at: b.createdAt,
-    completed_at: b.completedAt,
-  };
-}
-
-export function templateBody(t: OperationData) {
-  return {
-    template_id: t.id,
-    name: t.name,
-    version: t.version,
-    channels: t.channels,
-    placeholders: t.placeholders,
-    content: Object.fromEntries(Object.entries(t.content).filter(([, v]) => v !== null)),
-    created_at: t.createdAt,
-  };
-}
-
-export function recipientBody(r: OperationData) {
-  return {
-    id: r.id,
-    email: r.email,
-    phone: r.phone,
-    push_tokens: r.pushTokens,
-    web_push_subscriptions: r.webPushSubscriptions,
-    locale: r.locale,
-    created_at: r.createdAt,
-    updated_at: r.updatedAt,
-  };
-}
-
-const page = (result: OperationData, map: (item: OperationData) => unknown) => ({
-  data: result.data.map(map),
-  total: result.total,
-  page: result.page,
-  limit: result.limit,
-});
+const NOTIFICATION_BODY: ResponseMapping = {
+  case: 'snake',
+  rename: { id: 'notification_id' },
+  keyBy: { channels: 'channel' },
+  // Opens are tracked for email only: other channels have no opened_at at all.
+  keepIf: { 'channels.openedAt': (channel) => channel.channel === 'email' },
+};
+const BATCH_BODY: ResponseMapping = {
+  case: 'snake',
+  rename: { id: 'batch_id', channelProgress: 'channels' },
+  keyBy: { channelProgress: 'channel' },
+};
+/** `content` lists only the template's channels. */
+const TEMPLATE_BODY: ResponseMapping = { case: 'snake', rename: { id: 'template_id' }, withoutNulls: ['content'] };
 
 const PAGE_QUERY = [
   { name: 'page', type: 'integer', description: 'Default 1' },
@@ -198,10 +50,8 @@ export const notifyRoutes: Route[] = [
       }
       ${NOTIFICATION}
     `,
-    variables: ({ body }) => ({
-      input: { to: body.to, template: body.template, channels: body.channels, data: body.data, templateVersion: body.template_version },
-    }),
-    result: (data) => notificationBody(data.sendNotification),
+    variables: ({ body }) => ({ input: camelKeys(body) }),
+    response: NOTIFICATION_BODY,
     status: 202,
   },
   {
@@ -224,10 +74,8 @@ export const notifyRoutes: Route[] = [
       }
       ${NOTIFICATION_BATCH}
     `,
-    variables: ({ body }) => ({
-      input: { template: body.template, channels: body.channels, recipients: body.recipients, templateVersion: body.template_version },
-    }),
-    result: (data) => batchBody(data.sendNotificationBatch),
+    variables: ({ body }) => ({ input: camelKeys(body) }),
+    response: BATCH_BODY,
     status: 202,
   },
   {
@@ -243,7 +91,7 @@ export const notifyRoutes: Route[] = [
       ${NOTIFICATION_BATCH}
     `,
     variables: ({ params }) => ({ id: params.id }),
-    result: (data) => batchBody(data.notificationBatch),
+    response: BATCH_BODY,
   },
   {
     method: 'GET',
@@ -268,8 +116,8 @@ export const notifyRoutes: Route[] = [
       }
       ${NOTIFICATION}
     `,
-    variables: ({ query }) => ({ batchId: query.batch_id, status: query.status, to: query.to, page: query.page, limit: query.limit }),
-    result: (data) => page(data.notifications, notificationBody),
+    variables: ({ query }) => camelKeys(query),
+    response: { ...NOTIFICATION_BODY, records: 'data' },
   },
   {
     method: 'GET',
@@ -284,7 +132,7 @@ export const notifyRoutes: Route[] = [
       ${NOTIFICATION}
     `,
     variables: ({ params }) => ({ id: params.id }),
-    result: (data) => notificationBody(data.notification),
+    response: NOTIFICATION_BODY,
   },
   {
     method: 'POST',
@@ -307,8 +155,8 @@ export const notifyRoutes: Route[] = [
       }
       ${NOTIFICATION_TEMPLATE}
     `,
-    variables: ({ body }) => ({ input: { name: body.name, channels: body.channels } }),
-    result: (data) => templateBody(data.createNotificationTemplate),
+    variables: ({ body }) => ({ input: body }),
+    response: TEMPLATE_BODY,
     status: 201,
   },
   {
@@ -329,8 +177,8 @@ export const notifyRoutes: Route[] = [
       }
       ${NOTIFICATION_TEMPLATE}
     `,
-    variables: ({ query }) => ({ page: query.page, limit: query.limit }),
-    result: (data) => page(data.notificationTemplates, templateBody),
+    variables: ({ query }) => query,
+    response: { ...TEMPLATE_BODY, records: 'data' },
   },
   {
     method: 'GET',
@@ -345,7 +193,8 @@ export const notifyRoutes: Route[] = [
       ${NOTIFICATION_TEMPLATE}
     `,
     variables: ({ params }) => ({ name: params.name }),
-    result: (data) => ({ versions: data.notificationTemplateVersions.map(templateBody) }),
+    result: (data) => ({ versions: data.notificationTemplateVersions }),
+    response: { ...TEMPLATE_BODY, records: 'versions' },
   },
   {
     method: 'GET',
@@ -361,7 +210,7 @@ export const notifyRoutes: Route[] = [
       ${NOTIFICATION_TEMPLATE}
     `,
     variables: ({ params, query }) => ({ name: params.name, version: query.version }),
-    result: (data) => templateBody(data.notificationTemplate),
+    response: TEMPLATE_BODY,
   },
   {
     method: 'PUT',
@@ -382,17 +231,8 @@ export const notifyRoutes: Route[] = [
       }
       ${NOTIFICATION_RECIPIENT}
     `,
-    variables: ({ params, body }) => ({
-      id: params.id,
-      input: {
-        email: body.email,
-        phone: body.phone,
-        pushTokens: body.push_tokens,
-        webPushSubscriptions: body.web_push_subscriptions,
-        locale: body.locale,
-      },
-    }),
-    result: (data) => recipientBody(data.upsertNotificationRecipient),
+    variables: ({ params, body }) => ({ id: params.id, input: camelKeys(body) }),
+    response: SNAKE_CASE,
   },
   {
     method: 'GET',
@@ -407,7 +247,7 @@ export const notifyRoutes: Route[] = [
       ${NOTIFICATION_RECIPIENT}
     `,
     variables: ({ params }) => ({ id: params.id }),
-    result: (data) => recipientBody(data.notificationRecipient),
+    response: SNAKE_CASE,
   },
   {
     method: 'DELETE',
@@ -437,40 +277,16 @@ export const notifyRoutes: Route[] = [
       query SandboxMessages($notificationId: ID, $channel: String, $to: String, $page: Int, $limit: Int) {
         sandboxMessages(notificationId: $notificationId, channel: $channel, to: $to, page: $page, limit: $limit) {
           data {
-            id
-            notificationId
-            channel
-            to
-            subject
-            html
-            title
-            body
-            createdAt
+            ...SandboxMessageFields
           }
           total
           page
           limit
         }
       }
+      ${SANDBOX_MESSAGE}
     `,
-    variables: ({ query }) => ({
-      notificationId: query.notification_id,
-      channel: query.channel,
-      to: query.to,
-      page: query.page,
-      limit: query.limit,
-    }),
-    result: (data) =>
-      page(data.sandboxMessages, (m) => ({
-        id: m.id,
-        notification_id: m.notificationId,
-        channel: m.channel,
-        to: m.to,
-        subject: m.subject,
-        html: m.html,
-        title: m.title,
-        body: m.body,
-        created_at: m.createdAt,
-      })),
+    variables: ({ query }) => camelKeys(query),
+    response: { ...SNAKE_CASE, records: 'data' },
   },
 ];

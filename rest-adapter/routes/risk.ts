@@ -1,4 +1,6 @@
-import type { OperationData, Route } from '../route.js';
+import { RISK_EVALUATION, RISK_EVALUATION_SUMMARY, RISK_RULE } from '../fragments.js';
+import { camelKeys, SNAKE_CASE, type ResponseMapping } from '../mapping.js';
+import type { Route } from '../route.js';
 
 /**
  * Part A of the spec (transaction risk). Bodies and answers use the spec's snake_case
@@ -7,206 +9,13 @@ import type { OperationData, Route } from '../route.js';
  * Invalid bodies are 400 (Part A's error table). Keys: `Authorization: Bearer risk_live_…`.
  */
 
-export const RISK_EVALUATION = /* GraphQL */ `
-  fragment RiskEvaluationFields on RiskEvaluation {
-    id
-    transactionId
-    score
-    action
-    mock
-    latencyMs
-    reasons
-    createdAt
-    rulesRevision
-    layers {
-      rules {
-        fired
-        checked
-        score
-      }
-      graph {
-        patternsFound
-        nodesTraversed
-        score
-      }
-      sanctions {
-        hits
-        listsChecked
-        score
-      }
-    }
-    rulesFired {
-      id
-      name
-      description
-      version
-      action
-      severity
-    }
-    ruleErrors {
-      id
-      version
-      message
-    }
-    graphPatterns {
-      type
-      weight
-      accounts
-      length
-      count
-      ratio
-      device
-    }
-    sanctionsHits {
-      party
-      account
-      name
-      source
-      kind
-      externalId
-      primaryName
-      matchedName
-      score
-      listVersion
-    }
-    transaction {
-      amount
-      currency
-      sender
-      receiver
-      channel
-      metadata
-    }
-  }
-`;
-
-/** What POST /v1/evaluate answers (the lookup has the details). */
-export const RISK_EVALUATION_SUMMARY = /* GraphQL */ `
-  fragment RiskEvaluationSummaryFields on RiskEvaluation {
-    id
-    transactionId
-    score
-    action
-    mock
-    latencyMs
-    reasons
-    createdAt
-    layers {
-      rules {
-        fired
-        checked
-        score
-      }
-      graph {
-        patternsFound
-        nodesTraversed
-        score
-      }
-      sanctions {
-        hits
-        listsChecked
-        score
-      }
-    }
-  }
-`;
-
-export const RISK_RULE = /* GraphQL */ `
-  fragment RiskRuleFields on RiskRule {
-    id
-    name
-    description
-    condition
-    action
-    severity
-    enabled
-    version
-    isDefault
-    createdAt
-    updatedAt
-  }
-`;
-
-const dropNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
-
-function layers(e: OperationData) {
-  return {
-    rules: { fired: e.layers.rules.fired, checked: e.layers.rules.checked, score: e.layers.rules.score },
-    graph: { patterns_found: e.layers.graph.patternsFound, nodes_traversed: e.layers.graph.nodesTraversed, score: e.layers.graph.score },
-    sanctions: { hits: e.layers.sanctions.hits, lists_checked: e.layers.sanctions.listsChecked, score: e.layers.sanctions.score },
-  };
-}
-
-/** POST /v1/evaluate's answer. */
-export function evaluationBody(e: OperationData) {
-  return {
-    evaluation_id: e.id,
-    transaction_id: e.transactionId,
-    score: e.score,
-    action: e.action,
-    mock: e.mock,
-    latency_ms: e.latencyMs,
-    layers: layers(e),
-    reasons: e.reasons,
-    created_at: e.createdAt,
-  };
-}
-
-/** GET /v1/evaluations/:id's answer: the evaluation with what each layer found. */
-export function evaluationDetailBody(e: OperationData) {
-  return {
-    ...evaluationBody(e),
-    rules_fired: e.rulesFired.map((r: OperationData) => ({
-      id: r.id,
-      name: r.name,
-      description: r.description,
-      version: r.version,
-      action: r.action,
-      severity: r.severity,
-    })),
-    rule_errors: e.ruleErrors,
-    graph_patterns: e.graphPatterns.map((p: OperationData) => dropNulls({ ...p })),
-    sanctions_hits: e.sanctionsHits.map((h: OperationData) => ({
-      party: h.party,
-      account: h.account,
-      name: h.name,
-      source: h.source,
-      kind: h.kind,
-      external_id: h.externalId,
-      primary_name: h.primaryName,
-      matched_name: h.matchedName,
-      score: h.score,
-      list_version: h.listVersion,
-    })),
-    transaction: e.transaction,
-    rules_revision: e.rulesRevision,
-  };
-}
-
-export function ruleBody(r: OperationData) {
-  return {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    condition: r.condition,
-    action: r.action,
-    severity: r.severity,
-    enabled: r.enabled,
-    version: r.version,
-    is_default: r.isDefault,
-    created_at: r.createdAt,
-    updated_at: r.updatedAt,
-  };
-}
-
-/** Body fields → GraphQL input fields, only those sent (absent stays absent). */
-function pick(body: Record<string, unknown>, map: Record<string, string>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(map)
-      .filter(([from]) => Object.hasOwn(body, from))
-      .map(([from, to]) => [to, body[from]]),
-  );
-}
+const EVALUATION_BODY: ResponseMapping = {
+  case: 'snake',
+  rename: { id: 'evaluation_id' },
+  // A pattern carries only the measures of its type.
+  withoutNulls: ['graphPatterns'],
+  verbatim: ['transaction.metadata'],
+};
 
 export const riskRoutes: Route[] = [
   {
@@ -234,18 +43,8 @@ export const riskRoutes: Route[] = [
       }
       ${RISK_EVALUATION_SUMMARY}
     `,
-    variables: ({ body }) => ({
-      input: pick(body, {
-        transaction_id: 'transactionId',
-        amount: 'amount',
-        currency: 'currency',
-        sender: 'sender',
-        receiver: 'receiver',
-        channel: 'channel',
-        metadata: 'metadata',
-      }),
-    }),
-    result: (data) => evaluationBody(data.evaluateTransaction),
+    variables: ({ body }) => ({ input: camelKeys(body) }),
+    response: EVALUATION_BODY,
   },
   {
     method: 'GET',
@@ -260,7 +59,7 @@ export const riskRoutes: Route[] = [
       ${RISK_EVALUATION}
     `,
     variables: ({ params }) => ({ id: params.id }),
-    result: (data) => evaluationDetailBody(data.riskEvaluation),
+    response: EVALUATION_BODY,
   },
   {
     method: 'GET',
@@ -275,7 +74,8 @@ export const riskRoutes: Route[] = [
       ${RISK_RULE}
     `,
     variables: () => ({}),
-    result: (data) => ({ rules: data.riskRules.map(ruleBody) }),
+    result: (data) => ({ rules: data.riskRules }),
+    response: { ...SNAKE_CASE, records: 'rules' },
   },
   {
     method: 'PUT',
@@ -294,28 +94,15 @@ export const riskRoutes: Route[] = [
         putRiskRule(id: $id, input: $input) {
           id
           updated
-          created
           effectiveAt
+          created
           version
           revision
         }
       }
     `,
-    variables: ({ params, body }) => ({
-      id: params.id,
-      input: pick(body, {
-        condition: 'condition',
-        action: 'action',
-        severity: 'severity',
-        name: 'name',
-        description: 'description',
-        enabled: 'enabled',
-      }),
-    }),
-    result: (data) => {
-      const c = data.putRiskRule;
-      return { id: c.id, updated: c.updated, effective_at: c.effectiveAt, created: c.created, version: c.version, revision: c.revision };
-    },
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    response: SNAKE_CASE,
     status: (data) => (data.putRiskRule.created ? 201 : 200),
   },
   {
@@ -330,17 +117,14 @@ export const riskRoutes: Route[] = [
       query RiskGraphQuery($query: String!, $params: RiskJSON) {
         riskGraphQuery(query: $query, params: $params) {
           results
-          columns
           nodesScanned
           latencyMs
           truncated
+          columns
         }
       }
     `,
     variables: ({ body }) => ({ query: body.query, params: body.params }),
-    result: (data) => {
-      const r = data.riskGraphQuery;
-      return { results: r.results, nodes_scanned: r.nodesScanned, latency_ms: r.latencyMs, truncated: r.truncated, columns: r.columns };
-    },
+    response: { ...SNAKE_CASE, verbatim: ['results'] },
   },
 ];

@@ -1,4 +1,5 @@
 import { AML_BATCH, AML_SCREENING, WATCHLIST_ALERT, WATCHLIST_SUBSCRIPTION } from '../fragments.js';
+import { mapMember, onlyMembers } from '../mapping.js';
 import type { Field, Route } from '../route.js';
 
 const LISTS = ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA', 'LAW_ENFORCEMENT'] as const;
@@ -17,14 +18,7 @@ const AML_REQUEST: Field[] = [
 const AML_REQUEST_FIELDS = AML_REQUEST.map((f) => f.name);
 
 /** Subjects keep only the request record's fields (as top-level bodies do). */
-function subjectsOf(value: unknown): unknown {
-  if (!Array.isArray(value)) return value; // GraphQL answers 400
-  return value.map((s) =>
-    s && typeof s === 'object' && !Array.isArray(s)
-      ? Object.fromEntries(Object.entries(s).filter(([k]) => AML_REQUEST_FIELDS.includes(k)))
-      : s,
-  );
-}
+const subjectsOf = (value: unknown) => (Array.isArray(value) ? value.map((s) => onlyMembers(s, AML_REQUEST_FIELDS)) : value);
 
 export const screeningRoutes: Route[] = [
   {
@@ -64,7 +58,7 @@ export const screeningRoutes: Route[] = [
         }
       }
     `,
-    variables: ({ body }) => ({ input: { ...body, ...('subjects' in body ? { subjects: subjectsOf(body.subjects) } : {}) } }),
+    variables: ({ body }) => ({ input: mapMember(body, 'subjects', subjectsOf) }),
     status: 202,
   },
   {
