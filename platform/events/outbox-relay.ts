@@ -6,6 +6,12 @@ import type { EventStream } from './event-stream.js';
 
 const RELAY_CHUNK = 1000;
 const PRUNE_EVERY_MS = 10 * 60_000;
+/**
+ * Notices arriving within this window share one relay run: with a relay in every process, a busy
+ * outbox (hundreds of events a second) costs each process a few transactions a second, not one
+ * per notice. Webhooks leave at most this much later.
+ */
+const RELAY_COALESCE_MS = 50;
 
 export interface OutboxRelayOptions {
   pool: pg.Pool;
@@ -29,6 +35,7 @@ export class OutboxRelay {
   private pruner: NodeJS.Timeout | null = null;
   private unwake: (() => void) | null = null;
   private relaying: Promise<void> | null = null;
+  private pending: NodeJS.Timeout | null = null;
   private again = false;
 
   constructor(private readonly opts: OutboxRelayOptions) {}
@@ -43,18 +50,28 @@ export class OutboxRelay {
       PRUNE_EVERY_MS,
     );
     this.pruner.unref();
-    this.relaySoon();
+    this.relayNow();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.pruner) clearInterval(this.pruner);
+    if (this.pending) clearTimeout(this.pending);
     this.timer = null;
+    this.pending = null;
     this.unwake?.();
     await this.relaying;
   }
 
   private relaySoon(): void {
+    if (this.pending || !this.timer) return;
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      this.relayNow();
+    }, RELAY_COALESCE_MS);
+  }
+
+  private relayNow(): void {
     // an event committed while a relay runs may have missed its SELECT: run once more after it
     if (this.relaying) {
       this.again = true;
