@@ -3,6 +3,8 @@ import { ADMIN_SECRET, startTestStack, type TestStack } from './support/stack.js
 const IDENTITY_FIELDS =
   'id userId tier overallStatus verifiedAt reviewedBy reviewNotes invalidatedAt replacedById restartedFromId createdAt';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 describe('identity verification end to end (GraphQL, REST, subscriptions)', () => {
   let stack: TestStack;
   let key: string;
@@ -183,8 +185,9 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       const first = await stack.rest('POST', '/verifications/identity', { userId: 'alice' }, headers);
       expect(first.status).toBe(201);
       expect(first.body).toMatchObject({ userId: 'alice', tier: 'BASIC', overallStatus: 'PENDING' });
-      expect(first.body.id).toBeDefined();
-      expect(first.body.createdAt).toBeDefined();
+      expect(first.body.id).toMatch(UUID);
+      expect(Date.now() - Date.parse(first.body.createdAt)).toBeLessThan(60_000);
+      expect(first.body).toMatchObject({ verifiedAt: null, invalidatedAt: null, replacedById: null });
       const again = await stack.rest('POST', '/v1/verifications/identity', { userId: 'alice', tier: 'ENHANCED' }, headers);
       expect(again.status).toBe(200);
       expect(again.body.id).toBe(first.body.id);
@@ -212,7 +215,8 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       );
       expect(reviewed.status).toBe(200);
       expect(reviewed.body).toMatchObject({ overallStatus: 'VERIFIED', reviewedBy: 'officer-7', reviewNotes: 'documents match' });
-      expect(reviewed.body.verifiedAt).toBeDefined();
+      expect(reviewed.body.verifiedAt).toBe(reviewed.body.reviewedAt);
+      expect(Date.now() - Date.parse(reviewed.body.verifiedAt)).toBeLessThan(60_000);
       const again = await stack.rest(
         'POST',
         `/verifications/identity/${created.id}/review`,
@@ -237,7 +241,8 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       expect(restarted.body.id).not.toBe(created.id);
       const old = (await stack.rest('GET', `/verifications/identity/${created.id}`, undefined, headers)).body;
       expect(old).toMatchObject({ overallStatus: 'REJECTED', replacedById: restarted.body.id });
-      expect(old.invalidatedAt).toBeDefined();
+      expect(Date.parse(old.invalidatedAt)).toBeGreaterThanOrEqual(Date.parse(old.reviewedAt));
+      expect(new Date(old.invalidatedAt).toISOString()).toBe(old.invalidatedAt);
       expect((await stack.rest('POST', `/verifications/identity/${created.id}/restart`, undefined, headers)).status).toBe(409);
 
       const list = await stack.rest('GET', '/verifications/identity/user/carol?page=1&limit=1', undefined, headers);
@@ -300,7 +305,7 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
         { u: 'grace' },
         { 'x-api-key': key },
       );
-      await new Promise((r) => setTimeout(r, 500));
+      await Promise.all([byId.ready, byUser.ready]);
       await stack.gql(
         `mutation($id: ID!) { reviewIdentityVerification(id: $id, input: { decision: VERIFIED, reviewedBy: "o", reviewNotes: "ok" }) { id } }`,
         { id: created.id },
@@ -326,17 +331,21 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
         { 'x-api-key': other.apiKey },
       );
       const mine = stack.subscribe(`subscription { identityVerificationUpdated(userId: "heidi") { id } }`, {}, { 'x-api-key': key });
-      await new Promise((r) => setTimeout(r, 500));
-      await stack.rest('POST', '/verifications/identity', { userId: 'heidi' }, headers);
+      await Promise.all([snoop.ready, mine.ready]);
+      const heidi = (await stack.rest('POST', '/verifications/identity', { userId: 'heidi' }, headers)).body;
       await mine.next(1);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(snoop.events).toHaveLength(0);
+      // events reach a subscriber in commit order: once the snoop sees its own organization's
+      // change, the other organization's earlier one would have arrived before it
+      const own = (await stack.rest('POST', '/verifications/identity', { userId: 'heidi' }, { 'x-api-key': other.apiKey })).body;
+      expect(own.id).not.toBe(heidi.id);
+      const seen = await snoop.next(1);
+      expect(seen.map((e) => e.data.identityVerificationUpdated.id)).toEqual([own.id]);
       await snoop.close();
       await mine.close();
 
       const anonymous = stack.subscribe(`subscription { identityVerificationUpdated(userId: "x") { id } }`, {}, {});
       const [failure] = await anonymous.next(1);
-      expect(failure.error).toBeDefined();
+      expect(failure.error).toMatchObject({ code: 4401 });
       await anonymous.close();
     });
   });

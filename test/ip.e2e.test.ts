@@ -83,7 +83,8 @@ describe('IP intelligence end to end (feeds, GraphQL, REST Form A and B)', () =>
         {},
         admin,
       );
-      expect(badCategory.body.errors).toBeDefined();
+      expect(badCategory.body.data ?? null).toBeNull();
+      expect(badCategory.body.errors![0].message).toMatch(/SPACESHIP/);
     });
   });
 

@@ -17,7 +17,7 @@ describe('two instances of the platform on one database', () => {
     const h = { 'x-api-key': apiKey };
     const created = (await b.rest('POST', '/verifications/identity', { userId: 'ivan' }, h)).body;
     const sub = a.subscribe(`subscription($id: ID) { identityVerificationUpdated(id: $id) { id overallStatus } }`, { id: created.id }, h);
-    await new Promise((r) => setTimeout(r, 500));
+    await sub.ready;
     await b.rest('POST', `/verifications/identity/${created.id}/review`, { decision: 'REJECTED', reviewedBy: 'o', reviewNotes: 'n' }, h);
     const [event] = await sub.next(1);
     expect(event.data.identityVerificationUpdated).toEqual({ id: created.id, overallStatus: 'REJECTED' });

@@ -152,7 +152,7 @@ describe('notify channels against local fakes of the real protocols (live keys)'
         h,
       );
       try {
-        await new Promise((r) => setTimeout(r, 500));
+        await sub.ready;
         const report = await at.report(callback(), { id: request.messageId!, status: 'Success', phoneNumber: '+254711223344' });
         expect(report.status).toBe(200);
         const [event] = await sub.next(1);

@@ -420,7 +420,7 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
         h,
       );
       try {
-        await new Promise((r) => setTimeout(r, 500));
+        await sub.ready;
         const [mail] = (await stack.rest('GET', `/v1/sandbox/messages?notification_id=${id}`, undefined, h)).body.data;
         const path = /src="http:\/\/localhost:4003(\/track\/open\/[^"]+)"/.exec(mail.html)![1];
         await fetch(new URL(stack.urls.notify!).origin + path);

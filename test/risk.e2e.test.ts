@@ -349,7 +349,7 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
     it('evaluationCreated(action) streams new evaluations of that action only, live', async () => {
       const sub = stack.subscribe(`subscription { evaluationCreated(action: review) { id transactionId action score reasons } }`, {}, auth);
       const all = stack.subscribe(`subscription { evaluationCreated { id action } }`, {}, auth);
-      await new Promise((r) => setTimeout(r, 500));
+      await Promise.all([sub.ready, all.ready]);
       const sender = `live-${randomUUID().slice(0, 8)}`;
       const results = [];
       for (let i = 0; i < 6; i++) results.push((await evaluate(txn({ sender, amount: 5 }))).body);

@@ -84,7 +84,7 @@ describe('webhooks end to end', () => {
       data: { identityVerificationId: identity.id, userId: 'wendy', status: 'VERIFIED', tier: 'STANDARD' },
     });
     expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
-    expect(payload.data.verifiedAt).toBeDefined();
+    expect(new Date(payload.data.verifiedAt).toISOString()).toBe(payload.data.verifiedAt);
     await stack.rest('DELETE', `/webhooks/${webhook.id}`, undefined, h);
     await receiver.close();
   });

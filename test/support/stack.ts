@@ -41,6 +41,8 @@ export interface TestStack extends Stack {
 
 export interface Subscription {
   events: any[];
+  /** Resolves once the subgraph serves the subscription: changes made after it are delivered. */
+  ready: Promise<void>;
   /** Resolves with the first `n` events (waits up to `ms`). */
   next(n?: number, ms?: number): Promise<any[]>;
   close(): Promise<void>;
@@ -93,7 +95,17 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     if (res.status !== 201) throw new Error(`createClient failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
+  // subscriptions of this test stack that are open (not closed, not refused): readiness is the
+  // stack serving at least that many
+  let open = 0;
+  const served = (atLeast: () => number, what: string) => until(() => stack.activeSubscriptions() >= atLeast(), what);
   const subscribe: TestStack['subscribe'] = (query, variables, connectionParams) => {
+    open += 1;
+    let counted = true;
+    const uncount = () => {
+      if (counted) open -= 1;
+      counted = false;
+    };
     const client: Client = createClient({
       url: gatewayUrl.replace(/^http/, 'ws'),
       webSocketImpl: WebSocket,
@@ -112,14 +124,19 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
           waiters.splice(0).forEach((w) => w());
         },
         error: (e) => {
+          uncount();
           events.push({ error: e });
           waiters.splice(0).forEach((w) => w());
         },
         complete: () => undefined,
       },
     );
+    const wanted = open;
+    const ready = served(() => (counted ? wanted : 0), 'the subscription to be served');
+    ready.catch(() => undefined); // only a test that awaits it cares
     return {
       events,
+      ready,
       next: async (n = 1, ms = 10_000) => {
         const deadline = Date.now() + ms;
         while (events.length < n) {
@@ -132,15 +149,25 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
         return events.slice(0, n);
       },
       close: async () => {
+        uncount();
         unsubscribe();
         await client.dispose();
+        // the server has let go of it: a later subscription's readiness cannot count this one
+        await until(() => stack.activeSubscriptions() <= open, 'the subscription to be released');
       },
     };
   };
   return { ...stack, databaseUrl, gql, rest, createClient: createClientFn, subscribe };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls `check` every 10 ms until it holds (10 s at most). */
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 /** Polls until `check` returns a truthy value (or throws after `ms`). */
 export async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 10_000, every = 100): Promise<T> {
@@ -154,6 +181,6 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
       last = err;
     }
     if (Date.now() > deadline) throw last instanceof Error ? last : new Error('condition not met in time');
-    await sleep(every);
+    await new Promise((r) => setTimeout(r, every));
   }
 }
