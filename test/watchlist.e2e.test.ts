@@ -180,10 +180,23 @@ describe('watchlist monitoring end to end', () => {
     expect(Date.parse(later.nextScanAt)).toBeGreaterThan(Date.parse(later.lastScanAt));
   });
 
-  it('reviews and dismisses OPEN alerts with the reviewer and a note', async () => {
-    const open = (await alerts('?status=OPEN')).data;
-    expect(open.length).toBeGreaterThanOrEqual(2);
-    const [a, b] = open;
+  it('reviews and dismisses OPEN alerts with the reviewer and a note; watchlistAlert and watchlistAlertUpdated show it', async () => {
+    // alerts of its own: two subscribers named like a listed person
+    for (const userId of ['review-a', 'review-b']) {
+      const subscribed = await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId, fullName: 'Oumar Traore Diallo' }, h);
+      expect(subscribed.status).toBe(201);
+    }
+    const [a, b] = await eventually(async () => {
+      const found = await Promise.all(['review-a', 'review-b'].map(async (u) => (await alerts(`?userId=${u}`)).data[0]));
+      return found.every(Boolean) ? found : null;
+    });
+    expect([a.status, b.status]).toEqual(['OPEN', 'OPEN']);
+    const updates = stack.subscribe(
+      `subscription { watchlistAlertUpdated(userId: "review-a") { id status reviewedBy reviewNote } }`,
+      {},
+      h,
+    );
+    await updates.ready;
     const reviewed = await stack.rest(
       'POST',
       `/monitoring/watchlist/alerts/${a.id}/review`,
@@ -192,7 +205,27 @@ describe('watchlist monitoring end to end', () => {
     );
     expect(reviewed.status).toBe(200);
     expect(reviewed.body).toMatchObject({ id: a.id, status: 'REVIEWED', reviewedBy: 'analyst-3', reviewNote: 'escalated to the MLRO' });
-    expect(reviewed.body.reviewedAt).toBeTruthy();
+    expect(Date.now() - Date.parse(reviewed.body.reviewedAt)).toBeLessThan(60_000);
+    const [update] = await updates.next(1);
+    expect(update.data.watchlistAlertUpdated).toEqual({
+      id: a.id,
+      status: 'REVIEWED',
+      reviewedBy: 'analyst-3',
+      reviewNote: 'escalated to the MLRO',
+    });
+    await updates.close();
+    const one = await stack.gql(
+      `query($id: ID!) { watchlistAlert(id: $id) { id userId status reviewedBy match { listName } } }`,
+      { id: a.id },
+      h,
+    );
+    expect(one.body.data.watchlistAlert).toEqual({
+      id: a.id,
+      userId: 'review-a',
+      status: 'REVIEWED',
+      reviewedBy: 'analyst-3',
+      match: { listName: 'UN_SC' },
+    });
     const dismissed = await stack.gql(
       `mutation($id: ID!) { reviewWatchlistAlert(id: $id, input: { status: DISMISSED, reviewedBy: "analyst-3", note: "namesake, different DOB" }) { status reviewNote } }`,
       { id: b.id },
@@ -210,11 +243,13 @@ describe('watchlist monitoring end to end', () => {
       (await stack.rest('POST', `/screening/watchlist/alerts/${a.id}/review`, { status: 'OPEN', reviewedBy: 'x', note: 'y' }, h)).status,
     ).toBe(422);
     expect((await stack.rest('POST', `/screening/watchlist/alerts/${a.id}/review`, { status: 'REVIEWED' }, h)).status).toBe(400);
-    const filtered = await alerts('?status=REVIEWED');
+    const filtered = await alerts('?status=REVIEWED&userId=review-a');
     expect(filtered.data.map((x: { id: string }) => x.id)).toEqual([a.id]);
     const page = (await stack.rest('GET', '/screening/watchlist/alerts?limit=1&page=2', undefined, h)).body;
     expect(page.pagination).toMatchObject({ page: 2, limit: 1 });
     expect(page.data).toHaveLength(1);
+    const missing = await stack.gql(`query { watchlistAlert(id: "00000000-0000-0000-0000-000000000000") { id } }`, {}, h);
+    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('unsubscribes (both forms): CANCELLED with cancelledAt, not scanned any more, listed by status', async () => {
@@ -290,7 +325,8 @@ describe('watchlist monitoring end to end', () => {
     const other = { 'x-api-key': (await stack.createClient({ name: 'other org' })).apiKey };
     expect((await alerts('', other)).pagination.total).toBe(0);
     expect((await stack.rest('GET', '/monitoring/watchlist/subscriptions', undefined, other)).body.pagination.total).toBe(0);
-    const mine = (await alerts('?userId=kwame')).data[0];
+    await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'tenancy-own', fullName: 'Oumar Traore Diallo' }, h);
+    const mine = await eventually(async () => (await alerts('?userId=tenancy-own')).data[0]);
     expect(
       (
         await stack.rest(
