@@ -352,6 +352,25 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
     });
   });
 
+  it('lists recipient profiles by id, a page at a time (GraphQL notificationRecipients)', async () => {
+    const own = { authorization: `Bearer ${(await stack.createClient({ name: 'directory', service: 'notify' })).apiKey}` };
+    for (const id of ['r-c', 'r-a', 'r-b']) {
+      expect((await stack.rest('PUT', `/v1/recipients/${id}`, { email: `${id}@example.com` }, own)).status).toBe(200);
+    }
+    const page = (p: number) =>
+      stack.gql(`query($p: Int) { notificationRecipients(page: $p, limit: 2) { total page limit data { id email } } }`, { p }, own);
+    expect((await page(1)).body.data.notificationRecipients).toEqual({
+      total: 3,
+      page: 1,
+      limit: 2,
+      data: [
+        { id: 'r-a', email: 'r-a@example.com' },
+        { id: 'r-b', email: 'r-b@example.com' },
+      ],
+    });
+    expect((await page(2)).body.data.notificationRecipients.data).toEqual([{ id: 'r-c', email: 'r-c@example.com' }]);
+  });
+
   describe('keys, permissions and tenancy', () => {
     it('needs a notify key with the right permission; other tenants and environments see nothing', async () => {
       const res = await stack.rest(

@@ -249,11 +249,28 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
   it('sandbox rules are separate from live ones', async () => {
     const test = await a.createClient({ name: 'sandbox rules', service: 'risk', environment: 'test', organizationId: org });
     const sandbox = bearer(test.apiKey);
+    expect((await put(a, 'live_only', { condition: 'txn.amount > 1.0', action: 'review' })).status).toBe(201);
     const live = (await a.rest('GET', '/v1/rules', undefined, auth)).body.rules.map((r: { id: string }) => r.id);
-    expect(live).toContain('large_ugx');
+    expect(live).toContain('live_only');
     const mine = (await a.rest('GET', '/v1/rules', undefined, sandbox)).body.rules.map((r: { id: string }) => r.id);
-    expect(mine).not.toContain('large_ugx');
+    expect(mine).not.toContain('live_only');
     expect((await put(a, 'sandbox_only', { condition: 'true', action: 'review' }, sandbox)).status).toBe(201);
     expect((await a.rest('GET', '/v1/rules', undefined, auth)).body.rules.map((r: { id: string }) => r.id)).not.toContain('sandbox_only');
+  });
+
+  it('reads one rule by id (GraphQL riskRule), 404 for an unknown one', async () => {
+    expect((await put(a, 'one_rule', { condition: 'txn.amount > 2.0', action: 'block', severity: 'high' })).status).toBe(201);
+    const one = await a.gql(`{ riskRule(id: "one_rule") { id condition action severity enabled version isDefault } }`, {}, auth);
+    expect(one.body.data.riskRule).toEqual({
+      id: 'one_rule',
+      condition: 'txn.amount > 2.0',
+      action: 'block',
+      severity: 'high',
+      enabled: true,
+      version: 1,
+      isDefault: false,
+    });
+    const missing = await a.gql(`{ riskRule(id: "no_such_rule") { id } }`, {}, auth);
+    expect(missing.body.errors![0].extensions.code).toBe('NOT_FOUND');
   });
 });

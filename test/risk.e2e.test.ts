@@ -302,6 +302,19 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
         fullName: 'Amina Wanjiku Odhiambo',
         nationality: 'KE',
       });
+      const read = await stack.gql(
+        `query($a: String!) { riskAccountProfile(accountId: $a) { accountId fullName dateOfBirth nationality } }`,
+        { a: receiver },
+        auth,
+      );
+      expect(read.body.data.riskAccountProfile).toEqual({
+        accountId: receiver,
+        fullName: 'Amina Wanjiku Odhiambo',
+        dateOfBirth: null,
+        nationality: 'KE',
+      });
+      const unknown = await stack.gql(`{ riskAccountProfile(accountId: "acc-nobody") { accountId } }`, {}, auth);
+      expect(unknown.body.errors![0].extensions.code).toBe('NOT_FOUND');
       const res = await evaluate(txn({ receiver }));
       expect(res.body.layers.sanctions.hits).toBe(1);
       expect(res.body.action).toBe('review');

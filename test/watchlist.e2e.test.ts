@@ -249,7 +249,7 @@ describe('watchlist monitoring end to end', () => {
     expect(page.pagination).toMatchObject({ page: 2, limit: 1 });
     expect(page.data).toHaveLength(1);
     const missing = await stack.gql(`query { watchlistAlert(id: "00000000-0000-0000-0000-000000000000") { id } }`, {}, h);
-    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(missing.body.errors![0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('unsubscribes (both forms): CANCELLED with cancelledAt, not scanned any more, listed by status', async () => {
