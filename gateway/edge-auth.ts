@@ -40,6 +40,8 @@ export function edgeAuth(authenticate: Authenticate, logger: Logger): RequestHan
       res.locals.principal = identity.principal;
       next();
     } catch (error) {
+      // a 429 still tells which budget ran out and when it refills
+      for (const [name, value] of Object.entries((error as { headers?: Record<string, string> }).headers ?? {})) res.setHeader(name, value);
       sendAppError(res, asAppError(error, logger));
     }
   };

@@ -82,17 +82,15 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
       [limits.map(([k]) => k)],
     );
     const reset = Math.max(1, counts.rows[0]?.reset ?? WINDOW_SECONDS);
-    const [, clientLimit] = limits[0];
-    const clientCount = counts.rows.find((r) => r.key === limits[0][0])?.count ?? 1;
+    const budgets = limits.map(([k, limit]) => ({ limit, count: counts.rows.find((r) => r.key === k)?.count ?? 1 }));
+    // the headers describe the budget closest to running out (the client's or the organization's)
+    const tightest = budgets.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
     const headers = {
-      'RateLimit-Limit': String(clientLimit),
-      'RateLimit-Remaining': String(Math.max(0, clientLimit - clientCount)),
+      'RateLimit-Limit': String(tightest.limit),
+      'RateLimit-Remaining': String(Math.max(0, tightest.limit - tightest.count)),
       'RateLimit-Reset': String(reset),
     };
-    for (const [k, limit] of limits) {
-      const count = counts.rows.find((r) => r.key === k)?.count ?? 0;
-      if (count > limit) throw Object.assign(rateLimited(reset), { headers });
-    }
+    if (budgets.some((b) => b.count > b.limit)) throw Object.assign(rateLimited(reset), { headers });
     const principal: Principal = {
       kind: 'client',
       organizationId: client.organization_id,
