@@ -10,6 +10,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  setupFilesAfterEnv: ['<rootDir>/test/support/cleanup.ts'],
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   testTimeout: 60_000,
   maxWorkers: 2,

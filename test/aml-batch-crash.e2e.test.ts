@@ -18,7 +18,7 @@ describe('an AML batch survives the verification process being killed mid-batch'
   let service: ServiceProcess | undefined;
   let db: pg.Pool | undefined;
   afterAll(async () => {
-    await service?.kill();
+    await service?.dispose();
     await stack?.stop();
     await db?.end();
   });

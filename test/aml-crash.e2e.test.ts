@@ -9,7 +9,7 @@ describe('AML batch callback survives a crash', () => {
   let stack: TestStack;
   let service: Awaited<ReturnType<typeof serviceProcess>> | null = null;
   afterAll(async () => {
-    await service?.kill();
+    await service?.dispose();
     await stack?.stop();
   });
 

@@ -12,7 +12,7 @@ describe('a notify batch survives the notify process being killed mid-dispatch',
   let service: ServiceProcess | undefined;
   let db: pg.Pool | undefined;
   afterAll(async () => {
-    await service?.kill();
+    await service?.dispose();
     await stack?.stop();
     await db?.end();
   });

@@ -6,7 +6,7 @@ describe('webhook delivery survives a crash', () => {
   let stack: TestStack;
   let service: Awaited<ReturnType<typeof serviceProcess>> | null = null;
   afterAll(async () => {
-    await service?.kill();
+    await service?.dispose();
     await stack?.stop();
   });
 

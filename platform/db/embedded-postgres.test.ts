@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, chmodSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { reachableDataDir } from './embedded-postgres.js';
@@ -8,16 +8,24 @@ const asRoot = process.getuid?.() === 0 ? it : it.skip;
 describe('reachableDataDir (running as root)', () => {
   asRoot('keeps a directory whose parents others can traverse, even when the directory itself is 0700', () => {
     const parent = mkdtempSync(path.join(tmpdir(), 'pgdir-'));
-    chmodSync(parent, 0o755);
-    const dir = path.join(parent, 'postgres');
-    mkdirSync(dir, { mode: 0o700 });
-    expect(reachableDataDir(dir)).toBe(dir);
+    try {
+      chmodSync(parent, 0o755);
+      const dir = path.join(parent, 'postgres');
+      mkdirSync(dir, { mode: 0o700 });
+      expect(reachableDataDir(dir)).toBe(dir);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   asRoot('moves under the temp directory when a parent is closed to others', () => {
     const closed = mkdtempSync(path.join(tmpdir(), 'pgclosed-'));
-    chmodSync(closed, 0o700);
-    const moved = reachableDataDir(path.join(closed, 'data', 'postgres'));
-    expect(moved.startsWith(path.join(tmpdir(), 'afri-platform-pg'))).toBe(true);
+    try {
+      chmodSync(closed, 0o700);
+      const moved = reachableDataDir(path.join(closed, 'data', 'postgres'));
+      expect(moved.startsWith(path.join(tmpdir(), 'afri-platform-pg'))).toBe(true);
+    } finally {
+      rmSync(closed, { recursive: true, force: true });
+    }
   });
 });

@@ -11,6 +11,13 @@ export interface ReceivedRequest {
   at: number;
 }
 
+/** Receivers still open: `closeReceivers` (run after every test, see cleanup.ts) closes them. */
+const open = new Set<() => Promise<void>>();
+
+export async function closeReceivers(): Promise<void> {
+  await Promise.all([...open].map((close) => close()));
+}
+
 /** What the receiver answers to the n-th request (0-based): a status, or 'hang' to never answer. */
 export type Responder = (n: number) => number | 'hang';
 
@@ -82,15 +89,18 @@ export async function startReceiver(cert: { key: string; cert: string }, respond
   // `localhost` may resolve to ::1 before 127.0.0.1: listen on both
   await new Promise<void>((resolve) => server.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
   const port = (server.address() as { port: number }).port;
+  const close = async () => {
+    if (!open.delete(close)) return;
+    hanging.forEach((h) => h());
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  };
+  open.add(close);
   return {
     url: `https://localhost:${port}/hooks`,
     received,
     /** Resolves once `n` requests have arrived (whatever the answer). */
     requests: (n: number) => (received.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
-    close: async () => {
-      hanging.forEach((h) => h());
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
+    close,
   };
 }

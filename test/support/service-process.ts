@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../platform/db/embedded-postgres.js';
@@ -23,6 +23,8 @@ export interface ServiceProcess {
   start(): Promise<void>;
   /** SIGKILLs the process (no graceful shutdown) and waits until it has exited. */
   kill(): Promise<void>;
+  /** Kills the process for good and removes its temporary files. */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -48,13 +50,21 @@ export async function serviceProcess(
     JOBS_SUPERVISE_SECONDS: '1',
     OUTBOX_POLL_MS: '500',
   };
-  if (opts.caPem) {
-    const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'ca-')), 'ca.pem');
+  const caDir = opts.caPem ? mkdtempSync(path.join(tmpdir(), 'ca-')) : null;
+  if (caDir && opts.caPem) {
+    const caFile = path.join(caDir, 'ca.pem');
     writeFileSync(caFile, opts.caPem);
     env.WEBHOOK_CA_FILE = caFile;
   }
   Object.assign(env, opts.env);
   let child: ChildProcess | null = null;
+  async function kill(): Promise<void> {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGKILL');
+    await exited;
+  }
   return {
     url: `http://127.0.0.1:${port}/graphql`,
     async start(): Promise<void> {
@@ -65,12 +75,10 @@ export async function serviceProcess(
         return (await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.ok;
       }, 30_000);
     },
-    async kill(): Promise<void> {
-      const c = child;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGKILL');
-      await exited;
+    kill,
+    async dispose(): Promise<void> {
+      await kill();
+      if (caDir) rmSync(caDir, { recursive: true, force: true });
     },
   };
 }
