@@ -7,7 +7,10 @@ export interface Sql {
 }
 
 export interface TransactionOptions {
-  /** The statement that opens it: isolation, read only, `set local` settings. */
+  /**
+   * The statement that opens it: isolation, read only, `set local` settings, and whatever must be
+   * read first in the same round trip (its answer is handed to the work).
+   */
   begin?: string;
   /** `rollback` for a read-only look that must leave nothing behind. */
   end?: 'commit' | 'rollback';
@@ -19,7 +22,7 @@ export interface TransactionOptions {
  */
 export async function inTransaction<T>(
   pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
+  work: (client: pg.PoolClient, opened: pg.QueryResult | pg.QueryResult[]) => Promise<T>,
   { begin = 'begin', end = 'commit' }: TransactionOptions = {},
 ): Promise<T> {
   const client = await pool.connect();
@@ -29,8 +32,8 @@ export async function inTransaction<T>(
   const onError = (err: Error) => (broken = err);
   client.on('error', onError);
   try {
-    await client.query(begin);
-    const result = await work(client);
+    const opened = (await client.query(begin)) as pg.QueryResult | pg.QueryResult[];
+    const result = await work(client, opened);
     await client.query(end);
     return result;
   } catch (err) {

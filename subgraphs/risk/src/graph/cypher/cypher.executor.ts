@@ -85,10 +85,11 @@ export class GraphQueryExecutor {
     try {
       return await inTransaction(
         this.opts.pool,
-        async (client) => {
+        async (client, opened) => {
           // the backend's not-yet-flushed statistics may hold earlier transactions' reads: measure
-          // before and after, inside the transaction (they are flushed only when it ends)
-          const before = await client.query<{ n: string }>(GRAPH_READS_SQL);
+          // before (read with the begin, one round trip) and after, inside the transaction (they are
+          // flushed only when it ends)
+          const before = Number((opened as pg.QueryResult<{ n: string }>[])[3].rows[0].n);
           const res = await client.query({ text: compiled.sql, values: compiled.values, rowMode: 'array' });
           const { rows } = await client.query<{ n: string }>(GRAPH_READS_SQL);
           const truncated = res.rows.length > this.opts.maxRows;
@@ -98,7 +99,7 @@ export class GraphQueryExecutor {
           return {
             results,
             columns: compiled.columns,
-            nodesScanned: Number(rows[0].n) - Number(before.rows[0].n),
+            nodesScanned: Number(rows[0].n) - before,
             latencyMs: Math.round((performance.now() - started) * 100) / 100,
             truncated,
           };
@@ -108,7 +109,8 @@ export class GraphQueryExecutor {
             `begin transaction isolation level repeatable read read only; ` +
             `set local statement_timeout = ${Math.trunc(this.opts.timeoutMs)}; ` +
             // parallel workers' reads would not show in this backend's statistics
-            `set local max_parallel_workers_per_gather = 0`,
+            `set local max_parallel_workers_per_gather = 0; ` +
+            GRAPH_READS_SQL,
           // a graph query only reads: nothing to keep
           end: 'rollback',
         },
