@@ -8,11 +8,13 @@ import { GraphQLError } from 'graphql';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Principal } from '../platform/auth/principal.js';
+import { badInput } from '../platform/errors.js';
+import { graphqlHasNulEscape, nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
 import { mountObservability } from '../platform/http/observability.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
 import { edgeAuth } from './edge-auth.js';
 import { createErrorFormatter } from './format-error.js';
-import { graphqlHttpErrorHandler } from './http-errors.js';
+import { graphqlHttpErrorHandler, sendAppError } from './http-errors.js';
 import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, clientIpOf, type GatewayContext } from './subgraph-data-source.js';
 import { SubscriptionRouter } from './subscriptions.js';
 import { multipartUploads } from './uploads.js';
@@ -133,11 +135,19 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   // the body limit depends on who calls: it is read after authentication
   const jsonBody: express.RequestHandler = (req, res, next) =>
     ((res.locals.principal as Principal | undefined)?.service === 'notify' ? parseNotifyJson : parseJson)(req, res, next);
+  // NUL in a query, its variables or the URL: 400 here rather than 500 from PostgreSQL
+  const refuseNul: express.RequestHandler = (req, res, next) => {
+    const where = urlHasNul(req.originalUrl) ? 'the URL' : nulPath(req.body ?? {});
+    const document = typeof req.body?.query === 'string' ? req.body.query : '';
+    if (where !== null || graphqlHasNulEscape(document)) return sendAppError(res, badInput(nulMessage(where ?? 'query')));
+    next();
+  };
   app.use(
     GRAPHQL_PATH,
     // Authenticate before reading a (possibly large) body.
     edgeAuth(opts.authenticate, logger),
     jsonBody,
+    refuseNul,
     multipartUploads(),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => ({

@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { AppError } from '../platform/errors.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
+import { nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
 import { fromGraphQLErrors } from './errors.js';
 import type { GatewayClient } from './gateway.js';
 import { mapResponse } from './mapping.js';
@@ -36,8 +37,19 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
     const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
     res.status(status).json(responseBody(route, data));
   };
-  return route.body ? [requireJson, jsonParser(route.bodyLimit), execute] : [execute];
+  return route.body ? [refuseNulInUrl, requireJson, jsonParser(route.bodyLimit), refuseNulInBody, execute] : [refuseNulInUrl, execute];
 }
+
+// NUL cannot be stored (PostgreSQL text): the client's mistake, said as such (400)
+const refuseNulInUrl: RequestHandler = (req, _res, next) => {
+  if (urlHasNul(req.originalUrl)) throw new AppError('BAD_USER_INPUT', nulMessage('The path and query string'));
+  next();
+};
+const refuseNulInBody: RequestHandler = (req, _res, next) => {
+  const where = nulPath(req.body ?? {});
+  if (where !== null) throw new AppError('BAD_USER_INPUT', nulMessage(where || 'The body'));
+  next();
+};
 
 export function responseBody(route: Route, data: OperationData): unknown {
   const body = route.result ? route.result(data) : Object.values(data)[0];
