@@ -35,6 +35,38 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
   }
 
   describe('templates', () => {
+    it('refuses the log helper, and bounds what a render may produce (loops and output)', async () => {
+      // an organization of its own: its templates stay out of the other tests' lists
+      const h = { authorization: `Bearer ${(await stack.createClient({ name: 'render limits', service: 'notify' })).apiKey}` };
+      const logging = await stack.rest('POST', '/v1/templates', { name: 'noisy', channels: { sms: { body: 'Hi {{log first_name}}' } } }, h);
+      expect(logging.status).toBe(400);
+      expect(logging.body.message).toEqual(['channels.sms.body is not a valid template: the log helper is not available']);
+
+      const nested = { name: 'grid', channels: { sms: { body: '{{#each rows}}{{#each ../cols}}.{{/each}}{{/each}}' } } };
+      expect((await stack.rest('POST', '/v1/templates', nested, h)).status).toBe(201);
+      const many = Array.from({ length: 1_000 }, (_, i) => i);
+      const started = Date.now();
+      const send = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: '+254700000005', template: 'grid', channels: ['sms'], data: { rows: many, cols: many } },
+        h,
+      );
+      expect(send.status).toBe(400);
+      expect(send.body.message).toEqual([
+        'data does not fit template "grid" version 1 (sms): the template repeats more than 10000 times; send less data or simplify the template',
+      ]);
+      // refused quickly, not after a million iterations (a generous bound for a shared machine)
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const fine = await stack.rest(
+        'POST',
+        '/v1/send',
+        { to: '+254700000005', template: 'grid', channels: ['sms'], data: { rows: [1, 2], cols: [1, 2, 3] } },
+        h,
+      );
+      expect(fine.status).toBe(202);
+    });
+
     it('creates immutable versions; sends use the latest unless one is named', async () => {
       const first = await stack.rest('POST', '/v1/templates', { name: 'receipt', channels: { sms: { body: 'Paid {{amount}}' } } }, h);
       expect(first.status).toBe(201);

@@ -10,7 +10,7 @@ import {
 import { validateChannels } from './notifications/notification.prepare.js';
 import { withPixel } from './dispatch/dispatch.worker.js';
 import { parseDeliveryReport } from './channels/sms-africastalking.provider.js';
-import { TemplateRenderer, describeRenderError } from './templates/template.render.js';
+import { MAX_RENDERED_CHARS, RenderLimitError, TemplateRenderer, describeRenderError } from './templates/template.render.js';
 
 describe('notify lifecycles', () => {
   it('moves a channel only forward', () => {
@@ -115,5 +115,18 @@ describe('notify helpers', () => {
       error = err;
     }
     expect(describeRenderError(error)).toBe('data field "ref" is missing');
+  });
+
+  it('stops a render that loops or produces too much, and forgets the budget afterwards', () => {
+    const renderer = new TemplateRenderer();
+    const grid = { sms: { body: '{{#each rows}}{{#each ../cols}}.{{/each}}{{/each}}' } };
+    const many = Array.from({ length: 200 }, (_, i) => i);
+    expect(() => renderer.render('grid', grid, 'sms', { rows: many, cols: many })).toThrow(RenderLimitError);
+    expect(renderer.render('grid', grid, 'sms', { rows: [1, 2], cols: [1, 2] })).toEqual({ body: '....' });
+    const echo = { sms: { body: '{{#each rows}}{{../big}}{{/each}}' } };
+    const big = 'x'.repeat(200_000);
+    expect(() => renderer.render('echo', echo, 'sms', { rows: many.slice(0, 10), big })).toThrow(
+      `the rendered message is over ${MAX_RENDERED_CHARS} characters`,
+    );
   });
 });

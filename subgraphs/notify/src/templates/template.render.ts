@@ -4,6 +4,36 @@ import { CHANNEL_FIELDS, fieldText, type TemplateContent } from './template.cont
 
 /** An isolated Handlebars: built-in helpers only, no partials, no prototype access. */
 const hb = Handlebars.create();
+// `log` would let a tenant write to the server's output
+hb.unregisterHelper('log');
+const REMOVED_HELPERS = new Set(['log']);
+
+/** What one render (every field of a channel) may do: loop iterations, and characters produced. */
+export const MAX_RENDER_ITERATIONS = 10_000;
+export const MAX_RENDERED_CHARS = 1_000_000;
+
+/** A render that went over its budget: the sender's data and template, said as such. */
+export class RenderLimitError extends Error {}
+
+// renders are synchronous: the budget of the render in progress
+let budget = { iterations: Infinity, chars: Infinity };
+
+// `each` counts its iterations and what they produce against the render's budget, so nested
+// loops over large arrays stop at once instead of running for minutes
+const builtInEach = hb.helpers.each;
+hb.registerHelper('each', function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
+  const fn = options.fn;
+  const counted = (...args: Parameters<typeof fn>) => {
+    if (--budget.iterations < 0) {
+      throw new RenderLimitError(`the template repeats more than ${MAX_RENDER_ITERATIONS} times; send less data or simplify the template`);
+    }
+    const out = fn(...args);
+    budget.chars -= out.length;
+    if (budget.chars < 0) throw new RenderLimitError(`the rendered message is over ${MAX_RENDERED_CHARS} characters`);
+    return out;
+  };
+  return builtInEach.call(this, context, Object.assign({}, options, { fn: Object.assign(counted, fn) }));
+});
 
 type AstNode = { type: string; [key: string]: any };
 
@@ -16,6 +46,12 @@ export function parseField(source: string): AstNode {
   const walk = (node: unknown): void => {
     if (!node || typeof node !== 'object') return;
     if (FORBIDDEN.has((node as AstNode).type)) throw new Error('partials and decorators are not supported');
+    const helper = (node as AstNode).path?.original;
+    // a call (`{{log x}}`, `{{#log}}`); a bare `{{log}}` is just a data field of that name
+    const isCall = (node as AstNode).params?.length > 0 || (node as AstNode).type === 'BlockStatement';
+    if (typeof helper === 'string' && REMOVED_HELPERS.has(helper) && isCall) {
+      throw new Error(`the ${helper} helper is not available`);
+    }
     for (const value of Object.values(node)) {
       if (Array.isArray(value)) value.forEach(walk);
       else if (value && typeof value === 'object' && 'type' in value) walk(value);
@@ -75,8 +111,15 @@ export class TemplateRenderer {
 
   render(templateId: string, content: TemplateContent, channel: Channel, data: Record<string, unknown>): RenderedContent {
     const out: Record<string, string> = {};
-    for (const { field, escape } of CHANNEL_FIELDS[channel]) {
-      out[field] = this.compiled(`${templateId}:${channel}.${field}`, fieldText(content, channel, field), escape)(data);
+    budget = { iterations: MAX_RENDER_ITERATIONS, chars: MAX_RENDERED_CHARS };
+    try {
+      for (const { field, escape } of CHANNEL_FIELDS[channel]) {
+        out[field] = this.compiled(`${templateId}:${channel}.${field}`, fieldText(content, channel, field), escape)(data);
+        budget.chars -= out[field].length;
+        if (budget.chars < 0) throw new RenderLimitError(`the rendered message is over ${MAX_RENDERED_CHARS} characters`);
+      }
+    } finally {
+      budget = { iterations: Infinity, chars: Infinity };
     }
     return out as RenderedContent;
   }
