@@ -1,8 +1,12 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-/** Loopback, private, link-local, CGNAT, multicast and other non-public ranges. */
-const PRIVATE = new BlockList();
+/**
+ * Loopback, private, link-local, CGNAT, multicast and other non-public ranges, one list per family:
+ * a BlockList checks an IPv4 address against IPv6 rules as `::ffff:a.b.c.d`, so one shared list
+ * holding `::ffff:0:0/96` would refuse every public IPv4 address.
+ */
+const PRIVATE_V4 = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -15,23 +19,29 @@ for (const [net, bits] of [
   ['198.18.0.0', 15],
   ['224.0.0.0', 3],
 ] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv4');
+  PRIVATE_V4.addSubnet(net, bits, 'ipv4');
+
+const PRIVATE_V6 = new BlockList();
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible
+  ['64:ff9b::', 96], // NAT64: an IPv4 address inside
+  ['2002::', 16], // 6to4: an IPv4 address inside
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10], // site-local (deprecated, still routed by some)
   ['ff00::', 8],
-  ['::ffff:0:0', 96],
-] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv6');
-}
+] as const)
+  PRIVATE_V6.addSubnet(net, bits, 'ipv6');
 
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  if (family === 6 && address.toLowerCase().startsWith('::ffff:')) return isPrivateAddress(address.slice(7));
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return PRIVATE_V4.check(address, 'ipv4');
+  // IPv4-mapped (::ffff:a.b.c.d): judged as the IPv4 address it is
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return isPrivateAddress(mapped);
+  if (/^::ffff:/i.test(address)) return true;
+  return PRIVATE_V6.check(address, 'ipv6');
 }
 
 export interface ResolvedTarget {
@@ -49,7 +59,8 @@ export async function resolveTarget(callbackUrl: string, allowPrivate: boolean):
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const { address, family } = isIP(host) ? { address: host, family: isIP(host) } : await lookup(host);
   if (!allowPrivate && isPrivateAddress(address)) {
-    throw new Error(`callbackUrl resolves to a private or loopback address (${address})`);
+    // the address is not named: the answer must not become a way to map internal names
+    throw new Error('callbackUrl resolves to a private or loopback address');
   }
   return { url, address, family };
 }
