@@ -1,8 +1,7 @@
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { signedHeaders } from './signature.js';
-import { resolveTarget } from './target.js';
+import { pinnedLookup, resolveTarget } from './target.js';
 
 export interface PostOptions {
   timeoutMs: number;
@@ -30,12 +29,6 @@ export async function signedPost(url: string, body: string, secret: string, mess
   const started = Date.now();
   try {
     const target = await resolveTarget(url, opts.allowPrivateTargets);
-    // Node's connect asks for every address ({ all: true }) since family auto-selection: answer in
-    // the form asked for, or the socket gets `undefined` as its address
-    const pinned = ((_host, options, callback) => {
-      if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-      else callback(null, target.address, target.family);
-    }) as LookupFunction;
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'afri-platform-webhooks/1',
@@ -49,7 +42,7 @@ export async function signedPost(url: string, body: string, secret: string, mess
           headers: { ...headers, 'content-length': Buffer.byteLength(body) },
           timeout: opts.timeoutMs,
           ca: opts.ca ? [...rootCertificates, opts.ca] : undefined,
-          lookup: pinned,
+          lookup: pinnedLookup(target),
         },
         (res) => {
           res.resume();

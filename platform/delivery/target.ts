@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
  * Loopback, private, link-local, CGNAT, multicast and other non-public ranges, one list per family:
@@ -54,13 +54,25 @@ export interface ResolvedTarget {
  * Resolves a callback URL and refuses private targets (SSRF) unless allowed. Deliveries connect to
  * the address checked here, so a DNS answer that changes afterwards cannot redirect them.
  */
-export async function resolveTarget(callbackUrl: string, allowPrivate: boolean): Promise<ResolvedTarget> {
+export async function resolveTarget(callbackUrl: string, allowPrivate: boolean, what = 'callbackUrl'): Promise<ResolvedTarget> {
   const url = new URL(callbackUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const { address, family } = isIP(host) ? { address: host, family: isIP(host) } : await lookup(host);
   if (!allowPrivate && isPrivateAddress(address)) {
     // the address is not named: the answer must not become a way to map internal names
-    throw new Error('callbackUrl resolves to a private or loopback address');
+    throw new Error(`${what} resolves to a private or loopback address`);
   }
   return { url, address, family };
+}
+
+/**
+ * A DNS lookup for `https.request` / an Agent that answers the checked address only. Node's connect
+ * asks for every address (`{ all: true }`) since family auto-selection: answer in the form asked
+ * for, or the socket gets `undefined` as its address.
+ */
+export function pinnedLookup(target: ResolvedTarget): LookupFunction {
+  return ((_host, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  }) as LookupFunction;
 }

@@ -21,7 +21,7 @@ import { SMTPServer } from 'smtp-server';
  */
 
 async function listen(server: http.Server | https.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
   return (server.address() as AddressInfo).port;
 }
 

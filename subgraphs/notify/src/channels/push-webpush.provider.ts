@@ -1,7 +1,9 @@
-import type { Agent } from 'node:https';
+import { Agent } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import webpush from 'web-push';
+import { pinnedLookup, resolveTarget } from '../../../../platform/delivery/target.js';
 import type { WebPushSubscription } from './channel.js';
-import { permanentError, transientError } from './provider.js';
+import { ProviderError, permanentError, transientError } from './provider.js';
 
 export const WEBPUSH = 'webpush';
 
@@ -10,14 +12,18 @@ export interface VapidOptions {
   privateKey: string;
   /** `mailto:` or `https:` contact of the sender, required by push services. */
   subject: string;
-  /** HTTPS agent for push services (extra CA for local ones). */
-  agent?: Agent;
+  /** Extra CA (PEM) trusted for push services (local ones). */
+  ca?: string;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: endpoints on private or loopback addresses (local use, tests). */
+  allowPrivateTargets: boolean;
   timeoutMs?: number;
 }
 
 /**
  * Web Push with VAPID (`web-push`): the payload is encrypted for the subscription (aes128gcm) and
  * POSTed to its endpoint. 404/410 mean the subscription is gone (permanent); 429 and 5xx are retried.
+ * A recipient's endpoint is any URL a tenant gave: it passes the webhooks' SSRF guard and the
+ * request connects to the checked address; the push service's answer body is never kept.
  */
 export class WebPushClient {
   constructor(private readonly opts: VapidOptions) {
@@ -26,18 +32,24 @@ export class WebPushClient {
   }
 
   async send(subscription: WebPushSubscription, payload: Record<string, unknown>): Promise<string> {
+    const target = await resolveTarget(subscription.endpoint, this.opts.allowPrivateTargets, 'the endpoint').catch((err: Error) => {
+      throw permanentError(`webpush: ${err.message}`);
+    });
+    const agent = new Agent({ lookup: pinnedLookup(target), ...(this.opts.ca ? { ca: [...rootCertificates, this.opts.ca] } : {}) });
     try {
       const res = await webpush.sendNotification(subscription, JSON.stringify(payload), {
         vapidDetails: { subject: this.opts.subject, publicKey: this.opts.publicKey, privateKey: this.opts.privateKey },
         TTL: 24 * 3600,
         timeout: this.opts.timeoutMs ?? 10_000,
-        ...(this.opts.agent ? { agent: this.opts.agent } : {}),
+        agent,
       });
       return res.headers.location ?? `webpush-${res.statusCode}`;
     } catch (err) {
-      const { statusCode, body, message } = err as { statusCode?: number; body?: string; message: string };
+      if (err instanceof ProviderError) throw err;
+      const { statusCode, message } = err as { statusCode?: number; message: string };
       if (statusCode === undefined) throw transientError(`webpush: ${message}`);
-      const reason = `webpush: HTTP ${statusCode}${body ? ` ${String(body).slice(0, 200)}` : ''}`;
+      // the status only: the body is whatever the endpoint's server chose to say
+      const reason = `webpush: HTTP ${statusCode}`;
       throw [400, 403, 404, 410, 413].includes(statusCode) ? permanentError(reason) : transientError(reason);
     }
   }

@@ -1,5 +1,3 @@
-import { Agent } from 'node:https';
-import { rootCertificates } from 'node:tls';
 import type pg from 'pg';
 import type { Config } from '../../../../platform/config.js';
 import type { Channel } from './channel.js';
@@ -77,7 +75,8 @@ function push(config: Config, ca?: string): ChannelProvider | null {
         publicKey: config.VAPID_PUBLIC_KEY,
         privateKey: config.VAPID_PRIVATE_KEY!,
         subject: config.VAPID_SUBJECT,
-        agent: ca ? new Agent({ ca: [...rootCertificates, ca], keepAlive: true }) : undefined,
+        ca,
+        allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       })
     : null;
   return fcm || webPush ? new PushProvider(fcm, webPush) : null;
