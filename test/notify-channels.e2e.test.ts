@@ -1,4 +1,9 @@
+import express from 'express';
+import type { AddressInfo } from 'node:net';
 import webpush from 'web-push';
+import { createLogger } from '../platform/logger.js';
+import type { NotifyDeps } from '../subgraphs/notify/src/deps.js';
+import { trackingRoutes } from '../subgraphs/notify/src/tracking/tracking.routes.js';
 import { WebPushClient } from '../subgraphs/notify/src/channels/push-webpush.provider.js';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate } from './support/https-receiver.js';
@@ -200,6 +205,28 @@ describe('notify channels against local fakes of the real protocols (live keys)'
       expect(unknown.status).toBe(404);
       const progress = await at.report(callback(), { id: 'ATXid_unknown', status: 'Buffered' });
       expect(await progress.json()).toEqual({ result: 'ignored', status: 'Buffered' });
+      // a proxy may carry the token in a header instead of the URL
+      const viaHeader = await fetch(`${notifyOrigin}/callbacks/sms/africastalking`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-callback-token': 'callback-secret' },
+        body: new URLSearchParams({ id: 'ATXid_unknown', status: 'Buffered' }),
+      });
+      expect(await viaHeader.json()).toEqual({ result: 'ignored', status: 'Buffered' });
+    });
+
+    it('refuses every delivery report while no callback token is configured', async () => {
+      const app = express();
+      trackingRoutes(app, { config: { SMS_CALLBACK_TOKEN: undefined }, logger: createLogger('test', 'silent') } as unknown as NotifyDeps);
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks/sms/africastalking`;
+        const refused = await at.report(url, { id: 'ATXid_x', status: 'Success' });
+        expect(refused.status).toBe(403);
+        expect(await refused.json()).toEqual({ error: 'delivery reports are refused until SMS_CALLBACK_TOKEN is set' });
+      } finally {
+        await new Promise((r) => server.close(r));
+      }
     });
   });
 

@@ -29,7 +29,7 @@ export function mountObservability(app: Express, opts: ObservabilityOptions): Re
     const end = duration.startTimer({ method: req.method });
     res.on('finish', () => {
       end({ status: String(res.statusCode) });
-      opts.logger.debug({ requestId: id, method: req.method, url: req.originalUrl, status: res.statusCode }, 'request');
+      opts.logger.debug({ requestId: id, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode }, 'request');
     });
     next();
   });
@@ -46,3 +46,6 @@ export function mountObservability(app: Express, opts: ObservabilityOptions): Re
   });
   return registry;
 }
+
+/** A URL as logs may show it: secrets passed in the query string (`token`, `key`, `secret`) blanked. */
+export const redactUrl = (url: string): string => url.replace(/([?&](?:token|key|secret|api_key)=)[^&#]*/gi, '$1[redacted]');

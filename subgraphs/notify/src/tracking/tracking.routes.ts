@@ -6,6 +6,8 @@ import { AFRICASTALKING, parseDeliveryReport } from '../channels/sms-africastalk
 import { applyDeliveryReport } from '../dispatch/delivery.report.js';
 import { OPEN_PIXEL_PATH } from '../dispatch/tracking.url.js';
 
+export const CALLBACK_TOKEN_HEADER = 'x-callback-token';
+
 /** A transparent 1×1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 /** A delivery report may overtake the commit of the send it reports: look again for this long. */
@@ -18,7 +20,8 @@ const sameSecret = (a: string, b: string) =>
  * HTTP routes the notify service serves itself (public, no API key):
  * - `GET /track/open/{token}.gif`: the email open pixel → channel `opened`, `openedAt` (first open);
  *   always answers the GIF, whatever the token.
- * - `POST /callbacks/sms/africastalking[?token=SMS_CALLBACK_TOKEN]`: Africa's Talking delivery
+ * - `POST /callbacks/sms/africastalking?token=SMS_CALLBACK_TOKEN` (or header `X-Callback-Token`;
+ *   refused while the token is not configured): Africa's Talking delivery
  *   reports (form fields `id`, `status`, `failureReason`…) → `delivered` or `failed`.
  */
 export function trackingRoutes(app: express.Express, deps: NotifyDeps): void {
@@ -40,8 +43,14 @@ export function trackingRoutes(app: express.Express, deps: NotifyDeps): void {
     express.urlencoded({ extended: false, limit: '16kb' }),
     express.json({ limit: '16kb' }),
     async (req, res) => {
+      // Africa's Talking can only call a URL (?token=); a proxy in front may send the header instead
       const expected = deps.config.SMS_CALLBACK_TOKEN;
-      if (expected && !sameSecret(String(req.query.token ?? ''), expected)) {
+      if (!expected) {
+        res.status(403).json({ error: 'delivery reports are refused until SMS_CALLBACK_TOKEN is set' });
+        return;
+      }
+      const given = req.get(CALLBACK_TOKEN_HEADER) ?? String(req.query.token ?? '');
+      if (!sameSecret(given, expected)) {
         res.status(401).json({ error: 'invalid callback token' });
         return;
       }
