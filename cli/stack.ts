@@ -105,7 +105,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         internalSecret: opts.internalSecret,
         logger,
         port: SERVICE_PORT[module.name](config),
-        host: config.HOST,
+        host: config.SUBGRAPH_HOST,
       });
       stops.push(() => running.stop());
       if (instance.start) await instance.start();

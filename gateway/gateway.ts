@@ -91,7 +91,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     supergraphSdl: opts.supergraphSdl,
     logger: logger.child({ component: 'apollo-gateway' }),
     buildService: ({ name, url }) => {
-      const source = new SubgraphDataSource(opts.subgraphUrls?.[name] ?? url ?? '', internalSecret);
+      const source = new SubgraphDataSource(name, opts.subgraphUrls?.[name] ?? url ?? '', internalSecret);
       dataSources.set(name, source);
       return source;
     },

@@ -1,7 +1,7 @@
 import { SubgraphDataSource } from './subgraph-data-source.js';
 
 describe('SubgraphDataSource', () => {
-  const source = new SubgraphDataSource('http://subgraph.invalid/graphql', 'secret-secret-secret');
+  const source = new SubgraphDataSource('verification', 'http://subgraph.invalid/graphql', 'secret-secret-secret');
 
   it("keeps a subgraph's client error (HTTP 400 with a GraphQL body) instead of a generic failure", async () => {
     const body = {

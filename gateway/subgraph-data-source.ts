@@ -1,9 +1,10 @@
 import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
 import { isErrorCode } from '../platform/errors.js';
-import { principalHeaders, type Principal } from '../platform/auth/principal.js';
+import { principalHeaders, requestDigest, type Principal, type PrincipalScope } from '../platform/auth/principal.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { UploadDataSource } from './upload-data-source.js';
+import { BufferedUpload } from './uploads.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
@@ -25,10 +26,10 @@ export function clientIpOf(headers: Record<string, string | string[] | undefined
   return (first || socketIp)?.replace(/^::ffff:/, '') || undefined;
 }
 
-/** Headers (HTTP) or connectionParams (graphql-ws) that carry a request's identity to a subgraph. */
-export function forwardedHeaders(context: GatewayContext, internalSecret: string): Record<string, string> {
+/** Headers (HTTP) or connectionParams (graphql-ws) that carry a request's identity to one subgraph. */
+export function forwardedHeaders(context: GatewayContext, internalSecret: string, scope: PrincipalScope): Record<string, string> {
   return {
-    ...principalHeaders(context.principal, internalSecret),
+    ...principalHeaders(context.principal, internalSecret, scope),
     [REQUEST_ID_HEADER]: context.requestId,
     ...(context.idempotencyKey && { [IDEMPOTENCY_KEY_HEADER]: context.idempotencyKey }),
     ...(context.clientIp && { [CLIENT_IP_HEADER]: context.clientIp }),
@@ -38,6 +39,8 @@ export function forwardedHeaders(context: GatewayContext, internalSecret: string
 /** A subgraph as the gateway calls it: the signed principal, request id and idempotency key go along. */
 export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
   constructor(
+    /** The subgraph's name: the audience of the principals signed for it. */
+    readonly name: string,
     url: string,
     private readonly internalSecret: string,
   ) {
@@ -65,7 +68,8 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
     // Health checks and schema loads carry no client context.
     if (!context.principal) return;
-    for (const [name, value] of Object.entries(forwardedHeaders(context as GatewayContext, this.internalSecret))) {
+    const scope = { audience: this.name, request: requestDigest(request, (value) => value instanceof BufferedUpload) };
+    for (const [name, value] of Object.entries(forwardedHeaders(context as GatewayContext, this.internalSecret, scope))) {
       request.http?.headers.set(name, value);
     }
   }

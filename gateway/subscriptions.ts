@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import { createClient, type Client, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
 import WebSocket from 'ws';
+import { connectionScope } from '../platform/auth/principal.js';
 import type { Logger } from '../platform/logger.js';
 import { PushIterator } from '../platform/events/push-iterator.js';
 import { forwardedHeaders, type GatewayContext, type SubgraphDataSource } from './subgraph-data-source.js';
@@ -163,7 +164,7 @@ export class SubscriptionRouter {
     const client = createClient({
       url: source.url.replace(/^http/, 'ws'),
       webSocketImpl: WebSocket,
-      connectionParams: forwardedHeaders(op.context, this.opts.internalSecret),
+      connectionParams: forwardedHeaders(op.context, this.opts.internalSecret, connectionScope(primary.serviceName, op.context.requestId)),
       retryAttempts: 0,
     });
     this.upstreams.add(client);

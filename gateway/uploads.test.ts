@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MAX_FILE_SIZE, MAX_FILES } from './uploads.js';
-import { API_KEYS, startTestStack, type TestStack } from './testing/test-stack.js';
+import { API_KEYS, PRINCIPAL, startTestStack, type TestStack } from './testing/test-stack.js';
 
 let stack: TestStack;
 
@@ -39,7 +39,8 @@ const UPLOAD_ONE =
 
 describe('uploads through the gateway', () => {
   describe('happy path', () => {
-    it('forwards a file to the subgraph byte for byte', async () => {
+    it('forwards a file to the subgraph byte for byte, with a principal signed for that multipart request', async () => {
+      stack.verification.principals.length = 0;
       const content = randomBytes(300 * 1024);
       const { status, body } = await upload(
         { query: UPLOAD_ONE, variables: { file: null, label: 'passport' } },
@@ -58,6 +59,7 @@ describe('uploads through the gateway', () => {
           },
         },
       });
+      expect(stack.verification.principals).toEqual([PRINCIPAL]);
     });
 
     it('forwards a list of files', async () => {

@@ -20,6 +20,8 @@ const schema = z.object({
   ADMIN_SECRET: z.string().min(16, 'ADMIN_SECRET must have at least 16 characters').optional(),
   INTERNAL_SECRET: z.string().min(16, 'INTERNAL_SECRET must have at least 16 characters').optional(),
   HOST: z.string().default('0.0.0.0'),
+  /** Subgraphs answer only the gateway: loopback unless they run on other machines. */
+  SUBGRAPH_HOST: z.string().default('127.0.0.1'),
   GATEWAY_PORT: port(4000),
   VERIFICATION_PORT: port(4001),
   RISK_PORT: port(4002),

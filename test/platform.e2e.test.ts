@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { composeSupergraph, SUPERGRAPH_PATH } from '../cli/schema.js';
-import { startTestStack, type TestStack } from './support/stack.js';
+import { principalHeaders, requestDigest, type Principal } from '../platform/auth/principal.js';
+import { INTERNAL_SECRET, startTestStack, type TestStack } from './support/stack.js';
 
 describe('the committed supergraph', () => {
   it('is what the subgraphs compose to today (run `npm run schema` when this fails)', async () => {
@@ -42,6 +43,29 @@ describe('every service', () => {
       riskStatus: { service: 'risk' },
       notifyStatus: { service: 'notify' },
     });
+  });
+
+  it('subgraphs refuse a captured principal replayed with another operation, on another subgraph or after it expired', async () => {
+    const admin: Principal = { kind: 'admin', organizationId: null, clientId: null, service: null, environment: 'live', permissions: [] };
+    const body = { query: '{ verificationStatus { service } }' };
+    const post = (url: string, headers: Record<string, string>, json: unknown = body) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(json) });
+    const signed = principalHeaders(admin, INTERNAL_SECRET, { audience: 'verification', request: requestDigest(body) });
+
+    expect((await post(stack.urls.verification!, signed)).status).toBe(200);
+    expect((await post(stack.urls.verification!, signed, { query: '{ verificationStatus { service version } }' })).status).toBe(401);
+    expect((await post(stack.urls.risk!, signed, { query: '{ riskStatus { service } }' })).status).toBe(401);
+    const expired = principalHeaders(
+      admin,
+      INTERNAL_SECRET,
+      { audience: 'verification', request: requestDigest(body) },
+      Date.now() - 60_000,
+    );
+    expect((await post(stack.urls.verification!, expired)).status).toBe(401);
+  });
+
+  it('runs subgraphs on loopback only by default', () => {
+    for (const name of ['verification', 'risk', 'notify'] as const) expect(new URL(stack.urls[name]!).hostname).toBe('127.0.0.1');
   });
 
   it('serves the OpenAPI document generated from the route table', async () => {

@@ -5,12 +5,13 @@ import { composeServices } from '@apollo/composition';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import express from 'express';
 import { parse } from 'graphql';
-import { graphqlUploadExpress } from 'graphql-upload-minimal';
+import { graphqlUploadExpress, Upload } from 'graphql-upload-minimal';
 import { useServer } from 'graphql-ws/use/ws';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { readPrincipal, type Principal } from '../../platform/auth/principal.js';
+import { connectionScope, readPrincipal, requestDigest, type Principal } from '../../platform/auth/principal.js';
+import { REQUEST_ID_HEADER } from '../../platform/logger.js';
 import { PushIterator } from '../../platform/events/push-iterator.js';
 
 /** What a test subgraph's resolvers see: the principal it verified and the raw request headers. */
@@ -32,6 +33,8 @@ export interface TestSubgraph {
   url: string;
   /** Headers of every HTTP request and connectionParams of every graphql-ws connection, in order. */
   received: Array<Record<string, unknown>>;
+  /** The principal each of those requests or connections carried, as verified (null: refused). */
+  principals: Array<Principal | null>;
   stop(): Promise<void>;
 }
 
@@ -42,9 +45,12 @@ export interface TestSubgraph {
 export async function startTestSubgraph(def: TestSubgraphDefinition, internalSecret: string): Promise<TestSubgraph> {
   const schema = buildSubgraphSchema([{ typeDefs: parse(def.typeDefs), resolvers: def.resolvers }]);
   const received: Array<Record<string, unknown>> = [];
-  const context = (headers: Record<string, unknown>): TestSubgraphContext => {
+  const principals: Array<Principal | null> = [];
+  const wsPrincipals = new WeakMap<object, Principal | null>();
+  const context = (headers: Record<string, unknown>, principal: Principal | null): TestSubgraphContext => {
     received.push(headers);
-    return { principal: readPrincipal(headers, internalSecret), headers };
+    principals.push(principal);
+    return { principal, headers };
   };
 
   const app = express();
@@ -55,14 +61,28 @@ export async function startTestSubgraph(def: TestSubgraphDefinition, internalSec
     '/graphql',
     graphqlUploadExpress({ maxFileSize: 10 * 1024 * 1024 }),
     express.json(),
-    expressMiddleware(apollo, { context: async ({ req }) => context(req.headers as IncomingHttpHeaders as Record<string, unknown>) }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        const headers = req.headers as IncomingHttpHeaders as Record<string, unknown>;
+        const request = requestDigest(req.body ?? {}, (value) => value instanceof Upload);
+        return context(headers, readPrincipal(headers, internalSecret, { audience: def.name, request }));
+      },
+    }),
   );
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const ws = useServer(
     {
       schema,
-      onConnect: (ctx) => readPrincipal(ctx.connectionParams, internalSecret) !== null,
-      context: (ctx) => context(ctx.connectionParams ?? {}),
+      onConnect: (ctx) => {
+        const principal = readPrincipal(
+          ctx.connectionParams,
+          internalSecret,
+          connectionScope(def.name, ctx.connectionParams?.[REQUEST_ID_HEADER]),
+        );
+        wsPrincipals.set(ctx, principal);
+        return principal !== null;
+      },
+      context: (ctx) => context(ctx.connectionParams ?? {}, wsPrincipals.get(ctx) ?? null),
     },
     wss,
   );
@@ -75,6 +95,7 @@ export async function startTestSubgraph(def: TestSubgraphDefinition, internalSec
     typeDefs: def.typeDefs,
     url: `http://127.0.0.1:${port}/graphql`,
     received,
+    principals,
     stop() {
       stopping ??= (async () => {
         await ws.dispose();

@@ -11,10 +11,10 @@ import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
 import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { graphqlUploadExpress } from 'graphql-upload-minimal';
+import { graphqlUploadExpress, Upload } from 'graphql-upload-minimal';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
-import { readPrincipal, type Principal, type ServiceName } from '../auth/principal.js';
+import { connectionScope, readPrincipal, requestDigest, type Principal, type ServiceName } from '../auth/principal.js';
 import { tenantOf, type Tenant } from '../auth/tenant.js';
 import type { EventStream } from '../events/event-stream.js';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
@@ -102,6 +102,9 @@ export interface RunningSubgraph {
   stop(): Promise<void>;
 }
 
+/** The gateway's subscriptions and small operations; large mutations go over HTTP. */
+const MAX_WS_PAYLOAD = 2 * 1024 * 1024;
+
 function untrusted(): GraphQLError {
   return new GraphQLError('Subgraphs accept only requests forwarded by the gateway', {
     extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
@@ -120,14 +123,22 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     ready: async () => (await opts.orm.em.getConnection().execute('select 1')).length === 1,
   });
 
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const name = opts.definition.name;
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: MAX_WS_PAYLOAD });
+  // a connection's principal is checked once, when it opens (its signature expires soon after)
+  const principals = new WeakMap<object, Principal>();
   const ws = useServer(
     {
       schema,
-      onConnect: (ctx) => readPrincipal(ctx.connectionParams, opts.internalSecret) !== null,
+      onConnect: (ctx) => {
+        const params = ctx.connectionParams;
+        const principal = readPrincipal(params, opts.internalSecret, connectionScope(name, params?.[REQUEST_ID_HEADER]));
+        if (principal) principals.set(ctx, principal);
+        return principal !== null;
+      },
       context: (ctx): SubgraphContext<Deps> => {
         const params = ctx.connectionParams ?? {};
-        const principal = readPrincipal(params, opts.internalSecret);
+        const principal = principals.get(ctx) ?? null;
         return {
           principal,
           tenant: tenantOf(principal),
@@ -160,7 +171,9 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     graphqlUploadExpress({ maxFileSize: 10 * 1024 * 1024, maxFiles: 10 }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
-        const principal = readPrincipal(req.headers, opts.internalSecret);
+        const body = (req.body ?? {}) as { query?: string; operationName?: string; variables?: unknown };
+        const request = requestDigest(body, (value) => value instanceof Upload);
+        const principal = readPrincipal(req.headers, opts.internalSecret, { audience: name, request });
         if (!principal) throw untrusted();
         return {
           principal,
@@ -177,7 +190,8 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     }),
   );
 
-  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '0.0.0.0', resolve));
+  // loopback unless told otherwise: only the gateway should ever call a subgraph
+  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   return {

@@ -6,6 +6,7 @@ import { loadConfig } from '../../platform/config.js';
 import { startStack, type Stack, type StackOptions } from '../../cli/stack.js';
 
 export const ADMIN_SECRET = 'test-admin-secret-0123456789';
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 
 /** A database of its own in the run's PostgreSQL cluster (see global-setup.mjs). */
 export async function createTestDatabase(): Promise<string> {
@@ -67,7 +68,7 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     config,
     databaseUrl,
     adminSecret: ADMIN_SECRET,
-    internalSecret: 'test-internal-secret-0123456789',
+    internalSecret: INTERNAL_SECRET,
     ...extra,
   });
   const gatewayUrl = stack.urls.gateway!;
