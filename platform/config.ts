@@ -58,6 +58,8 @@ const schema = z.object({
     .default(72),
   RISK_GRAPH_DEGREE_CAP: z.coerce.number().int().min(1).max(10_000).default(50),
   RISK_SANCTIONS_THRESHOLD: z.coerce.number().min(0.5).max(1).default(0.85),
+  /** Wall-clock budget of one evaluation's rules; a rule still running is stopped and reported. */
+  RULE_TIME_BUDGET_MS: z.coerce.number().int().min(5).max(10_000).default(100),
   GRAPH_QUERY_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
   GRAPH_QUERY_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   GRAPH_QUERY_MAX_HOPS: z.coerce.number().int().min(1).max(20).default(6),

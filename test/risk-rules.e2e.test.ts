@@ -176,6 +176,33 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     expect(versions.body.data.riskRuleAudit).toHaveLength(6);
   });
 
+  it("a hostile rule is stopped by the time budget and does not hold up another tenant's evaluations", async () => {
+    const hostileClient = await a.createClient({ name: 'hostile', service: 'risk' });
+    const hostile = bearer(hostileClient.apiKey);
+    const catastrophic = await put(a, 'redos', { condition: 'txn.channel.matches("(a|a)*b\\\\1")', action: 'review' }, hostile);
+    expect(catastrophic.status).toBe(400);
+    const condition = 'txn.metadata.note.split("").all(a, txn.metadata.note.split("").all(b, a == b))';
+    expect((await put(a, 'stall', { condition, action: 'block', severity: 'critical' }, hostile)).status).toBe(201);
+
+    const note = 'x'.repeat(8_000);
+    const started = Date.now();
+    const [slow, other] = await Promise.all([
+      a.rest('POST', '/v1/evaluate', txn({ metadata: { note } }), hostile),
+      a.rest('POST', '/v1/evaluate', txn(), auth),
+    ]);
+    expect([slow.status, other.status]).toEqual([200, 200]);
+    expect(Date.now() - started).toBeLessThan(5_000); // 64 million comparisons unbounded
+    const detail = await a.gql(
+      `query($id: ID!) { riskEvaluation(id: $id) { ruleErrors { id message } } }`,
+      { id: slow.body.evaluation_id },
+      hostile,
+    );
+    expect(detail.body.data.riskEvaluation.ruleErrors).toContainEqual({
+      id: 'stall',
+      message: "exceeded the evaluation's time budget (100 ms)",
+    });
+  });
+
   it('a change applies to the very next evaluation on every instance (hot reload, database authoritative)', async () => {
     const sender = `hot-${randomUUID().slice(0, 8)}`;
     // warm both instances' caches with the current rules

@@ -56,6 +56,7 @@ export const riskService: ServiceModule<RiskDeps> = {
       thresholds: { review: c.RISK_REVIEW_THRESHOLD, block: c.RISK_BLOCK_THRESHOLD },
       cycleWindowHours: c.RISK_CYCLE_WINDOW_HOURS,
       degreeCap: c.RISK_GRAPH_DEGREE_CAP,
+      ruleBudgetMs: c.RULE_TIME_BUDGET_MS,
       logger,
     });
     const graphQuery = new GraphQueryExecutor({

@@ -37,6 +37,8 @@ export interface EngineOptions {
   detectors?: DetectorThresholds;
   cycleWindowHours: number;
   degreeCap: number;
+  /** Time budget of one evaluation's rules (runRules). */
+  ruleBudgetMs?: number;
   /** Edges read per node when counting distinct counterparties. */
   scanCap?: number;
   logger: Logger;
@@ -131,7 +133,7 @@ export class EvaluationEngine {
       this.detectors,
     );
     const facts = buildFacts(txn, n, detected, now);
-    const rules = runRules(snapshot, activation(facts));
+    const rules = runRules(snapshot, activation(facts), this.opts.ruleBudgetMs);
     const sanctions = this.opts.sanctions.screen(partiesOf(txn, n));
     if (rules.errors.length) this.opts.logger.warn({ tenant, errors: rules.errors }, 'rules failed during an evaluation');
 

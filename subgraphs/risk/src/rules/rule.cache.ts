@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import type pg from 'pg';
 import { listen, type Listening } from '../../../../platform/db/listen.js';
 import type { Logger } from '../../../../platform/logger.js';
@@ -44,38 +45,73 @@ export interface RulesOutcome {
   errors: RuleError[];
 }
 
-/** Runs every enabled rule of a snapshot against the facts; a failing rule does not fire. */
-export function runRules(snapshot: RuleSetSnapshot, facts: RuleActivation): RulesOutcome {
+/** Default time budget of one evaluation's rules (RULE_TIME_BUDGET_MS). */
+export const DEFAULT_RULE_BUDGET_MS = 100;
+
+/**
+ * Rules run inside a vm call with a timeout: V8 stops the call (a runaway macro, a slow function)
+ * when the budget is spent, which a try/catch in JavaScript cannot do, so one tenant's rule cannot
+ * hold the event loop that serves every other tenant.
+ */
+const SANDBOX = vm.createContext({});
+const RUN_RULES = new vm.Script('run()');
+
+/**
+ * Runs every enabled rule of a snapshot against the facts within `budgetMs`; a failing rule does
+ * not fire. The rule running when the budget ran out, and those after it, are reported as errors.
+ */
+export function runRules(snapshot: RuleSetSnapshot, facts: RuleActivation, budgetMs = DEFAULT_RULE_BUDGET_MS): RulesOutcome {
   const fired: FiredRule[] = [];
   const errors: RuleError[] = [];
-  for (const rule of snapshot.rules) {
-    if (!rule.evaluate) {
-      errors.push({ id: rule.id, version: rule.version, message: rule.compileError ?? 'condition does not compile' });
-      continue;
-    }
+  const { rules } = snapshot;
+  let next = 0;
+  const run = () => {
+    for (; next < rules.length; next++) runRule(rules[next], facts, fired, errors);
+  };
+  if (rules.length > 0) {
     try {
-      const result = rule.evaluate(facts);
-      if (result === true) {
-        fired.push({
-          id: rule.id,
-          name: rule.name,
-          description: rule.description,
-          version: rule.version,
-          action: rule.action,
-          severity: rule.severity,
-        });
-      } else if (typeof result !== 'boolean') {
-        errors.push({
-          id: rule.id,
-          version: rule.version,
-          message: `condition yielded ${typeof result === 'bigint' ? 'int' : typeof result}, not bool`,
-        });
-      }
+      (SANDBOX as { run?: () => void }).run = run;
+      RUN_RULES.runInContext(SANDBOX, { timeout: budgetMs });
     } catch (err) {
-      errors.push({ id: rule.id, version: rule.version, message: firstLine((err as Error).message) });
+      if ((err as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw err;
+      for (const [i, rule] of rules.slice(next).entries()) {
+        const message =
+          i === 0 ? `exceeded the evaluation's time budget (${budgetMs} ms)` : "not run: the evaluation's time budget was spent";
+        errors.push({ id: rule.id, version: rule.version, message });
+      }
+    } finally {
+      (SANDBOX as { run?: () => void }).run = undefined;
     }
   }
-  return { checked: snapshot.rules.length, fired, errors };
+  return { checked: rules.length, fired, errors };
+}
+
+function runRule(rule: CompiledRule, facts: RuleActivation, fired: FiredRule[], errors: RuleError[]): void {
+  if (!rule.evaluate) {
+    errors.push({ id: rule.id, version: rule.version, message: rule.compileError ?? 'condition does not compile' });
+    return;
+  }
+  try {
+    const result = rule.evaluate(facts);
+    if (result === true) {
+      fired.push({
+        id: rule.id,
+        name: rule.name,
+        description: rule.description,
+        version: rule.version,
+        action: rule.action,
+        severity: rule.severity,
+      });
+    } else if (typeof result !== 'boolean') {
+      errors.push({
+        id: rule.id,
+        version: rule.version,
+        message: `condition yielded ${typeof result === 'bigint' ? 'int' : typeof result}, not bool`,
+      });
+    }
+  } catch (err) {
+    errors.push({ id: rule.id, version: rule.version, message: firstLine((err as Error).message) });
+  }
 }
 
 const firstLine = (s: string) => s.split('\n')[0];

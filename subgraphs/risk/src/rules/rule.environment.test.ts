@@ -96,6 +96,58 @@ describe('CEL rule environment', () => {
     });
   });
 
+  describe('bounds (a hostile tenant)', () => {
+    it('matches is an RE2 search: a catastrophic pattern answers at once, partial matches as CEL says', () => {
+      const channel = `${'a'.repeat(20_000)}b`;
+      const started = performance.now();
+      expect(evaluate('txn.channel.matches("^(a+)+$")', facts({ txn: { channel } }))).toBe(false);
+      expect(performance.now() - started).toBeLessThan(1_000); // JavaScript's RegExp: longer than the universe
+      expect(evaluate('txn.channel.matches("ss")', facts({ txn: { channel: 'ussd' } }))).toBe(true);
+      expect(evaluate('matches(txn.channel, "^USSD$")', facts({ txn: { channel: 'ussd' } }))).toBe(false);
+    });
+
+    it('refuses patterns RE2 cannot run, patterns that are not literals, and macros nested more than 2 deep', () => {
+      expect(checkCondition('txn.channel.matches("(a)\\\\1")')).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/not valid RE2/),
+      });
+      expect(checkCondition('txn.channel.matches("(?=a)b")')).toMatchObject({ ok: false, message: expect.stringMatching(/not valid RE2/) });
+      expect(checkCondition('txn.channel.matches(txn.currency)')).toMatchObject({
+        ok: false,
+        message: 'matches() takes a string literal pattern',
+      });
+      expect(checkCondition('[1, 2].all(a, [1, 2].exists(b, a == b))')).toEqual({ ok: true });
+      expect(checkCondition('[1].all(a, [1].all(b, [1].all(c, a == c)))')).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/nest at most 2 deep/),
+      });
+    });
+
+    it('stops the rules of one evaluation when its time budget is spent, and reports the rule that ran over', () => {
+      const note = 'x'.repeat(8_000); // the most metadata a transaction may carry
+      const hostile = 'txn.metadata.note.split("").all(a, txn.metadata.note.split("").all(b, a == b))';
+      expect(checkCondition(hostile)).toEqual({ ok: true });
+      const started = performance.now();
+      const outcome = runRules(
+        snapshot([
+          { id: 'first', condition: 'txn.amount > 10.0', action: 'block', severity: 'high' },
+          { id: 'hostile', condition: hostile },
+          { id: 'after', condition: 'true' },
+        ]),
+        activation(facts({ txn: { metadata: { note } } })),
+        50,
+      );
+      const elapsed = performance.now() - started;
+      expect(outcome.fired.map((f) => f.id)).toEqual(['first']);
+      expect(outcome.errors).toEqual([
+        { id: 'hostile', version: 1, message: "exceeded the evaluation's time budget (50 ms)" },
+        { id: 'after', version: 1, message: "not run: the evaluation's time budget was spent" },
+      ]);
+      // 64 million comparisons otherwise; the budget is wall-clock, so allow for a loaded machine
+      expect(elapsed).toBeLessThan(1_000);
+    });
+  });
+
   describe('evaluation', () => {
     it('counters are ints (BigInt), amounts doubles', () => {
       const a = activation(facts({ sender: { count_1h: 5, sum_1h: 12.5 } }));

@@ -1,4 +1,5 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { Environment, serialize, type ASTNode } from '@marcbachmann/cel-js';
+import { RE2JS } from 're2js';
 
 /**
  * The CEL environment rule conditions are written against (documented in the README and served
@@ -148,7 +149,72 @@ export const FUNCTIONS: FactDoc[] = [
     type: 'double',
     description: 'Reporting threshold of a currency (see the README table); 10000.0 when unknown',
   },
+  {
+    name: 'string.matches(string)',
+    type: 'bool',
+    description: 'RE2 search (linear time, no backtracking); the pattern must be a string literal (no backreferences or lookaround)',
+  },
 ];
+
+/** Macros (all, exists, exists_one, map, filter) may nest this deep: each level multiplies the work. */
+export const MAX_MACRO_NESTING = 2;
+const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+/** The engine's own `matches` backtracks (JavaScript RegExp); conditions call this RE2 one instead. */
+const RE2_MATCHES = 're2_matches';
+
+const re2Cache = new Map<string, RE2JS>();
+function re2(pattern: string): RE2JS {
+  let compiled = re2Cache.get(pattern);
+  if (!compiled) {
+    compiled = RE2JS.compile(pattern);
+    if (re2Cache.size >= 1_000) re2Cache.clear();
+    re2Cache.set(pattern, compiled);
+  }
+  return compiled;
+}
+
+class ConditionError extends Error {}
+
+/**
+ * Checks what the type checker cannot (literal RE2 patterns, macro nesting) and rewrites every
+ * `matches` call to the RE2 function, in place; returns the condition to compile.
+ */
+function guard(ast: ASTNode): string {
+  const visit = (node: unknown, nesting: number): void => {
+    if (Array.isArray(node)) return node.forEach((n) => visit(n, nesting));
+    if (!node || typeof node !== 'object' || !('op' in node)) return;
+    const n = node as { op: string; args: unknown };
+    if ((n.op === 'rcall' || n.op === 'call') && Array.isArray(n.args)) {
+      const [name] = n.args as [string];
+      const isMacro = n.op === 'rcall' && MACROS.has(name);
+      if (isMacro && nesting + 1 > MAX_MACRO_NESTING) {
+        throw new ConditionError(`macros (${[...MACROS].join(', ')}) may nest at most ${MAX_MACRO_NESTING} deep`);
+      }
+      if (name === 'matches') rewriteMatches(n as { op: string; args: unknown[] });
+      return visit(n.args, isMacro ? nesting + 1 : nesting);
+    }
+    visit(n.args, nesting);
+  };
+  visit(ast, 0);
+  return serialize(ast);
+}
+
+/** `s.matches(p)` / `matches(s, p)` → `re2_matches(s, p)`, after checking `p` is a literal RE2 pattern. */
+function rewriteMatches(node: { op: string; args: unknown[] }): void {
+  const [, receiver, args] = node.op === 'rcall' ? node.args : [node.args[0], undefined, node.args[1]];
+  const operands = node.op === 'rcall' ? [receiver, ...(args as unknown[])] : (args as unknown[]);
+  const pattern = operands[1] as { op?: string; args?: unknown } | undefined;
+  if (operands.length !== 2 || pattern?.op !== 'value' || typeof pattern.args !== 'string') {
+    throw new ConditionError('matches() takes a string literal pattern');
+  }
+  try {
+    re2(pattern.args);
+  } catch (err) {
+    throw new ConditionError(`matches() pattern is not valid RE2 syntax: ${(err as Error).message}`);
+  }
+  node.op = 'call';
+  node.args = [RE2_MATCHES, operands];
+}
 
 function schemaOf(v: Variable): Schema {
   return Object.fromEntries(v.fields.map(([f, t]) => [f, t]));
@@ -161,6 +227,7 @@ function buildEnvironment(): Environment {
   });
   for (const v of VARIABLES) env.registerVariable({ name: v.name, schema: schemaOf(v), description: v.description });
   env.registerFunction('reporting_threshold(string): double', (currency: string) => reportingThreshold(currency));
+  env.registerFunction(`${RE2_MATCHES}(string, string): bool`, (text: string, pattern: string) => re2(pattern).matcher(text).find());
   return env;
 }
 
@@ -173,9 +240,24 @@ export const RULE_FACTS: FactDoc[] = VARIABLES.flatMap((v) =>
 
 export type CheckResult = { ok: true } | { ok: false; message: string };
 
-/** Type-checks a condition: it must parse, use only the environment, and yield a bool (or dyn). */
+/** The condition the engine runs: `guard`ed (throws ConditionError or the parser's error). */
+function guarded(condition: string): string {
+  return guard(ENVIRONMENT.parse(condition).ast);
+}
+
+/**
+ * Type-checks a condition: it must parse, use only the environment, yield a bool (or dyn), give
+ * `matches` literal RE2 patterns and nest macros at most MAX_MACRO_NESTING deep.
+ */
 export function checkCondition(condition: string): CheckResult {
-  const result = ENVIRONMENT.check(condition);
+  let source: string;
+  try {
+    source = guarded(condition);
+  } catch (err) {
+    if (err instanceof ConditionError) return { ok: false, message: err.message };
+    source = condition; // a syntax error: let the checker report it with its position
+  }
+  const result = ENVIRONMENT.check(source);
   if (!result.valid) return { ok: false, message: result.error?.message ?? 'invalid condition' };
   if (result.type !== 'bool' && result.type !== 'dyn') {
     return { ok: false, message: `condition must be a bool expression, but it yields ${result.type}` };
@@ -187,7 +269,7 @@ export type CompiledCondition = (facts: RuleActivation) => unknown;
 
 /** Parses once; the result is called per evaluation. Throws the parser's error when invalid. */
 export function compileCondition(condition: string): CompiledCondition {
-  const parsed = ENVIRONMENT.parse(condition);
+  const parsed = ENVIRONMENT.parse(guarded(condition));
   return (facts) => parsed(facts as never);
 }
 
