@@ -11,18 +11,21 @@ export interface EdgeIdentity {
   headers?: Record<string, string>;
 }
 
-/** Verifies the caller's credentials; throws AppError UNAUTHENTICATED, FORBIDDEN or RATE_LIMITED (with extensions.retryAfter). */
-export type Authenticate = (req: { headers: IncomingHttpHeaders; ip?: string }) => Promise<EdgeIdentity>;
+/**
+ * Verifies the caller's credentials and counts `units` (default 1) against its rate limits; throws
+ * AppError UNAUTHENTICATED, FORBIDDEN or RATE_LIMITED (with extensions.retryAfter).
+ */
+export type Authenticate = (req: { headers: IncomingHttpHeaders; ip?: string; units?: number }) => Promise<EdgeIdentity>;
 
 /** Credentials a graphql-ws client may put in `connectionParams` (browsers cannot set upgrade headers). */
 const CREDENTIAL_PARAMS = ['x-api-key', 'authorization', 'x-admin-secret'];
 
 /** graphql-ws close codes, mirroring the HTTP statuses. */
-const WS_CLOSE_CODES: Partial<Record<string, number>> = { UNAUTHENTICATED: 4401, FORBIDDEN: 4403, RATE_LIMITED: 4429 };
-const WS_INTERNAL_ERROR = 4500;
+export const WS_CLOSE_CODES: Partial<Record<string, number>> = { UNAUTHENTICATED: 4401, FORBIDDEN: 4403, RATE_LIMITED: 4429 };
+export const WS_INTERNAL_ERROR = 4500;
 
 /** Anything but an AppError from `authenticate` is a fault of ours: log it, never show it. */
-function asAppError(error: unknown, logger: Logger): AppError {
+export function asAppError(error: unknown, logger: Logger): AppError {
   if (error instanceof AppError) return error;
   logger.error({ err: error }, 'edge authentication failed unexpectedly');
   return new AppError('INTERNAL', 'Authentication is unavailable');
@@ -55,18 +58,4 @@ export function connectionHeaders(params: Record<string, unknown> | undefined, u
     if (CREDENTIAL_PARAMS.includes(name) && typeof value === 'string') headers[name] = value;
   }
   return headers;
-}
-
-/** Authenticates a graphql-ws connection; on failure returns the close code and reason to send. */
-export async function authenticateConnection(
-  authenticate: Authenticate,
-  logger: Logger,
-  req: { headers: IncomingHttpHeaders; ip?: string },
-): Promise<{ principal: Principal } | { closeCode: number; reason: string }> {
-  try {
-    return { principal: (await authenticate(req)).principal };
-  } catch (error) {
-    const appError = asAppError(error, logger);
-    return { closeCode: WS_CLOSE_CODES[appError.code] ?? WS_INTERNAL_ERROR, reason: appError.message };
-  }
 }

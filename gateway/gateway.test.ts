@@ -1,4 +1,4 @@
-import { API_KEYS, graphqlPost, PRINCIPAL, RETRY_AFTER_SECONDS, startTestStack, type TestStack } from './testing/test-stack.js';
+import { API_KEYS, graphqlPost, METER, PRINCIPAL, RETRY_AFTER_SECONDS, startTestStack, type TestStack } from './testing/test-stack.js';
 
 let stack: TestStack;
 
@@ -80,6 +80,25 @@ describe('gateway over HTTP', () => {
       expect(status).toBe(429);
       expect(headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS));
       expect(body.errors![0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: RETRY_AFTER_SECONDS });
+    });
+
+    it('counts a mutation once per root field: aliases cannot carry many mutations for the price of one request', async () => {
+      const three =
+        'mutation { a: createIdentity(input: { userId: "a" }) { id } b: createIdentity(input: { userId: "b" }) { id } ...more }';
+      const query = `${three} fragment more on Mutation { c: createIdentity(input: { userId: "c" }) { id } }`;
+      METER.remaining = 3;
+      const paid = await graphqlPost(stack, { query }, { 'x-api-key': API_KEYS.metered });
+      expect([paid.status, METER.remaining]).toEqual([200, 0]);
+
+      METER.remaining = 2; // the request itself fits, its three mutations do not
+      const refused = await graphqlPost(stack, { query }, { 'x-api-key': API_KEYS.metered });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS));
+      expect(refused.body.errors).toEqual([
+        { message: 'Rate limit exceeded', extensions: { code: 'RATE_LIMITED', retryAfter: RETRY_AFTER_SECONDS } },
+      ]);
+      expect(refused.body.data).toBeUndefined();
+      METER.remaining = Number.POSITIVE_INFINITY;
     });
   });
 

@@ -8,11 +8,12 @@ import { GraphQLError } from 'graphql';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Principal } from '../platform/auth/principal.js';
-import { badInput } from '../platform/errors.js';
+import { AppError, badInput } from '../platform/errors.js';
 import { graphqlHasNulEscape, nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
 import { mountObservability } from '../platform/http/observability.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
-import { edgeAuth } from './edge-auth.js';
+import { asAppError, edgeAuth, type Authenticate } from './edge-auth.js';
+import { rateLimitUnits } from './operation-cost.js';
 import { createErrorFormatter } from './format-error.js';
 import { graphqlHttpErrorHandler, sendAppError } from './http-errors.js';
 import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, clientIpOf, type GatewayContext } from './subgraph-data-source.js';
@@ -42,7 +43,7 @@ export interface GatewayOptions {
   /** Subgraph name → HTTP URL overriding the supergraph's; the graphql-ws URL is the same with http→ws. */
   subgraphUrls?: Partial<Record<string, string>>;
   /** Throws AppError UNAUTHENTICATED, FORBIDDEN or RATE_LIMITED (extensions.retryAfter in seconds). */
-  authenticate: (req: { headers: IncomingHttpHeaders; ip?: string }) => Promise<{ principal: Principal; headers?: Record<string, string> }>;
+  authenticate: Authenticate;
   /** Signs the principal forwarded to subgraphs. */
   internalSecret: string;
   logger: Logger;
@@ -61,6 +62,14 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+/** An AppError thrown inside Apollo's pipeline, answered with its HTTP status and headers. */
+function withHttpStatus(error: AppError, headers: Record<string, string> = {}): GraphQLError {
+  const { retryAfter } = error.extensions as { retryAfter?: unknown };
+  const all = new Map(Object.entries(headers));
+  if (retryAfter !== undefined) all.set('Retry-After', String(retryAfter));
+  return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: error.status, headers: all } } });
+}
+
 /** @apollo/gateway cannot run subscriptions; say where they live instead of failing with INTERNAL. */
 const subscriptionsOverWebSocket: ApolloServerPlugin<GatewayContext> = {
   async requestDidStart() {
@@ -71,6 +80,21 @@ const subscriptionsOverWebSocket: ApolloServerPlugin<GatewayContext> = {
             extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
           });
         }
+      },
+    };
+  },
+};
+
+/**
+ * The edge counted one request before the body was read; a mutation with several root fields
+ * (aliases) is charged the rest here, once the operation is known.
+ */
+const chargeMutationFields: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ document, operation, contextValue }) {
+        const extra = operation ? rateLimitUnits(document, operation) - 1 : 0;
+        if (extra > 0) await contextValue.charge?.(extra);
       },
     };
   },
@@ -124,6 +148,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     plugins: [
       ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
       subscriptionsOverWebSocket,
+      chargeMutationFields,
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
     ],
     logger,
@@ -155,6 +180,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         requestId: header(req.headers, REQUEST_ID_HEADER)!, // set by the observability middleware
         idempotencyKey: header(req.headers, IDEMPOTENCY_KEY_HEADER),
         clientIp: clientIpOf(req.headers, req.ip),
+        charge: async (units: number) => {
+          try {
+            await opts.authenticate({ headers: req.headers, ip: req.ip, units });
+          } catch (error) {
+            throw withHttpStatus(asAppError(error, logger), (error as { headers?: Record<string, string> }).headers);
+          }
+        },
       }),
     }),
     graphqlHttpErrorHandler(logger),

@@ -15,6 +15,8 @@ export interface GatewayContext {
   idempotencyKey?: string;
   /** The caller's IP: first X-Forwarded-For hop (the REST adapter sets it), else the socket's. */
   clientIp?: string;
+  /** Counts more units of this request against the caller's rate limits (throws when refused). */
+  charge?: (units: number) => Promise<void>;
 }
 
 export const CLIENT_IP_HEADER = 'x-forwarded-for';

@@ -1,6 +1,7 @@
 import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
-import { API_KEYS, PRINCIPAL, startTestStack, type TestStack } from './testing/test-stack.js';
+import { API_KEYS, METER, PRINCIPAL, RETRY_AFTER_SECONDS, REVOKED, startTestStack, type TestStack } from './testing/test-stack.js';
+import { MAX_SUBSCRIPTIONS_PER_CLIENT, MAX_SUBSCRIPTIONS_PER_CONNECTION, MAX_WS_MESSAGE_BYTES } from './ws-server.js';
 
 let stack: TestStack;
 const clients: Client[] = [];
@@ -154,6 +155,157 @@ describe('subscriptions over graphql-ws', () => {
       expect(errors[0]).toEqual({ message: 'Identity already exists', path: ['conflicting'], extensions: { code: 'CONFLICT' } });
       expect(errors[1].extensions).toEqual({ code: 'INTERNAL', errorId: expect.any(String) });
       expect(JSON.stringify(errors)).not.toMatch(/stacktrace|db-internal/);
+    });
+  });
+});
+
+describe('graphql-ws under the same controls as HTTP', () => {
+  /** A raw graphql-transport-ws socket: what a careless or hostile client can send. */
+  async function rawSocket() {
+    const socket = new WebSocket(stack.gateway.wsUrl, 'graphql-transport-ws');
+    const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('open', resolve));
+    const send = (message: unknown) => socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+    const init = async (key = API_KEYS.good) => {
+      send({ type: 'connection_init', payload: { 'x-api-key': key } });
+      await until(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+    };
+    return { socket, messages, closed, send, init };
+  }
+  const subscribeMessage = (id: string, query = '{ riskPing }') => ({ id, type: 'subscribe', payload: { query } });
+
+  afterEach(() => {
+    METER.remaining = Number.POSITIVE_INFINITY;
+    REVOKED.clear();
+  });
+
+  it('authenticates and counts every operation (mutations per root field); a 429 leaves the socket open', async () => {
+    const client = connect({ 'x-api-key': API_KEYS.metered });
+    // a live subscription keeps the (lazy) client's socket open: no new connection_init below
+    subscribe(client, IDENTITY_UPDATED, { id: 'metered' });
+    await until(() => stack.pubsub.subscriberCount('identity:metered') === 1, 'the subscription');
+    METER.remaining = 3;
+    const two = subscribe(
+      client,
+      'mutation { a: createIdentity(input: { userId: "a" }) { id } b: createIdentity(input: { userId: "b" }) { id } }',
+    );
+    await until(() => two.state.completed, 'the mutation');
+    expect(METER.remaining).toBe(1);
+
+    const tooDear = subscribe(
+      client,
+      'mutation { a: createIdentity(input: { userId: "a" }) { id } b: createIdentity(input: { userId: "b" }) { id } }',
+    );
+    await until(() => tooDear.state.error !== undefined, 'the refusal');
+    expect(tooDear.state.error).toEqual([
+      { message: 'Rate limit exceeded', extensions: { code: 'RATE_LIMITED', retryAfter: RETRY_AFTER_SECONDS } },
+    ]);
+    const fits = subscribe(client, '{ riskPing }');
+    await until(() => fits.state.completed, 'a query on the same socket');
+    expect(fits.results).toEqual([{ data: { riskPing: 'pong' } }]);
+    expect(METER.remaining).toBe(0);
+  });
+
+  it('closes the socket with 4401 when the key was revoked after the connection opened', async () => {
+    const raw = await rawSocket();
+    await raw.init(API_KEYS.good);
+    REVOKED.add(API_KEYS.good);
+    raw.send(subscribeMessage('1'));
+    expect(await raw.closed).toEqual({ code: 4401, reason: 'Invalid API key' });
+    expect(raw.messages.filter((m) => m.id === '1')).toEqual([]);
+  });
+
+  it(`refuses a message over ${MAX_WS_MESSAGE_BYTES} bytes before authentication (1009)`, async () => {
+    const raw = await rawSocket();
+    raw.send({ type: 'connection_init', payload: { padding: 'x'.repeat(MAX_WS_MESSAGE_BYTES) } });
+    expect((await raw.closed).code).toBe(1009);
+  });
+
+  it(`caps subscriptions at ${MAX_SUBSCRIPTIONS_PER_CONNECTION} per connection, sharing one upstream socket per subgraph`, async () => {
+    const before = stack.verification.sockets();
+    const client = connect();
+    const subs = Array.from({ length: MAX_SUBSCRIPTIONS_PER_CONNECTION }, (_, i) =>
+      subscribe(client, IDENTITY_UPDATED, { id: `cap-${i}` }),
+    );
+    await until(() => subs.every((_, i) => stack.pubsub.subscriberCount(`identity:cap-${i}`) === 1), 'every upstream subscription');
+    expect(stack.verification.sockets() - before).toBe(1);
+
+    const over = subscribe(client, IDENTITY_UPDATED, { id: 'cap-over' });
+    await until(() => over.state.error !== undefined, 'the refusal');
+    expect(over.state.error).toEqual([
+      { message: `A connection may hold at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions`, extensions: { code: 'RATE_LIMITED' } },
+    ]);
+    subs[0].unsubscribe();
+    await until(() => stack.pubsub.subscriberCount('identity:cap-0') === 0, 'a slot to free');
+    const again = subscribe(client, IDENTITY_UPDATED, { id: 'cap-again' });
+    await until(() => stack.pubsub.subscriberCount('identity:cap-again') === 1, 'the freed slot to be used');
+    expect(again.state.error).toBeUndefined();
+  });
+
+  it(`caps subscriptions at ${MAX_SUBSCRIPTIONS_PER_CLIENT} per API key across connections, released when sockets close`, async () => {
+    const connections = Math.ceil(MAX_SUBSCRIPTIONS_PER_CLIENT / MAX_SUBSCRIPTIONS_PER_CONNECTION);
+    const sockets = Array.from({ length: connections }, () => connect());
+    const topics = Array.from({ length: MAX_SUBSCRIPTIONS_PER_CLIENT }, (_, i) => `identity:key-${i}`);
+    topics.forEach((_, i) => subscribe(sockets[i % connections], IDENTITY_UPDATED, { id: `key-${i}` }));
+    await until(() => topics.every((topic) => stack.pubsub.subscriberCount(topic) === 1), 'every upstream subscription');
+
+    const extra = connect();
+    const over = subscribe(extra, IDENTITY_UPDATED, { id: 'key-over' });
+    await until(() => over.state.error !== undefined, 'the refusal');
+    expect(over.state.error).toEqual([
+      {
+        message: `An API key may hold at most ${MAX_SUBSCRIPTIONS_PER_CLIENT} subscriptions at once`,
+        extensions: { code: 'RATE_LIMITED' },
+      },
+    ]);
+    await sockets[0].dispose();
+    await until(() => stack.pubsub.subscriberCount('identity:key-0') === 0, 'the closed socket to release its subscriptions');
+    subscribe(extra, IDENTITY_UPDATED, { id: 'key-after' });
+    await until(() => stack.pubsub.subscriberCount('identity:key-after') === 1, 'a released slot to be used');
+  });
+
+  describe('the protocol close codes', () => {
+    it('4400 for a message that is not graphql-transport-ws', async () => {
+      const raw = await rawSocket();
+      raw.send('{"type": "hello"}');
+      expect((await raw.closed).code).toBe(4400);
+    });
+
+    it('4401 for a subscribe before the connection is acknowledged', async () => {
+      const raw = await rawSocket();
+      raw.send(subscribeMessage('1'));
+      expect((await raw.closed).code).toBe(4401);
+    });
+
+    it('4403 for a key that may not connect', async () => {
+      const raw = await rawSocket();
+      raw.send({ type: 'connection_init', payload: { 'x-api-key': API_KEYS.banned } });
+      expect((await raw.closed).code).toBe(4403);
+    });
+
+    it('4408 when connection_init does not come in time', async () => {
+      const raw = await rawSocket();
+      expect((await raw.closed).code).toBe(4408);
+    });
+
+    it('4409 for a second subscriber with the same id', async () => {
+      const raw = await rawSocket();
+      await raw.init();
+      raw.send({ id: 'same', type: 'subscribe', payload: { query: IDENTITY_UPDATED, variables: { id: 'dup' } } });
+      raw.send({ id: 'same', type: 'subscribe', payload: { query: IDENTITY_UPDATED, variables: { id: 'dup' } } });
+      expect((await raw.closed).code).toBe(4409);
+    });
+
+    it('4429 for a second connection_init', async () => {
+      const raw = await rawSocket();
+      await raw.init();
+      raw.send({ type: 'connection_init', payload: { 'x-api-key': API_KEYS.good } });
+      expect((await raw.closed).code).toBe(4429);
     });
   });
 });

@@ -40,9 +40,44 @@ interface SchemaState {
   plans: Map<string, QueryPlan>;
 }
 
+/**
+ * The upstream graphql-ws clients of one client connection, one per subgraph: that connection's
+ * subscriptions share one socket per subgraph (lazy: opened by the first subscription, closed
+ * after the last, signed afresh at each opening).
+ */
+export class UpstreamConnections {
+  private readonly clients = new Map<string, Client>();
+
+  constructor(
+    private readonly connectionParams: (serviceName: string) => Record<string, string>,
+    private readonly onDispose: (self: UpstreamConnections) => void,
+  ) {}
+
+  client(serviceName: string, httpUrl: string): Client {
+    let client = this.clients.get(serviceName);
+    if (!client) {
+      client = createClient({
+        url: httpUrl.replace(/^http/, 'ws'),
+        webSocketImpl: WebSocket,
+        connectionParams: () => this.connectionParams(serviceName),
+        retryAttempts: 0,
+      });
+      this.clients.set(serviceName, client);
+    }
+    return client;
+  }
+
+  dispose(): void {
+    for (const client of this.clients.values()) void client.dispose();
+    this.clients.clear();
+    this.onDispose(this);
+  }
+}
+
 /** One client operation, validated and planned; graphql-ws passes it back as the contextValue. */
 interface PreparedOperation {
   context: GatewayContext;
+  upstreams: UpstreamConnections;
   state: SchemaState;
   plan: QueryPlan;
   document: DocumentNode;
@@ -76,7 +111,7 @@ const badInput = (message: string, error?: GraphQLError) =>
  */
 export class SubscriptionRouter {
   private state?: SchemaState;
-  private readonly upstreams = new Set<Client>();
+  private readonly connections = new Set<UpstreamConnections>();
 
   constructor(private readonly opts: SubscriptionRouterOptions) {
     opts.gateway.onSchemaLoadOrUpdate(({ apiSchema, coreSupergraphSdl }) => this.load(apiSchema, coreSupergraphSdl));
@@ -98,22 +133,37 @@ export class SubscriptionRouter {
     };
   }
 
+  /** The upstream sockets of a new client connection (dispose them when it closes). */
+  openConnection(context: GatewayContext): UpstreamConnections {
+    const connections = new UpstreamConnections(
+      (serviceName) => forwardedHeaders(context, this.opts.internalSecret, connectionScope(serviceName, context.requestId)),
+      (self) => this.connections.delete(self),
+    );
+    this.connections.add(connections);
+    return connections;
+  }
+
   /**
    * graphql-ws onSubscribe: parse, validate, coerce variables and plan; errors go back to the client.
    * Nothing may throw from here: graphql-ws would close the whole socket (4500) for it.
    */
-  prepare(payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
+  prepare(payload: SubscribePayload, context: GatewayContext, upstreams: UpstreamConnections): ExecutionArgs | GraphQLError[] {
     const state = this.state;
     if (!state) return [new GraphQLError('The gateway is starting', { extensions: { code: 'UNAVAILABLE' } })];
     try {
-      return this.prepareWith(state, payload, context);
+      return this.prepareWith(state, payload, context, upstreams);
     } catch (error) {
       // Planning failed on a valid operation: ours to fix, so INTERNAL (logged by the formatter).
       return [new GraphQLError('The operation could not be planned', { originalError: error as Error })];
     }
   }
 
-  private prepareWith(state: SchemaState, payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
+  private prepareWith(
+    state: SchemaState,
+    payload: SubscribePayload,
+    context: GatewayContext,
+    upstreams: UpstreamConnections,
+  ): ExecutionArgs | GraphQLError[] {
     let document: DocumentNode;
     let invalid: readonly GraphQLError[];
     try {
@@ -135,6 +185,7 @@ export class SubscriptionRouter {
 
     const prepared: PreparedOperation = {
       context,
+      upstreams,
       state,
       plan: this.plan(state, document, payload.query, operationName),
       document,
@@ -161,19 +212,9 @@ export class SubscriptionRouter {
     const source = this.opts.dataSources.get(primary.serviceName);
     if (!source) return { errors: [new GraphQLError(`No data source for subgraph ${primary.serviceName}`)] };
 
-    const client = createClient({
-      url: source.url.replace(/^http/, 'ws'),
-      webSocketImpl: WebSocket,
-      connectionParams: forwardedHeaders(op.context, this.opts.internalSecret, connectionScope(primary.serviceName, op.context.requestId)),
-      retryAttempts: 0,
-    });
-    this.upstreams.add(client);
+    const client = op.upstreams.client(primary.serviceName, source.url);
     let unsubscribe = () => {};
-    const close = () => {
-      unsubscribe();
-      this.upstreams.delete(client);
-      void client.dispose();
-    };
+    const close = () => unsubscribe();
     const events = new PushIterator<ExecutionResult>(close);
     const variables = Object.fromEntries(
       (primary.variableUsages ?? []).filter((name) => name in op.variables).map((name) => [name, op.variables[name]]),
@@ -196,10 +237,9 @@ export class SubscriptionRouter {
     return events;
   }
 
-  /** Closes every upstream subscription (gateway shutdown). */
+  /** Closes every upstream socket (gateway shutdown). */
   close(): void {
-    for (const client of this.upstreams) void client.dispose();
-    this.upstreams.clear();
+    for (const connections of [...this.connections]) connections.dispose();
   }
 
   private plan(state: SchemaState, document: DocumentNode, text: string, operationName?: string): QueryPlan {

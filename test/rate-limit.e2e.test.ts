@@ -50,4 +50,18 @@ describe('per-organization rate limit (risk and notify)', () => {
     const other = await stack.createClient({ name: `${service} elsewhere`, service });
     expect((await stack.rest('GET', path, undefined, { authorization: `Bearer ${other.apiKey}` })).status).toBe(200);
   });
+
+  it('a mutation counts once per root field: aliases do not multiply what one request may do', async () => {
+    const client = await stack.createClient({ name: 'aliases', service: 'risk', rateLimit: 4 });
+    const auth = { authorization: `Bearer ${client.apiKey}` };
+    await freshWindow(auth, '/v1/rules');
+    const probe = await stack.rest('GET', '/v1/rules', undefined, auth);
+    const left = Number(probe.headers.get('ratelimit-remaining'));
+    const mutation = (n: number) =>
+      `mutation { ${Array.from({ length: n }, (_, i) => `r${i}: disableRiskRule(id: "velocity_burst") { version }`).join(' ')} }`;
+
+    const refused = await stack.gql(mutation(left + 1), {}, auth);
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors?.[0].extensions.code).toBe('RATE_LIMITED');
+  });
 });

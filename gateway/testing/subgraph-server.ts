@@ -35,6 +35,8 @@ export interface TestSubgraph {
   received: Array<Record<string, unknown>>;
   /** The principal each of those requests or connections carried, as verified (null: refused). */
   principals: Array<Principal | null>;
+  /** graphql-ws connections opened so far. */
+  sockets(): number;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startTestSubgraph(def: TestSubgraphDefinition, internalSec
   const received: Array<Record<string, unknown>> = [];
   const principals: Array<Principal | null> = [];
   const wsPrincipals = new WeakMap<object, Principal | null>();
+  let sockets = 0;
   const context = (headers: Record<string, unknown>, principal: Principal | null): TestSubgraphContext => {
     received.push(headers);
     principals.push(principal);
@@ -74,6 +77,7 @@ export async function startTestSubgraph(def: TestSubgraphDefinition, internalSec
     {
       schema,
       onConnect: (ctx) => {
+        sockets++;
         const principal = readPrincipal(
           ctx.connectionParams,
           internalSecret,
@@ -96,6 +100,7 @@ export async function startTestSubgraph(def: TestSubgraphDefinition, internalSec
     url: `http://127.0.0.1:${port}/graphql`,
     received,
     principals,
+    sockets: () => sockets,
     stop() {
       stopping ??= (async () => {
         await ws.dispose();

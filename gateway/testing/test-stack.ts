@@ -19,13 +19,25 @@ export const PRINCIPAL: Principal = {
   permissions: [],
 };
 
-/** Keys the fake edge authentication knows: `good` passes, `limited` is rate limited, `banned` forbidden. */
-export const API_KEYS = { good: 'good', limited: 'limited', banned: 'banned' };
+/**
+ * Keys the fake edge authentication knows: `good` passes, `limited` is rate limited, `banned`
+ * forbidden, `metered` passes while `METER.remaining` covers the units asked (then 429), and a key
+ * in `REVOKED` is refused as unknown.
+ */
+export const API_KEYS = { good: 'good', limited: 'limited', banned: 'banned', metered: 'metered' };
 export const RETRY_AFTER_SECONDS = 42;
+export const METER = { remaining: Number.POSITIVE_INFINITY };
+export const REVOKED = new Set<string>();
 
-export const authenticate: GatewayOptions['authenticate'] = async ({ headers }) => {
+export const authenticate: GatewayOptions['authenticate'] = async ({ headers, units = 1 }) => {
   const bearer = headers.authorization?.replace(/^Bearer /, '');
   const key = headers['x-api-key'] ?? bearer;
+  if (typeof key === 'string' && REVOKED.has(key)) throw unauthenticated('Invalid API key');
+  if (key === API_KEYS.metered) {
+    if (units > METER.remaining) throw rateLimited(RETRY_AFTER_SECONDS);
+    METER.remaining -= units;
+    return { principal: PRINCIPAL };
+  }
   if (key === API_KEYS.good)
     return { principal: PRINCIPAL, headers: { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '60' } };
   if (key === API_KEYS.limited) throw rateLimited(RETRY_AFTER_SECONDS);

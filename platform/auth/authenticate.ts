@@ -46,7 +46,9 @@ function sameSecret(given: string, expected: string): boolean {
  * limit, counted in PostgreSQL so every gateway instance shares it.
  */
 export function createAuthenticator(opts: AuthenticatorOptions) {
-  return async function authenticate(req: { headers: IncomingHttpHeaders }): Promise<Authenticated> {
+  /** `units` is what the request costs against the rate limits (a mutation: one per root field). */
+  return async function authenticate(req: { headers: IncomingHttpHeaders; units?: number }): Promise<Authenticated> {
+    const units = Math.max(1, Math.floor(req.units ?? 1));
     const admin = header(req.headers, 'x-admin-secret');
     if (admin !== undefined) {
       if (!sameSecret(admin, opts.adminSecret)) throw unauthenticated('Invalid admin secret');
@@ -76,10 +78,10 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
     if (ORG_LIMITED.includes(client.service)) limits.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
     const counts = await opts.pool.query<{ key: string; count: number; reset: number }>(
       `insert into platform.rate_limit_windows (key, window_start, count)
-         select k, to_timestamp(floor(extract(epoch from now()) / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS}), 1 from unnest($1::text[]) as k
-       on conflict (key, window_start) do update set count = platform.rate_limit_windows.count + 1
+         select k, to_timestamp(floor(extract(epoch from now()) / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS}), $2 from unnest($1::text[]) as k
+       on conflict (key, window_start) do update set count = platform.rate_limit_windows.count + $2
        returning key, count, ceil(extract(epoch from window_start) + ${WINDOW_SECONDS} - extract(epoch from now()))::int as reset`,
-      [limits.map(([k]) => k)],
+      [limits.map(([k]) => k), units],
     );
     const reset = Math.max(1, counts.rows[0]?.reset ?? WINDOW_SECONDS);
     const budgets = limits.map(([k, limit]) => ({ limit, count: counts.rows.find((r) => r.key === k)?.count ?? 1 }));
