@@ -173,7 +173,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     edgeAuth(opts.authenticate, logger),
     jsonBody,
     refuseNul,
-    multipartUploads(),
+    multipartUploads(() => router.schema),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => ({
         principal: res.locals.principal as Principal,

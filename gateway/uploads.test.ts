@@ -89,6 +89,35 @@ describe('uploads through the gateway', () => {
       expect(stack.verification.received).toHaveLength(0);
     });
 
+    it('refuses files sent to an operation that takes none, or mapped to a variable that takes none, without reading them', async () => {
+      stack.verification.received.length = 0;
+      const content = Buffer.alloc(5 * 1024 * 1024);
+      const noUpload = await upload(
+        {
+          query: 'mutation($input: CreateIdentityInput!) { createIdentity(input: $input) { id } }',
+          variables: { input: { userId: null } },
+        },
+        { 0: ['variables.input.userId'] },
+        [{ name: 'big.bin', type: 'application/octet-stream', content }],
+      );
+      expect(noUpload.status).toBe(400);
+      expect(noUpload.body.errors![0]).toEqual({
+        message: 'This operation takes no file uploads: send it as application/json',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+      const misplaced = await upload(
+        {
+          query: 'mutation($file: Upload!, $label: String) { uploadDocument(file: $file, label: $label) { sha256 } }',
+          variables: { file: null, label: null },
+        },
+        { 0: ['variables.label'] },
+        [{ name: 'big.bin', type: 'application/octet-stream', content }],
+      );
+      expect(misplaced.status).toBe(400);
+      expect(misplaced.body.errors![0].message).toBe('Variable $label takes no file upload');
+      expect(stack.verification.received).toHaveLength(0);
+    });
+
     it('answers 413 PAYLOAD_TOO_LARGE for a file over 10 MB', async () => {
       const { status, body } = await upload({ query: UPLOAD_ONE, variables: { file: null } }, { 0: ['variables.file'] }, [
         { name: 'huge.bin', type: 'application/octet-stream', content: Buffer.alloc(MAX_FILE_SIZE + 1) },

@@ -1,7 +1,18 @@
 import type { RequestHandler } from 'express';
 import type { Readable } from 'node:stream';
+import {
+  getNamedType,
+  getOperationAST,
+  isInputObjectType,
+  parse,
+  typeFromAST,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+} from 'graphql';
 import { processRequest, Upload, type FileUpload } from 'graphql-upload-minimal';
-import { AppError } from '../platform/errors.js';
+import { AppError, badInput } from '../platform/errors.js';
+import { MAX_TOKENS } from './subscriptions.js';
 
 export const MAX_FILE_SIZE = 10 * 1024 * 1024;
 export const MAX_FILES = 10;
@@ -38,18 +49,69 @@ async function bufferUploads(value: unknown, read: Map<Upload, Promise<BufferedU
   return value;
 }
 
+/** Whether a value of this input type can hold a file (Upload itself, a list of it, an input object with one). */
+function holdsUpload(type: GraphQLNamedType, seen = new Set<string>()): boolean {
+  if (type.name === 'Upload') return true;
+  if (!isInputObjectType(type) || seen.has(type.name)) return false;
+  seen.add(type.name);
+  return Object.values(type.getFields()).some((field) => holdsUpload(getNamedType(field.type), seen));
+}
+
+/** Variables of the operation that may carry files; throws BAD_USER_INPUT when the document does not parse. */
+function uploadVariables(schema: GraphQLSchema, operations: { query?: unknown; operationName?: unknown }): Set<string> {
+  if (typeof operations.query !== 'string') throw badInput('operations.query must be a GraphQL document');
+  let document;
+  try {
+    document = parse(operations.query, { maxTokens: MAX_TOKENS });
+  } catch (error) {
+    throw badInput((error as Error).message);
+  }
+  const operation = getOperationAST(document, typeof operations.operationName === 'string' ? operations.operationName : undefined);
+  const names = new Set<string>();
+  for (const definition of operation?.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+    if (type && holdsUpload(getNamedType(type))) names.add(definition.variable.name.value);
+  }
+  return names;
+}
+
+/** The first variable holding a file although the operation does not declare it as an upload. */
+function misplacedUpload(variables: unknown, allowed: Set<string>): string | undefined {
+  if (!variables || typeof variables !== 'object') return undefined;
+  return Object.entries(variables).find(([name, value]) => !allowed.has(name) && findUploadInstances(value))?.[0];
+}
+
+function findUploadInstances(value: unknown): boolean {
+  if (value instanceof Upload) return true;
+  return !!value && typeof value === 'object' && Object.values(value).some(findUploadInstances);
+}
+
 /**
  * Parses graphql-multipart-request-spec bodies (maxFileSize 10 MB, maxFiles 10) and reads every
- * file into memory (at most MAX_FILES × MAX_FILE_SIZE per request); parser failures
- * carry an HTTP status that the route's error handler turns into PAYLOAD_TOO_LARGE / BAD_USER_INPUT.
+ * file into memory (at most MAX_FILES × MAX_FILE_SIZE per request), but only for an operation
+ * whose variables take files, and only files mapped to those variables: anything else is refused
+ * before its files are read. Parser failures carry an HTTP status that the route's error handler
+ * turns into PAYLOAD_TOO_LARGE / BAD_USER_INPUT.
  */
-export function multipartUploads(): RequestHandler {
+export function multipartUploads(schema: () => GraphQLSchema | undefined): RequestHandler {
   return async (req, res, next) => {
     // Without a preflight header Apollo's CSRF prevention refuses the request: don't read its files first.
     const preflighted = req.headers['apollo-require-preflight'] || req.headers['x-apollo-operation-name'];
     if (!req.is('multipart/form-data') || !preflighted) return next();
     try {
       const operations = await processRequest(req, res, { maxFileSize: MAX_FILE_SIZE, maxFiles: MAX_FILES });
+      const current = schema();
+      if (!current) throw new AppError('UNAVAILABLE', 'The gateway is starting');
+      if (Array.isArray(operations)) throw badInput('Batched operations are not supported');
+      const allowed = uploadVariables(current, operations as { query?: unknown });
+      const misplaced = misplacedUpload((operations as { variables?: unknown }).variables, allowed);
+      if (misplaced !== undefined || allowed.size === 0) {
+        throw badInput(
+          allowed.size === 0
+            ? 'This operation takes no file uploads: send it as application/json'
+            : `Variable $${misplaced} takes no file upload`,
+        );
+      }
       req.body = await bufferUploads(operations, new Map());
       next();
     } catch (error) {
