@@ -10,6 +10,8 @@ import { DeliveryWorker } from '../platform/delivery/delivery.worker.js';
 import { startJobs, type PgBoss } from '../platform/jobs.js';
 import { startSubgraph } from '../platform/graphql/subgraph.js';
 import { createAuthenticator, pruneRateLimitWindows } from '../platform/auth/authenticate.js';
+import { API_CLIENT_CHANGED_CHANNEL } from '../platform/auth/api-client.service.js';
+import { listen } from '../platform/db/listen.js';
 import { startGateway } from '../gateway/gateway.js';
 import { startRestAdapter } from '../rest-adapter/rest-adapter.js';
 import type { ServiceRuntime } from '../platform/service-module.js';
@@ -103,6 +105,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         events,
         deps: instance.deps,
         internalSecret: opts.internalSecret,
+        metricsToken: config.METRICS_TOKEN,
         logger,
         port: SERVICE_PORT[module.name](config),
         host: config.SUBGRAPH_HOST,
@@ -146,6 +149,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         },
         authenticate,
         internalSecret: opts.internalSecret,
+        metricsToken: config.METRICS_TOKEN,
+        trustedProxies: config.TRUSTED_PROXIES,
         logger,
         production: config.NODE_ENV === 'production',
         port: config.GATEWAY_PORT,
@@ -153,12 +158,24 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       });
       stops.push(() => gateway.stop());
       urls.gateway = gateway.url;
+      // a revoked or rotated key ends its graphql-ws connections on every gateway within moments
+      const revocations = await listen({
+        connection: opts.databaseUrl,
+        channel: API_CLIENT_CHANGED_CHANNEL,
+        logger,
+        onNotification: (clientId) => void gateway.recheckConnections(clientId).catch((err) => logger.warn({ err }, 'recheck failed')),
+        // notices missed while disconnected: check every connection
+        onReconnect: () => void gateway.recheckConnections().catch((err) => logger.warn({ err }, 'recheck failed')),
+      });
+      stops.push(() => revocations.stop());
     }
     if (services.has('rest')) {
       const rest = await startRestAdapter({
         gatewayUrl: urls.gateway ?? config.GATEWAY_URL,
         port: config.REST_PORT,
         host: config.HOST,
+        metricsToken: config.METRICS_TOKEN,
+        trustedProxies: config.TRUSTED_PROXIES,
         logger,
       });
       stops.push(() => rest.stop());

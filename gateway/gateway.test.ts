@@ -54,11 +54,12 @@ describe('gateway over HTTP', () => {
       expect(status).toBe(200);
     });
 
-    it('serves /health, /ready and /metrics', async () => {
+    it('serves /health and /ready; /metrics is closed without a metrics token', async () => {
       const base = stack.gateway.url.replace(/\/graphql$/, '');
       expect((await fetch(`${base}/health`)).status).toBe(200);
       expect(await (await fetch(`${base}/ready`)).json()).toMatchObject({ status: 'ready', service: 'gateway' });
-      expect(await (await fetch(`${base}/metrics`)).text()).toContain('http_request_duration_seconds');
+      // no METRICS_TOKEN configured: closed
+      expect((await fetch(`${base}/metrics`)).status).toBe(403);
     });
   });
 
@@ -224,5 +225,22 @@ describe('gateway with a subgraph down', () => {
     expect(body.data).toEqual({ whoami: PRINCIPAL.clientId, riskPing: null });
     expect(body.errors).toEqual([expect.objectContaining({ extensions: { code: 'UNAVAILABLE', errorId: expect.any(String) } })]);
     expect(JSON.stringify(body)).not.toContain('127.0.0.1');
+  });
+});
+
+describe('X-Forwarded-For', () => {
+  it('is believed from a trusted proxy (loopback by default) and ignored from anyone else', async () => {
+    const forwardedIp = async (target: TestStack) => {
+      target.verification.received.length = 0;
+      await graphqlPost(target, { query: '{ whoami }' }, { 'x-api-key': API_KEYS.good, 'x-forwarded-for': '203.0.113.7' });
+      return target.verification.received.map((headers) => headers['x-forwarded-for']);
+    };
+    expect(await forwardedIp(stack)).toEqual(['203.0.113.7']);
+    const untrusting = await startTestStack({ trustedProxies: ['10.0.0.0/8'] });
+    try {
+      expect(await forwardedIp(untrusting)).toEqual(['127.0.0.1']);
+    } finally {
+      await untrusting.stop();
+    }
   });
 });

@@ -16,12 +16,15 @@ import { asAppError, edgeAuth, type Authenticate } from './edge-auth.js';
 import { rateLimitUnits } from './operation-cost.js';
 import { createErrorFormatter } from './format-error.js';
 import { graphqlHttpErrorHandler, sendAppError } from './http-errors.js';
-import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, clientIpOf, type GatewayContext } from './subgraph-data-source.js';
+import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
+import { clientIpOf, trustedProxies } from '../platform/http/trusted-proxies.js';
 import { SubscriptionRouter } from './subscriptions.js';
 import { multipartUploads } from './uploads.js';
 import { serveGraphqlWs } from './ws-server.js';
 
 export const GRAPHQL_PATH = '/graphql';
+/** 204 when the request's credentials are valid (counted against no rate limit): the REST adapter asks before reading a large body. */
+export const AUTH_CHECK_PATH = '/auth/check';
 export const MAX_JSON_BODY = '2mb';
 /**
  * Notify keys may send larger bodies: a 10,000-recipient batch (`sendNotificationBatch`) does not
@@ -46,6 +49,10 @@ export interface GatewayOptions {
   authenticate: Authenticate;
   /** Signs the principal forwarded to subgraphs. */
   internalSecret: string;
+  /** Bearer token of `/metrics` (closed without one). */
+  metricsToken?: string;
+  /** Peers whose X-Forwarded-For is believed (proxy-addr names, addresses, CIDRs); default loopback. */
+  trustedProxies?: string[];
   logger: Logger;
   /** Introspection off and field suggestions hidden when true. */
   production?: boolean;
@@ -59,6 +66,8 @@ export interface RunningGateway {
   url: string;
   wsUrl: string;
   server: Server;
+  /** Closes the graphql-ws connections whose key is no longer valid (of one API client, or all). */
+  recheckConnections(clientId?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -133,9 +142,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const formatError = createErrorFormatter({ logger, schema: () => router.schema });
 
+  const trust = trustedProxies(opts.trustedProxies ?? ['loopback']);
   const app = express();
+  app.set('trust proxy', trust);
   const server = createServer(app);
-  mountObservability(app, { service: 'gateway', logger, ready: async () => router.schema !== undefined });
+  mountObservability(app, { service: 'gateway', logger, metricsToken: opts.metricsToken, ready: async () => router.schema !== undefined });
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
@@ -167,6 +178,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     if (where !== null || graphqlHasNulEscape(document)) return sendAppError(res, badInput(nulMessage(where ?? 'query')));
     next();
   };
+  app.get(AUTH_CHECK_PATH, async (req, res) => {
+    try {
+      await opts.authenticate({ headers: req.headers, ip: req.ip, units: 0 });
+      res.status(204).end();
+    } catch (error) {
+      sendAppError(res, asAppError(error, logger));
+    }
+  });
   app.use(
     GRAPHQL_PATH,
     // Authenticate before reading a (possibly large) body.
@@ -179,7 +198,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         principal: res.locals.principal as Principal,
         requestId: header(req.headers, REQUEST_ID_HEADER)!, // set by the observability middleware
         idempotencyKey: header(req.headers, IDEMPOTENCY_KEY_HEADER),
-        clientIp: clientIpOf(req.headers, req.ip),
+        clientIp: clientIpOf(req, trust),
         charge: async (units: number) => {
           try {
             await opts.authenticate({ headers: req.headers, ip: req.ip, units });
@@ -191,7 +210,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     }),
     graphqlHttpErrorHandler(logger),
   );
-  const ws = serveGraphqlWs({ server, path: GRAPHQL_PATH, router, authenticate: opts.authenticate, formatError, logger, production });
+  const ws = serveGraphqlWs({
+    server,
+    path: GRAPHQL_PATH,
+    router,
+    authenticate: opts.authenticate,
+    formatError,
+    logger,
+    production,
+    clientIp: (request) => clientIpOf(request, trust),
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -207,6 +235,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     url,
     wsUrl: url.replace(/^http/, 'ws'),
     server,
+    recheckConnections: (clientId) => ws.recheck(clientId),
     stop() {
       // WebSockets first (they hold upstream subscriptions), then Apollo, which stops the gateway
       // and drains the HTTP server (ApolloServerPluginDrainHttpServer). Safe to call twice.

@@ -1,5 +1,8 @@
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 
+/** Token budget of a document parsed outside Apollo (graphql-ws, multipart), as graphql-armor's on HTTP. */
+export const MAX_TOKENS = 2000;
+
 /**
  * What an operation counts against the rate limit: one, except a mutation, which counts one per
  * root field, so 15 aliased `sendNotificationBatch` calls in one request cost what 15 requests do.

@@ -13,20 +13,13 @@ export interface GatewayContext {
   principal: Principal;
   requestId: string;
   idempotencyKey?: string;
-  /** The caller's IP: first X-Forwarded-For hop (the REST adapter sets it), else the socket's. */
+  /** The caller's IP: the socket's, or the X-Forwarded-For hop a trusted proxy (the REST adapter) set. */
   clientIp?: string;
   /** Counts more units of this request against the caller's rate limits (throws when refused). */
   charge?: (units: number) => Promise<void>;
 }
 
 export const CLIENT_IP_HEADER = 'x-forwarded-for';
-
-/** The client IP the gateway forwards to subgraphs (device intelligence detects `ip` from it). */
-export function clientIpOf(headers: Record<string, string | string[] | undefined>, socketIp?: string): string | undefined {
-  const forwarded = headers[CLIENT_IP_HEADER];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return (first || socketIp)?.replace(/^::ffff:/, '') || undefined;
-}
 
 /** Headers (HTTP) or connectionParams (graphql-ws) that carry a request's identity to one subgraph. */
 export function forwardedHeaders(context: GatewayContext, internalSecret: string, scope: PrincipalScope): Record<string, string> {

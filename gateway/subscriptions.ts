@@ -18,12 +18,11 @@ import {
 import { createClient, type Client, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
 import WebSocket from 'ws';
 import { connectionScope } from '../platform/auth/principal.js';
+import { MAX_TOKENS } from './operation-cost.js';
 import type { Logger } from '../platform/logger.js';
 import { PushIterator } from '../platform/events/push-iterator.js';
 import { forwardedHeaders, type GatewayContext, type SubgraphDataSource } from './subgraph-data-source.js';
 
-/** Same token budget as graphql-armor's on the HTTP path. */
-export const MAX_TOKENS = 2000;
 /** Plans are cached by operation text; a full cache starts over rather than growing without bound. */
 const MAX_CACHED_PLANS = 1000;
 

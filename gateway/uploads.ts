@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { processRequest, Upload, type FileUpload } from 'graphql-upload-minimal';
 import { AppError, badInput } from '../platform/errors.js';
-import { MAX_TOKENS } from './subscriptions.js';
+import { MAX_TOKENS } from './operation-cost.js';
 
 export const MAX_FILE_SIZE = 10 * 1024 * 1024;
 export const MAX_FILES = 10;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import { getOperationAST, GraphQLError, type ExecutionArgs } from 'graphql';
 import type { Context } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
@@ -33,6 +33,8 @@ export interface WebSocketEndpointOptions {
   formatError: ErrorFormatter;
   logger: Logger;
   production: boolean;
+  /** The client's address behind trusted proxies. */
+  clientIp: (request: IncomingMessage) => string | undefined;
 }
 
 /** One authenticated connection: what every one of its operations is checked against again. */
@@ -59,9 +61,9 @@ const tooMany = (message: string) => new GraphQLError(message, { extensions: { c
  * goes through the SubscriptionRouter, and every error is formatted here because Apollo's
  * formatError does not run on this path.
  */
-export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promise<void> } {
+export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promise<void>; recheck(clientId?: string): Promise<void> } {
   const wss = new WebSocketServer({ server: opts.server, path: opts.path, maxPayload: MAX_WS_MESSAGE_BYTES });
-  const sessions = new WeakMap<object, Session>();
+  const sessions = new Map<WsContext, Session>();
   const perClient = new Map<string, number>();
   const format = (error: GraphQLError) => opts.formatError(error.toJSON(), error);
 
@@ -122,7 +124,7 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
       onConnect: async (ctx) => {
         const { request, socket } = ctx.extra;
         const headers = connectionHeaders(ctx.connectionParams, request.headers);
-        const ip = request.socket.remoteAddress;
+        const ip = opts.clientIp(request);
         let principal: Principal;
         try {
           principal = (await opts.authenticate({ headers, ip })).principal;
@@ -135,7 +137,7 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
         const given = ctx.connectionParams?.[REQUEST_ID_HEADER] ?? request.headers[REQUEST_ID_HEADER];
         const requestId = typeof given === 'string' ? given : randomUUID();
         const upstreams = opts.router.openConnection({ principal, requestId, clientIp: ip });
-        sessions.set(ctx, { principal, requestId, headers, ip, upstreams, subscriptions: new Set() });
+        sessions.set(ctx as WsContext, { principal, requestId, headers, ip, upstreams, subscriptions: new Set() });
         return true;
       },
       onSubscribe,
@@ -146,6 +148,7 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
       onClose: (ctx) => {
         const session = sessions.get(ctx);
         if (!session) return;
+        sessions.delete(ctx);
         for (const id of [...session.subscriptions]) release(session, id);
         session.upstreams.dispose();
       },
@@ -157,7 +160,39 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
     wss,
   );
 
+  // `ws` reports a client's protocol mistakes (a message over maxPayload, a bad frame) as socket
+  // errors and closes the socket itself (1009, 1002…); graphql-ws would print them to stderr as
+  // internal errors. Registered after useServer's, this replaces its handler.
+  wss.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (error: Error & { code?: string }) => {
+      if (error.code?.startsWith('WS_ERR_')) return opts.logger.info({ code: error.code }, 'graphql-ws client sent an invalid frame');
+      opts.logger.error({ err: error }, 'graphql-ws socket error');
+      socket.close(WS_INTERNAL_ERROR, 'Internal server error');
+    });
+  });
+
   return {
+    /**
+     * Checks the credentials of open connections again (those of one API client, or all) without
+     * counting a request, and closes those now refused: a revoked or rotated key ends its live
+     * subscriptions too.
+     */
+    async recheck(clientId?: string) {
+      const open = [...sessions].filter(([, session]) => clientId === undefined || session.principal.clientId === clientId);
+      await Promise.all(
+        open.map(async ([ctx, session]) => {
+          try {
+            await opts.authenticate({ headers: session.headers, ip: session.ip, units: 0 });
+          } catch (error) {
+            const appError = asAppError(error, opts.logger);
+            if (appError.code === 'UNAUTHENTICATED' || appError.code === 'FORBIDDEN') {
+              ctx.extra.socket.close(WS_CLOSE_CODES[appError.code] ?? WS_INTERNAL_ERROR, appError.message);
+            }
+          }
+        }),
+      );
+    },
     async close() {
       await server.dispose();
       opts.router.close();

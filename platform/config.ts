@@ -20,6 +20,18 @@ const schema = z.object({
   ADMIN_SECRET: z.string().min(16, 'ADMIN_SECRET must have at least 16 characters').optional(),
   INTERNAL_SECRET: z.string().min(16, 'INTERNAL_SECRET must have at least 16 characters').optional(),
   HOST: z.string().default('0.0.0.0'),
+  /** Bearer token of every service's `/metrics`; unset, `/metrics` is closed (403). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must have at least 16 characters').optional(),
+  /** Peers whose X-Forwarded-For the gateway believes: proxy-addr names (loopback, uniquelocal…), addresses, CIDRs. */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('loopback')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   /** Subgraphs answer only the gateway: loopback unless they run on other machines. */
   SUBGRAPH_HOST: z.string().default('127.0.0.1'),
   GATEWAY_PORT: port(4000),

@@ -39,6 +39,21 @@ export const CREATED_API_CLIENT = /* GraphQL */ `
   }
 `;
 
+export const API_CLIENT = /* GraphQL */ `
+  fragment ApiClientFields on ApiClient {
+    id
+    name
+    organizationId
+    service
+    environment
+    keyPrefix
+    permissions
+    rateLimit
+    active
+    createdAt
+  }
+`;
+
 export const CREATED_WEBHOOK = /* GraphQL */ `
   fragment CreatedWebhookFields on CreatedWebhook {
     id

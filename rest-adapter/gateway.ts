@@ -21,9 +21,14 @@ export interface GatewayReply {
 
 export interface GatewayClient {
   execute(operation: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GatewayReply>;
+  /** Checks the credentials in `headers` without running anything: null when valid, else the gateway's refusal. */
+  checkCredentials(headers: Record<string, string>): Promise<Pick<GatewayReply, 'status' | 'errors'> | null>;
   /** True when the gateway answers HTTP at all (any status: auth errors still prove it is up). */
   reachable(): Promise<boolean>;
 }
+
+/** Where the gateway answers credential checks (gateway.ts AUTH_CHECK_PATH), next to its GraphQL endpoint. */
+const authCheckUrl = (graphqlUrl: string) => new URL('/auth/check', graphqlUrl).toString();
 
 export function createGatewayClient(url: string): GatewayClient {
   const post = (body: unknown, headers: Record<string, string>, timeoutMs: number) =>
@@ -48,6 +53,21 @@ export function createGatewayClient(url: string): GatewayClient {
       // Anything else is a gateway fault, not the caller's: the 500 path logs it with an error id.
       if (!body) throw new Error(`Gateway answered HTTP ${response.status} with no GraphQL response: ${text.slice(0, 200)}`);
       return { status: response.status, headers: response.headers, ...body };
+    },
+
+    async checkCredentials(headers) {
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(authCheckUrl(url), { headers, signal: AbortSignal.timeout(GATEWAY_TIMEOUT_MS) });
+        text = await response.text();
+      } catch {
+        throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable', { retryAfter: UNAVAILABLE_RETRY_AFTER_S });
+      }
+      if (response.status === 204) return null;
+      const body = parseGraphQLResponse(text);
+      if (!body) throw new Error(`Gateway answered the credential check with HTTP ${response.status}: ${text.slice(0, 200)}`);
+      return { status: response.status, errors: body.errors };
     },
 
     async reachable() {

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { AppError } from '../platform/errors.js';
+import { AppError, unauthenticated } from '../platform/errors.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
 import { fromGraphQLErrors } from './errors.js';
@@ -7,8 +7,9 @@ import type { GatewayClient } from './gateway.js';
 import { mapResponse } from './mapping.js';
 import type { OperationData, Route, RouteInput } from './route.js';
 
+const CREDENTIAL_HEADERS = ['x-api-key', 'authorization', 'x-admin-secret'];
 /** Client headers the gateway needs: credentials, idempotency, tracing. */
-const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'x-admin-secret', 'idempotency-key', REQUEST_ID_HEADER];
+const FORWARDED_HEADERS = [...CREDENTIAL_HEADERS, 'idempotency-key', REQUEST_ID_HEADER];
 /** Gateway headers the REST client needs: rate limiting and tracing. */
 const RETURNED_HEADERS = ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', REQUEST_ID_HEADER];
 
@@ -37,7 +38,25 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
     const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
     res.status(status).json(responseBody(route, data));
   };
-  return route.body ? [refuseNulInUrl, requireJson, jsonParser(route.bodyLimit), refuseNulInBody, execute] : [refuseNulInUrl, execute];
+  const parse = [requireJson, jsonParser(route.bodyLimit), refuseNulInBody];
+  return route.body ? [refuseNulInUrl, credentialsFirst(route, gateway), ...parse, execute] : [refuseNulInUrl, execute];
+}
+
+/**
+ * A body is read only from a caller who sent credentials; for a route that takes more than the
+ * default body size, only once the gateway has accepted them (answered without counting a request).
+ */
+function credentialsFirst(route: Route, gateway: GatewayClient): RequestHandler {
+  return async (req, _res, next) => {
+    const headers = forwardedHeaders(req);
+    if (!CREDENTIAL_HEADERS.some((name) => headers[name]))
+      throw unauthenticated('Missing API key: send X-API-Key or Authorization: Bearer');
+    if (route.bodyLimit) {
+      const refused = await gateway.checkCredentials(headers);
+      if (refused) throw fromGraphQLErrors(refused.status, refused.errors ?? []);
+    }
+    next();
+  };
 }
 
 // NUL cannot be stored (PostgreSQL text): the client's mistake, said as such (400)

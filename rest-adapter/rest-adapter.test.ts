@@ -31,6 +31,11 @@ const failure = (status: number, ...errors: Array<{ message: string; extensions?
 beforeAll(async () => {
   const app = express();
   app.use(express.json());
+  // the credential check before a large body (it accepts every key here)
+  app.get('/auth/check', (_req, res) => {
+    checked += 1;
+    res.status(204).end();
+  });
   app.post('/graphql', (req, res) => {
     received.push({ query: req.body.query, variables: req.body.variables ?? {}, headers: req.headers });
     res.status(answer.status ?? 200).set(answer.headers ?? {});
@@ -51,10 +56,12 @@ afterAll(async () => {
 
 beforeEach(() => {
   received = [];
+  checked = 0;
   answer = reply({});
 });
 
-const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+/** Routes with a body are read only from a caller with credentials: send a key unless told otherwise. */
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = { 'x-api-key': 'vk_test_key' }) =>
   fetch(adapter.url + path, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -62,6 +69,24 @@ const call = (method: string, path: string, body?: unknown, headers: Record<stri
   });
 
 const last = () => received[received.length - 1];
+let checked = 0;
+
+describe('credentials before the body', () => {
+  it('answers 401 without reading the body or calling the gateway when no credentials are sent', async () => {
+    const res = await call('POST', '/verifications/identity', { userId: 'u1' }, {});
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(received).toHaveLength(0);
+  });
+
+  it('asks the gateway to check the credentials before reading a body larger than the default', async () => {
+    answer = reply({ sendNotificationBatch: { batchId: 'b1' } });
+    await call('POST', '/send/batch', { channel: 'sms', recipients: [] });
+    expect(checked).toBe(1);
+    await call('POST', '/verifications/identity', { userId: 'u1' });
+    expect(checked).toBe(1);
+  });
+});
 
 const verification = {
   id: 'iv_1',
@@ -363,7 +388,7 @@ describe('errors', () => {
   it('rejects a non-JSON content type on a JSON route with 415', async () => {
     const res = await fetch(`${adapter.url}/verifications/identity`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain' },
+      headers: { 'content-type': 'text/plain', 'x-api-key': 'vk_test_key' },
       body: 'userId=u1',
     });
     expect(res.status).toBe(415);

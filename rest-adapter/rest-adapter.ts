@@ -2,6 +2,7 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mountObservability } from '../platform/http/observability.js';
+import { trustedProxies } from '../platform/http/trusted-proxies.js';
 import type { Logger } from '../platform/logger.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { createGatewayClient } from './gateway.js';
@@ -15,6 +16,10 @@ export interface RestAdapterOptions {
   /** 0 picks a free port. */
   port: number;
   host?: string;
+  /** Bearer token of `/metrics` (closed without one). */
+  metricsToken?: string;
+  /** Peers whose X-Forwarded-For is believed (proxy-addr names, addresses, CIDRs); default loopback. */
+  trustedProxies?: string[];
   logger: Logger;
 }
 
@@ -30,7 +35,14 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   const gateway = createGatewayClient(opts.gatewayUrl);
   const app = express();
   app.disable('x-powered-by');
-  mountObservability(app, { service: 'rest-adapter', logger: opts.logger, ready: () => gateway.reachable() });
+  // the caller's address (req.ip) is forwarded to the gateway, which trusts this adapter for it
+  app.set('trust proxy', trustedProxies(opts.trustedProxies ?? ['loopback']));
+  mountObservability(app, {
+    service: 'rest-adapter',
+    logger: opts.logger,
+    metricsToken: opts.metricsToken,
+    ready: () => gateway.reachable(),
+  });
 
   const openApi = openApiDocument(routes);
   app.get(['/openapi.json', '/v1/openapi.json'], (_req, res) => {

@@ -146,9 +146,16 @@ describe('device intelligence end to end', () => {
     const viaGraphQL = await stack.gql(
       `mutation($input: AssessDeviceInput!) { assessDevice(input: $input) { ${DEVICE_FIELDS} } }`,
       { input: { userId: 'no-ip', sessionId: 'n-2', fingerprint: PHONE } },
-      { ...h, 'x-forwarded-for': `${CAMEROON_IP}, 10.0.0.1` },
+      { ...h, 'x-forwarded-for': CAMEROON_IP }, // from loopback, a trusted proxy (TRUSTED_PROXIES)
     );
     expect(viaGraphQL.body.data.assessDevice).toMatchObject({ ip: CAMEROON_IP, ipDetected: true, location: { country: 'CM' } });
+    // 10.0.0.1 is not a trusted proxy: what it claims about the hop before it is not believed
+    const spoofed = await stack.gql(
+      `mutation($input: AssessDeviceInput!) { assessDevice(input: $input) { ip } }`,
+      { input: { userId: 'no-ip', sessionId: 'n-3', fingerprint: PHONE } },
+      { ...h, 'x-forwarded-for': `${CAMEROON_IP}, 10.0.0.1` },
+    );
+    expect(spoofed.body.data.assessDevice.ip).toBe('10.0.0.1');
   });
 
   it('validates: 400 for missing or mistyped fields, 422 for invalid values', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { composeSupergraph, SUPERGRAPH_PATH } from '../cli/schema.js';
 import { principalHeaders, requestDigest, type Principal } from '../platform/auth/principal.js';
-import { INTERNAL_SECRET, startTestStack, type TestStack } from './support/stack.js';
+import { INTERNAL_SECRET, METRICS_TOKEN, startTestStack, type TestStack } from './support/stack.js';
 
 describe('the committed supergraph', () => {
   it('is what the subgraphs compose to today (run `npm run schema` when this fails)', async () => {
@@ -17,14 +17,16 @@ describe('every service', () => {
   });
   afterAll(() => stack?.stop());
 
-  it('answers /health, /ready and /metrics, and carries a request id', async () => {
+  it('answers /health, /ready and /metrics (to the metrics token only), and carries a request id', async () => {
     for (const [name, url] of Object.entries(stack.urls)) {
       const base = new URL(url!).origin;
       const health = await fetch(`${base}/health`);
       expect([name, health.status]).toEqual([name, 200]);
       expect([name, (await fetch(`${base}/ready`)).status]).toEqual([name, 200]);
-      const metrics = await fetch(`${base}/metrics`);
+      const metrics = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(await metrics.text()).toContain('http_request_duration_seconds');
+      expect([name, (await fetch(`${base}/metrics`)).status]).toEqual([name, 401]);
+      expect([name, (await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status]).toEqual([name, 401]);
       expect(health.headers.get('x-request-id')).toBeTruthy();
     }
     const res = await fetch(`${stack.urls.rest}/verifications/identity/user/u`, { headers: { 'x-request-id': 'trace-me-123' } });

@@ -1,10 +1,11 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiClient } from './api-client.entity.js';
 import { Organization } from './organization.entity.js';
 import { generateApiKey, hashApiKey } from './api-keys.js';
 import { validatePermissions } from './permissions.js';
 import { ENVIRONMENTS, SERVICES, type Environment, type ServiceName } from './principal.js';
-import { invalid, notFound } from '../errors.js';
+import { conflict, invalid, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 
 export interface CreateApiClientCommand {
@@ -17,6 +18,11 @@ export interface CreateApiClientCommand {
 }
 
 export const MAX_RATE_LIMIT = 1_000_000;
+/**
+ * NOTIFY channel of revocations and rotations (payload: the client id): every gateway re-checks
+ * that client's graphql-ws connections at once (HTTP requests are checked against the table anyway).
+ */
+export const API_CLIENT_CHANGED_CHANNEL = 'api_client_changed';
 export const KEY_SHOWN_ONCE = 'Store this API key securely: it will not be shown again.';
 
 export class ApiClientService {
@@ -58,6 +64,39 @@ export class ApiClientService {
     });
   }
 
+  /** Revokes a client's key for good (idempotent): refused from the next request on, on every gateway. */
+  async revoke(id: string): Promise<ApiClient> {
+    return this.em.transactional(async (em) => {
+      const client = await this.find(em, id);
+      if (client.active) {
+        client.active = false;
+        await em.flush();
+        await notifyChanged(em, id);
+      }
+      return client;
+    });
+  }
+
+  /** Replaces a client's key: the new one is returned once, the old one is refused from now on. */
+  async rotate(id: string): Promise<{ client: ApiClient; apiKey: string }> {
+    return this.em.transactional(async (em) => {
+      const client = await this.find(em, id);
+      if (!client.active) throw conflict(`API client ${id} is revoked; create a new one`);
+      const apiKey = generateApiKey(client.service, client.environment);
+      client.keyPrefix = apiKey.slice(0, apiKey.lastIndexOf('_') + 5);
+      client.keyHash = hashApiKey(apiKey);
+      await em.flush();
+      await notifyChanged(em, id);
+      return { client, apiKey };
+    });
+  }
+
+  private async find(em: EntityManager, id: string): Promise<ApiClient> {
+    const client = isUuid(id) ? await em.findOne(ApiClient, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    if (!client) throw notFound('API client', id);
+    return client;
+  }
+
   /** The named organization (404 when unknown), or a new one named after the client. */
   private async organizationFor(em: EntityManager, cmd: CreateApiClientCommand): Promise<string> {
     let organizationId = cmd.organizationId;
@@ -73,4 +112,9 @@ export class ApiClientService {
     }
     return organizationId;
   }
+}
+
+/** Sent on commit, with the change. */
+async function notifyChanged(em: EntityManager, id: string): Promise<void> {
+  await em.execute('select pg_notify(?, ?)', [API_CLIENT_CHANGED_CHANNEL, id]);
 }

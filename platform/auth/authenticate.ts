@@ -19,6 +19,20 @@ export interface Authenticated {
 
 const WINDOW_SECONDS = 60;
 const ORG_LIMITED: ServiceName[] = ['risk', 'notify'];
+/** Wrong admin secrets one address may send per minute; then every admin attempt from it gets 429. */
+export const ADMIN_FAILURES_PER_MINUTE = 10;
+
+/** Adds `units` to each key's current window (0 only reads it); the counts and seconds until the window resets. */
+async function countInWindow(pool: pg.Pool, keys: string[], units: number) {
+  const { rows } = await pool.query<{ key: string; count: number; reset: number }>(
+    `insert into platform.rate_limit_windows (key, window_start, count)
+       select k, to_timestamp(floor(extract(epoch from now()) / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS}), $2 from unnest($1::text[]) as k
+     on conflict (key, window_start) do update set count = platform.rate_limit_windows.count + $2
+     returning key, count, ceil(extract(epoch from window_start) + ${WINDOW_SECONDS} - extract(epoch from now()))::int as reset`,
+    [keys, units],
+  );
+  return { counts: new Map(rows.map((r) => [r.key, r.count])), reset: Math.max(1, rows[0]?.reset ?? WINDOW_SECONDS) };
+}
 
 interface ClientRow {
   id: string;
@@ -46,12 +60,20 @@ function sameSecret(given: string, expected: string): boolean {
  * limit, counted in PostgreSQL so every gateway instance shares it.
  */
 export function createAuthenticator(opts: AuthenticatorOptions) {
-  /** `units` is what the request costs against the rate limits (a mutation: one per root field). */
-  return async function authenticate(req: { headers: IncomingHttpHeaders; units?: number }): Promise<Authenticated> {
-    const units = Math.max(1, Math.floor(req.units ?? 1));
+  /**
+   * `units` is what the request costs against the rate limits (a mutation: one per root field);
+   * 0 only checks the credentials (the REST adapter, before it reads a large body).
+   */
+  return async function authenticate(req: { headers: IncomingHttpHeaders; ip?: string; units?: number }): Promise<Authenticated> {
+    const units = Math.max(0, Math.floor(req.units ?? 1));
     const admin = header(req.headers, 'x-admin-secret');
     if (admin !== undefined) {
-      if (!sameSecret(admin, opts.adminSecret)) throw unauthenticated('Invalid admin secret');
+      // guessing is throttled per address: past the limit even the right secret waits for the next window
+      const failures = `admin-failures:${req.ip ?? 'unknown'}`;
+      const right = sameSecret(admin, opts.adminSecret);
+      const { counts, reset } = await countInWindow(opts.pool, [failures], right ? 0 : 1);
+      if ((counts.get(failures) ?? 0) > ADMIN_FAILURES_PER_MINUTE - (right ? 1 : 0)) throw rateLimited(reset);
+      if (!right) throw unauthenticated('Invalid admin secret');
       const principal: Principal = {
         kind: 'admin',
         organizationId: null,
@@ -73,26 +95,6 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
     );
     const client = rows[0];
     if (!client) throw unauthenticated('Invalid API key');
-
-    const limits: Array<[string, number]> = [[`client:${client.id}`, client.rate_limit]];
-    if (ORG_LIMITED.includes(client.service)) limits.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
-    const counts = await opts.pool.query<{ key: string; count: number; reset: number }>(
-      `insert into platform.rate_limit_windows (key, window_start, count)
-         select k, to_timestamp(floor(extract(epoch from now()) / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS}), $2 from unnest($1::text[]) as k
-       on conflict (key, window_start) do update set count = platform.rate_limit_windows.count + $2
-       returning key, count, ceil(extract(epoch from window_start) + ${WINDOW_SECONDS} - extract(epoch from now()))::int as reset`,
-      [limits.map(([k]) => k), units],
-    );
-    const reset = Math.max(1, counts.rows[0]?.reset ?? WINDOW_SECONDS);
-    const budgets = limits.map(([k, limit]) => ({ limit, count: counts.rows.find((r) => r.key === k)?.count ?? 1 }));
-    // the headers describe the budget closest to running out (the client's or the organization's)
-    const tightest = budgets.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
-    const headers = {
-      'RateLimit-Limit': String(tightest.limit),
-      'RateLimit-Remaining': String(Math.max(0, tightest.limit - tightest.count)),
-      'RateLimit-Reset': String(reset),
-    };
-    if (budgets.some((b) => b.count > b.limit)) throw Object.assign(rateLimited(reset), { headers });
     const principal: Principal = {
       kind: 'client',
       organizationId: client.organization_id,
@@ -101,6 +103,24 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
       environment: client.environment,
       permissions: client.permissions,
     };
+    if (units === 0) return { principal, headers: {} };
+
+    const limits: Array<[string, number]> = [[`client:${client.id}`, client.rate_limit]];
+    if (ORG_LIMITED.includes(client.service)) limits.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
+    const { counts, reset } = await countInWindow(
+      opts.pool,
+      limits.map(([k]) => k),
+      units,
+    );
+    const budgets = limits.map(([k, limit]) => ({ limit, count: counts.get(k) ?? 1 }));
+    // the headers describe the budget closest to running out (the client's or the organization's)
+    const tightest = budgets.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
+    const headers = {
+      'RateLimit-Limit': String(tightest.limit),
+      'RateLimit-Remaining': String(Math.max(0, tightest.limit - tightest.count)),
+      'RateLimit-Reset': String(reset),
+    };
+    if (budgets.some((b) => b.count > b.limit)) throw Object.assign(rateLimited(reset), { headers });
     return { principal, headers };
   };
 }

@@ -91,6 +91,7 @@ export interface SubgraphServerOptions<Deps> {
   events: EventStream;
   deps: Deps;
   internalSecret: string;
+  metricsToken?: string;
   logger: Logger;
   port: number;
   host?: string;
@@ -120,6 +121,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   mountObservability(app, {
     service: opts.definition.name,
     logger,
+    metricsToken: opts.metricsToken,
     ready: async () => (await opts.orm.em.getConnection().execute('select 1')).length === 1,
   });
 

@@ -1,5 +1,5 @@
 import type { Express, Request, Response, NextFunction } from 'express';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Registry, collectDefaultMetrics, Histogram } from 'prom-client';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
 
@@ -8,9 +8,20 @@ export interface ObservabilityOptions {
   logger: Logger;
   /** Resolves true when the service can take traffic (database reachable, schema loaded…). */
   ready: () => Promise<boolean>;
+  /** `/metrics` answers only `Authorization: Bearer <metricsToken>`; without one it is closed. */
+  metricsToken?: string;
 }
 
-/** Every service exposes `/health` (alive), `/ready` (can serve) and `/metrics` (Prometheus). */
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** 401/403 unless the request carries the metrics token (compared in constant time). */
+function metricsRefusal(req: Request, token: string | undefined): { status: number; message: string } | null {
+  if (!token) return { status: 403, message: 'Metrics are closed: set METRICS_TOKEN and send it as a bearer token' };
+  const given = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? '';
+  return timingSafeEqual(digest(given), digest(token)) ? null : { status: 401, message: 'Send METRICS_TOKEN as a bearer token' };
+}
+
+/** Every service exposes `/health` (alive), `/ready` (can serve) and `/metrics` (Prometheus, behind METRICS_TOKEN). */
 export function mountObservability(app: Express, opts: ObservabilityOptions): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service: opts.service });
@@ -40,7 +51,9 @@ export function mountObservability(app: Express, opts: ObservabilityOptions): Re
     const ok = await opts.ready().catch(() => false);
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', service: opts.service });
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', async (req, res) => {
+    const refused = metricsRefusal(req, opts.metricsToken);
+    if (refused) return void res.status(refused.status).json({ error: refused.message });
     res.setHeader('content-type', registry.contentType);
     res.send(await registry.metrics());
   });

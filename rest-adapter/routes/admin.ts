@@ -1,4 +1,4 @@
-import { CREATED_API_CLIENT } from '../fragments.js';
+import { API_CLIENT, CREATED_API_CLIENT } from '../fragments.js';
 import type { Route } from '../route.js';
 
 export const adminRoutes: Route[] = [
@@ -23,6 +23,35 @@ export const adminRoutes: Route[] = [
       ${CREATED_API_CLIENT}
     `,
     variables: ({ body }) => ({ input: body }),
+    status: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/api-clients/:id',
+    summary: 'Revoke an API client (header X-Admin-Secret): its key is refused from the next request on',
+    operation: /* GraphQL */ `
+      mutation RevokeApiClient($id: ID!) {
+        revokeApiClient(id: $id) {
+          ...ApiClientFields
+        }
+      }
+      ${API_CLIENT}
+    `,
+    variables: ({ params }) => ({ id: params.id }),
+  },
+  {
+    method: 'POST',
+    path: '/admin/api-clients/:id/rotate',
+    summary: 'Rotate an API client key (header X-Admin-Secret): the new key is shown once, the old one is refused from now on',
+    operation: /* GraphQL */ `
+      mutation RotateApiClientKey($id: ID!) {
+        rotateApiClientKey(id: $id) {
+          ...CreatedApiClientFields
+        }
+      }
+      ${CREATED_API_CLIENT}
+    `,
+    variables: ({ params }) => ({ id: params.id }),
     status: 201,
   },
 ];

@@ -7,6 +7,7 @@ import { startStack, type Stack, type StackOptions } from '../../cli/stack.js';
 
 export const ADMIN_SECRET = 'test-admin-secret-0123456789';
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
+export const METRICS_TOKEN = 'test-metrics-token-0123456789';
 
 /** A database of its own in the run's PostgreSQL cluster (see global-setup.mjs). */
 export async function createTestDatabase(): Promise<string> {
@@ -62,6 +63,7 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     OUTBOX_POLL_MS: '500',
+    METRICS_TOKEN,
     ...env,
   });
   const stack = await startStack({

@@ -46,3 +46,17 @@ export class CreatedApiClient {
   @Field() message!: string;
   @Field() createdAt!: Date;
 }
+
+@ObjectType('ApiClient', { description: 'An API client (its key is never shown again after creation or rotation)' })
+export class ApiClientType {
+  @Field(() => ID) id!: string;
+  @Field() name!: string;
+  @Field(() => ID) organizationId!: string;
+  @Field(() => ApiServiceEnum) service!: string;
+  @Field(() => ApiEnvironmentEnum) environment!: string;
+  @Field({ description: 'The public start of the current key' }) keyPrefix!: string;
+  @Field(() => [String]) permissions!: string[];
+  @Field(() => Int, { description: 'Requests per minute' }) rateLimit!: number;
+  @Field({ description: 'false once revoked: the key is refused on every gateway' }) active!: boolean;
+  @Field() createdAt!: Date;
+}
