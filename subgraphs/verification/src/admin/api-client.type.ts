@@ -32,21 +32,6 @@ export class CreateApiClientInput {
   organizationId?: string | null;
 }
 
-@ObjectType('CreatedApiClient')
-export class CreatedApiClient {
-  @Field(() => ID) id!: string;
-  @Field() name!: string;
-  @Field(() => ID) organizationId!: string;
-  @Field(() => ApiServiceEnum) service!: string;
-  @Field(() => ApiEnvironmentEnum) environment!: string;
-  @Field({ description: 'Shown once; only its hash is stored' }) apiKey!: string;
-  @Field() keyPrefix!: string;
-  @Field(() => [String]) permissions!: string[];
-  @Field(() => Int) rateLimit!: number;
-  @Field() message!: string;
-  @Field() createdAt!: Date;
-}
-
 @ObjectType('ApiClient', { description: 'An API client (its key is never shown again after creation or rotation)' })
 export class ApiClientType {
   @Field(() => ID) id!: string;
@@ -59,4 +44,10 @@ export class ApiClientType {
   @Field(() => Int, { description: 'Requests per minute' }) rateLimit!: number;
   @Field({ description: 'false once revoked: the key is refused on every gateway' }) active!: boolean;
   @Field() createdAt!: Date;
+}
+
+@ObjectType('CreatedApiClient', { description: 'An API client with its key, shown this once' })
+export class CreatedApiClient extends ApiClientType {
+  @Field({ description: 'Shown once; only its hash is stored' }) apiKey!: string;
+  @Field() message!: string;
 }
