@@ -1,3 +1,4 @@
+import { getIntrospectionQuery } from 'graphql';
 import { API_KEYS, graphqlPost, METER, PRINCIPAL, RETRY_AFTER_SECONDS, startTestStack, type TestStack } from './testing/test-stack.js';
 
 let stack: TestStack;
@@ -182,6 +183,27 @@ describe('gateway over HTTP', () => {
       });
       expect(ok.status).toBe(200);
     });
+  });
+});
+
+describe('introspection in development', () => {
+  it('answers the standard introspection query and refuses list fields nested deeper (HTTP)', async () => {
+    const standard = await graphqlPost(stack, { query: getIntrospectionQuery() });
+    expect(standard.status).toBe(200);
+    expect(standard.body.data.__schema.types.length).toBeGreaterThan(5);
+
+    const explosive = '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }';
+    const refused = await graphqlPost(stack, { query: explosive });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors![0]).toMatchObject({
+      message: 'Maximum introspection depth exceeded',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const viaFragment = await graphqlPost(stack, {
+      query:
+        'query { __type(name: "Query") { ...F } } fragment F on __Type { fields { type { fields { type { interfaces { name } } } } } }',
+    });
+    expect(viaFragment.status).toBe(400);
   });
 });
 

@@ -131,13 +131,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
 
   const armor = new ApolloArmor({ ...ARMOR, blockFieldSuggestion: { enabled: production } }).protect();
+  // graphql-armor's depth limit skips introspection; Apollo Server adds graphql-js's recommended
+  // MaxIntrospectionDepthRule over HTTP, and the graphql-ws path applies it too (SubscriptionRouter)
+  const validationRules = armor.validationRules;
   // Registered before the gateway loads so it sees the first schema (and every later one).
   const router = new SubscriptionRouter({
     gateway,
     dataSources,
     internalSecret,
     logger,
-    validationRules: armor.validationRules,
+    validationRules,
     production,
   });
   const formatError = createErrorFormatter({ logger, schema: () => router.schema });
@@ -155,7 +158,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     introspection: !production,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
-    validationRules: armor.validationRules,
+    validationRules,
     plugins: [
       ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
       subscriptionsOverWebSocket,

@@ -148,6 +148,16 @@ describe('subscriptions over graphql-ws', () => {
       expect(next.results).toEqual([{ data: { riskPing: 'pong' } }]);
     });
 
+    it('refuses introspection nested too deep, as HTTP does', async () => {
+      const sub = subscribe(connect(), '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }');
+      await until(() => sub.state.error !== undefined, 'the error');
+      expect(sub.state.error).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ message: 'Maximum introspection depth exceeded', extensions: { code: 'BAD_USER_INPUT' } }),
+        ]),
+      );
+    });
+
     it('formats errors in events without stack traces', async () => {
       const sub = subscribe(connect(), '{ conflicting crashing }');
       await until(() => sub.state.completed, 'the query to complete');

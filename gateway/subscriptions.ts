@@ -7,6 +7,7 @@ import {
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
   parse,
+  recommendedRules,
   specifiedRules,
   validate,
   type DocumentNode,
@@ -167,7 +168,12 @@ export class SubscriptionRouter {
     let invalid: readonly GraphQLError[];
     try {
       document = parse(payload.query, { maxTokens: MAX_TOKENS });
-      const rules = [...specifiedRules, ...this.opts.validationRules, ...(this.opts.production ? [NoSchemaIntrospectionCustomRule] : [])];
+      const rules = [
+        ...specifiedRules,
+        ...recommendedRules,
+        ...this.opts.validationRules,
+        ...(this.opts.production ? [NoSchemaIntrospectionCustomRule] : []),
+      ];
       invalid = validate(state.apiSchema, document, rules);
     } catch (error) {
       // Syntax errors, and graphql-js rules that throw (e.g. @skip(if: $var) on a subscription's root field).
