@@ -74,6 +74,8 @@ const schema = z.object({
   RULE_TIME_BUDGET_MS: z.coerce.number().int().min(5).max(10_000).default(100),
   GRAPH_QUERY_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
   GRAPH_QUERY_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  /** Connections graph queries may hold at once (a pool of their own: they cannot starve evaluations). */
+  GRAPH_QUERY_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(2),
   GRAPH_QUERY_MAX_HOPS: z.coerce.number().int().min(1).max(20).default(6),
   // notify: live providers (test keys always use the sandbox; a live channel without a provider
   // falls back to the sandbox and says so in `provider`)

@@ -29,7 +29,7 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
     stack.rest('POST', '/v1/graph/query', { query, params }, headers);
 
   beforeAll(async () => {
-    stack = await startTestStack({ GRAPH_QUERY_TIMEOUT_MS: '300', GRAPH_QUERY_MAX_ROWS: '50' });
+    stack = await startTestStack({ GRAPH_QUERY_TIMEOUT_MS: '300', GRAPH_QUERY_MAX_ROWS: '50', GRAPH_QUERY_POOL_SIZE: '1' });
     const client = await stack.createClient({ name: 'risk live', service: 'risk' });
     key = client.apiKey;
     org = client.organizationId;
@@ -506,6 +506,23 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect((await cypher('MATCH (a:Account) RETURN a LIMIT $n', { n: 'ten' })).status).toBe(400);
       expect((await stack.rest('POST', '/v1/graph/query', { params: {} }, auth)).status).toBe(400);
       expect((await stack.rest('POST', '/v1/graph/query', { query: 'MATCH (a) RETURN a', params: [1] }, auth)).status).toBe(400);
+    });
+
+    it('runs graph queries on a bounded pool of their own: a busy pool answers 503, evaluations go on', async () => {
+      const slow = 'MATCH (a:Account), (b:Account), (c:Account), (d:Account) RETURN count(*) AS n';
+      const [evaluation, ...queries] = await Promise.all([
+        stack.rest('POST', '/v1/evaluate', txn(), auth),
+        cypher(slow),
+        cypher(slow),
+        cypher(slow),
+      ]);
+      expect(evaluation.status).toBe(200);
+      const statuses = queries.map((q) => q.status);
+      expect(statuses).toContain(503);
+      expect(statuses.every((s) => s === 400 || s === 503)).toBe(true);
+      const busy = queries.find((q) => q.status === 503)!;
+      expect(busy.body).toMatchObject({ code: 'UNAVAILABLE', message: 'Every graph query slot is busy; retry shortly' });
+      expect(busy.headers.get('retry-after')).toBe('1');
     });
 
     it('caps rows (truncated) and cancels queries over the statement timeout (400)', async () => {

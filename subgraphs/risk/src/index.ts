@@ -1,3 +1,5 @@
+import pg from 'pg';
+import { logDatabaseError } from '../../../platform/db/connection-errors.js';
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
 import { ConfigError } from '../../../platform/config.js';
@@ -59,8 +61,17 @@ export const riskService: ServiceModule<RiskDeps> = {
       ruleBudgetMs: c.RULE_TIME_BUDGET_MS,
       logger,
     });
+    // graph queries are slow by nature: a small pool of their own, so they cannot hold the
+    // connections evaluations and everything else in this process need
+    const graphPool = new pg.Pool({
+      connectionString: rt.databaseUrl,
+      max: c.GRAPH_QUERY_POOL_SIZE,
+      connectionTimeoutMillis: c.GRAPH_QUERY_TIMEOUT_MS,
+    });
+    graphPool.on('error', (err) => logDatabaseError(logger, err, 'graph query pool'));
+    graphPool.on('connect', (client) => client.on('error', (err) => logDatabaseError(logger, err, 'graph query client')));
     const graphQuery = new GraphQueryExecutor({
-      pool: rt.pool,
+      pool: graphPool,
       timeoutMs: c.GRAPH_QUERY_TIMEOUT_MS,
       maxRows: c.GRAPH_QUERY_MAX_ROWS,
       maxHops: c.GRAPH_QUERY_MAX_HOPS,
@@ -81,6 +92,7 @@ export const riskService: ServiceModule<RiskDeps> = {
         if (prune) clearInterval(prune);
         await ruleCache.stop();
         await screening.release();
+        await graphPool.end();
       },
     };
   },

@@ -128,6 +128,10 @@ export class GraphQueryExecutor {
         `Query cancelled: it exceeded the statement timeout of ${this.opts.timeoutMs} ms (narrow it with labels, property maps, shorter variable-length bounds or LIMIT)`,
       );
     if (code === '25006') return badInput('Graph queries are read-only');
+    // pg-pool: every graph-query connection stayed busy for the whole timeout
+    if (!code && /timeout exceeded when trying to connect/.test(message)) {
+      return new AppError('UNAVAILABLE', 'Every graph query slot is busy; retry shortly', { retryAfter: 1 });
+    }
     if (code && (code.startsWith('22') || CLIENT_SQLSTATES.has(code))) return badInput(`Query failed: ${message}`);
     if (code) this.opts.logger.error({ err, code }, 'graph query failed in the database');
     return err;
