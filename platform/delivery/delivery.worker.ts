@@ -13,7 +13,11 @@ export interface DeliveryWorkerOptions extends PostOptions {
   pollMs?: number;
   /** POSTs in flight at once. */
   concurrency?: number;
+  /** POSTs in flight at once to one origin (scheme, host and port), across every worker: a slow receiver holds only these. */
+  concurrencyPerTarget?: number;
 }
+
+export const DEFAULT_CONCURRENCY_PER_TARGET = 2;
 
 /** A callback's outcome as its owner sees it, after every attempt. */
 export interface DeliveryOutcome {
@@ -167,12 +171,24 @@ export class DeliveryWorker {
 
   private async claim(limit: number): Promise<Claimed[]> {
     const lease = Math.ceil(this.opts.timeoutMs / 1000) + CLAIM_MARGIN_SECONDS;
+    // an origin's deliveries already claimed (by any worker) count against its share
     const { rows } = await this.opts.pool.query<Claimed>(
-      `with due as (
-         select id from platform.deliveries
+      `with busy as (
+         select substring(url from '^[^:]+://[^/?#]+') as origin, count(*) as n from platform.deliveries
+          where status = 'PENDING' and claimed_until > now() group by 1),
+       candidates as (
+         select id, row_number() over (partition by substring(url from '^[^:]+://[^/?#]+') order by next_attempt_at) as rank,
+                substring(url from '^[^:]+://[^/?#]+') as origin
+           from platform.deliveries
           where status = 'PENDING' and next_attempt_at <= now() and (claimed_until is null or claimed_until < now())
             and (owner_type is null or owner_type = any($2::text[]))
-          order by next_attempt_at limit $1 for update skip locked),
+          order by next_attempt_at limit 1000),
+       due as (
+         select d.id from platform.deliveries d
+           join candidates c on c.id = d.id left join busy b on b.origin = c.origin
+          where c.rank + coalesce(b.n, 0) <= $4
+            and d.status = 'PENDING' and (d.claimed_until is null or d.claimed_until < now())
+          order by d.next_attempt_at limit $1 for update of d skip locked),
        claimed as (
          update platform.deliveries d set claim_id = gen_random_uuid(), claimed_until = now() + make_interval(secs => $3)
            from due where d.id = due.id
@@ -180,7 +196,7 @@ export class DeliveryWorker {
        select c.id, c.claim_id, c.url, c.body, coalesce(w.secret, c.secret) as secret, coalesce(c.message_id, 'msg_' || c.id) as message_id,
               c.attempt_count, c.webhook_id, w.active as webhook_active, c.owner_type, c.owner_id
          from claimed c left join platform.webhooks w on w.id = c.webhook_id`,
-      [limit, [...this.handlers.keys()], lease],
+      [limit, [...this.handlers.keys()], lease, this.opts.concurrencyPerTarget ?? DEFAULT_CONCURRENCY_PER_TARGET],
     );
     return rows;
   }

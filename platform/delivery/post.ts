@@ -4,6 +4,7 @@ import { signedHeaders } from './signature.js';
 import { pinnedLookup, resolveTarget } from './target.js';
 
 export interface PostOptions {
+  /** The whole attempt (lookup, connection, request and the complete answer) must fit in it. */
   timeoutMs: number;
   allowPrivateTargets: boolean;
   /** Extra CA certificates (PEM) trusted for the receiver's TLS, e.g. a local receiver's. */
@@ -27,6 +28,7 @@ export const isSuccess = (o: PostOutcome): boolean => o.statusCode !== null && o
  */
 export async function signedPost(url: string, body: string, secret: string, messageId: string, opts: PostOptions): Promise<PostOutcome> {
   const started = Date.now();
+  const remaining = () => Math.max(1, opts.timeoutMs - (Date.now() - started));
   try {
     const target = await resolveTarget(url, opts.allowPrivateTargets);
     const headers = {
@@ -49,6 +51,9 @@ export async function signedPost(url: string, body: string, secret: string, mess
           res.on('end', () => resolve(res.statusCode ?? null));
         },
       );
+      // `timeout` fires only on an idle socket: a receiver trickling bytes would keep it forever
+      const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${opts.timeoutMs} ms`)), remaining());
+      req.on('close', () => clearTimeout(deadline));
       req.on('timeout', () => req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)));
       req.on('error', reject);
       req.end(body);
