@@ -13,7 +13,7 @@ describe('GraphQL over HTTP audits (graphql-http)', () => {
     const { apiKey } = await stack.createClient({ name: 'audits' });
     results = await auditServer({
       url: stack.urls.gateway!,
-      fetchFn: (input: RequestInfo | URL, init?: RequestInit) => {
+      fetchFn: (input: string | URL | Request, init?: RequestInit) => {
         const headers = new Headers(init?.headers);
         headers.set('x-api-key', apiKey);
         return fetch(input, { ...init, headers });
