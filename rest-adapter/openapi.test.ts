@@ -17,6 +17,16 @@ describe('route table', () => {
     expect(validate(SCHEMA, parse(route.operation))).toEqual([]);
   });
 
+  it.each(routes.filter((route) => route.body).map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s has an example body with its required fields and only its own',
+    (_name, route) => {
+      const names = route.body!.map((field) => field.name);
+      expect(Object.keys(route.example ?? {}).filter((name) => !names.includes(name))).toEqual([]);
+      expect(route.body!.filter((field) => field.required && !(field.name in (route.example ?? {})))).toEqual([]);
+      expect(route.example).toBeDefined();
+    },
+  );
+
   it('has no two routes on the same method and path', () => {
     const keys = routes.map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);

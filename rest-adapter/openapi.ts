@@ -52,7 +52,9 @@ function operationObject(route: Route) {
   return {
     summary: route.summary,
     parameters: [...pathParams, ...queryParams],
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: objectSchema(route.body) } } } } : {}),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: objectSchema(route.body), example: route.example } } } }
+      : {}),
     responses: {
       [success]: { description: 'Success', content: { 'application/json': {} } },
       default: {

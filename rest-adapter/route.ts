@@ -32,6 +32,11 @@ export interface Route {
   summary: string;
   /** JSON body fields; unknown fields of a request body are dropped. Absent = the route takes no body. */
   body?: readonly Field[];
+  /**
+   * A valid body (for a route that takes one): shown in OpenAPI, and the request the generated
+   * suites (tenant isolation, fuzzing) start from. Ids of other records are the caller's own there.
+   */
+  example?: Record<string, unknown>;
   /** JSON body limit when a route needs more than the default 2 MB (e.g. `'10mb'`); the gateway must accept it too. */
   bodyLimit?: string;
   /** Query parameters; `integer` ones are parsed (400 when not an integer), others passed as strings. */

@@ -14,6 +14,7 @@ export const adminRoutes: Route[] = [
       { name: 'environment', type: { enum: ['live', 'test'] }, description: 'Default live' },
       { name: 'organizationId', type: 'string', description: 'A new organization when absent' },
     ],
+    example: { name: 'checkout service', service: 'risk', environment: 'test', rateLimit: 600 },
     operation: /* GraphQL */ `
       mutation CreateApiClient($input: CreateApiClientInput!) {
         createApiClient(input: $input) {

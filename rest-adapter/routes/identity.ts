@@ -13,6 +13,7 @@ export const identityRoutes: Route[] = [
       { name: 'userId', type: 'string', required: true },
       { name: 'tier', type: { enum: TIERS }, description: 'Default BASIC' },
     ],
+    example: { userId: 'user_1001', tier: 'STANDARD' },
     operation: /* GraphQL */ `
       mutation CreateIdentityVerification($input: CreateIdentityVerificationInput!) {
         createIdentityVerification(input: $input) {
@@ -74,6 +75,7 @@ export const identityRoutes: Route[] = [
       { name: 'reviewedBy', type: 'string', required: true },
       { name: 'reviewNotes', type: 'string', required: true },
     ],
+    example: { decision: 'VERIFIED', reviewedBy: 'officer@example.com', reviewNotes: 'Document and selfie checked' },
     operation: /* GraphQL */ `
       mutation ReviewIdentityVerification($id: ID!, $input: ReviewIdentityVerificationInput!) {
         reviewIdentityVerification(id: $id, input: $input) {

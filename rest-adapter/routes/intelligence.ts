@@ -31,6 +31,18 @@ export const intelligenceRoutes: Route[] = [
       },
       { name: 'ip', type: 'string', description: 'Detected from the request when omitted' },
     ],
+    example: {
+      userId: 'user_1001',
+      sessionId: 'sess_7f3a',
+      fingerprint: {
+        userAgent: 'Mozilla/5.0 (Linux; Android 14) Chrome/130.0',
+        platform: 'Linux armv8l',
+        screenResolution: '1080x2400',
+        timezone: 'Africa/Lagos',
+        language: 'en-NG',
+      },
+      ip: '102.89.34.10',
+    },
     operation: /* GraphQL */ `
       mutation AssessDevice($input: AssessDeviceInput!) {
         assessDevice(input: $input) {
@@ -63,6 +75,7 @@ export const intelligenceRoutes: Route[] = [
       { name: 'ip', type: 'string', required: true, description: 'IPv4 or IPv6' },
       { name: 'userId', type: 'string' },
     ],
+    example: { ip: '102.89.34.10', userId: 'user_1001' },
     operation: ANALYZE_IP,
     variables: ({ body }) => ({ input: body }),
   },
@@ -74,6 +87,7 @@ export const intelligenceRoutes: Route[] = [
       { name: 'ipAddress', type: 'string', required: true, description: 'IPv4 or IPv6' },
       { name: 'userId', type: 'string', required: true },
     ],
+    example: { ipAddress: '102.89.34.10', userId: 'user_1001' },
     operation: /* GraphQL */ `
       mutation CheckIp($ipAddress: String!, $userId: String!) {
         analyzeIp(input: { ip: $ipAddress, userId: $userId }) {

@@ -42,6 +42,7 @@ export const notifyRoutes: Route[] = [
       { name: 'data', type: 'object', description: 'Values of the template placeholders' },
       { name: 'template_version', type: 'integer', description: 'Default: the latest version' },
     ],
+    example: { to: '+2348012345678', template: 'welcome', channels: ['sms'], data: { first_name: 'Ada' } },
     operation: /* GraphQL */ `
       mutation SendNotification($input: SendNotificationInput!) {
         sendNotification(input: $input) {
@@ -66,6 +67,14 @@ export const notifyRoutes: Route[] = [
     ],
     // 10,000 recipients with their data do not fit in the default 2 MB
     bodyLimit: '10mb',
+    example: {
+      template: 'welcome',
+      channels: ['sms'],
+      recipients: [
+        { to: '+2348012345678', data: { first_name: 'Ada' } },
+        { to: 'ada@example.com', data: { first_name: 'Ada' } },
+      ],
+    },
     operation: /* GraphQL */ `
       mutation SendNotificationBatch($input: SendNotificationBatchInput!) {
         sendNotificationBatch(input: $input) {
@@ -147,6 +156,13 @@ export const notifyRoutes: Route[] = [
         description: 'email {subject, html}, sms {body}, push {title, body}; placeholders {{field}}',
       },
     ],
+    example: {
+      name: 'welcome',
+      channels: {
+        email: { subject: 'Welcome, {{first_name}}', html: '<p>Hello {{first_name}}</p>' },
+        sms: { body: 'Hello {{first_name}}' },
+      },
+    },
     operation: /* GraphQL */ `
       mutation CreateNotificationTemplate($input: CreateNotificationTemplateInput!) {
         createNotificationTemplate(input: $input) {
@@ -223,6 +239,7 @@ export const notifyRoutes: Route[] = [
       { name: 'web_push_subscriptions', type: { array: 'object' }, description: 'PushSubscription JSON: {endpoint, keys {p256dh, auth}}' },
       { name: 'locale', type: 'string' },
     ],
+    example: { email: 'ada@example.com', phone: '+2348012345678', locale: 'en-NG' },
     operation: /* GraphQL */ `
       mutation UpsertNotificationRecipient($id: String!, $input: NotificationRecipientInput!) {
         upsertNotificationRecipient(id: $id, input: $input) {

@@ -35,6 +35,15 @@ export const riskRoutes: Route[] = [
         description: 'device_id, ip, location {lat, lng}, sender_name, receiver_name (screened); test keys: mock_score',
       },
     ],
+    example: {
+      transaction_id: 'tx-1001',
+      amount: 25000,
+      currency: 'KES',
+      sender: '254700000001',
+      receiver: '254700000002',
+      channel: 'mobile_money',
+      metadata: { device_id: 'a1b2', ip: '41.90.1.2', sender_name: 'Jane Wanjiru', receiver_name: 'Acme Traders' },
+    },
     operation: /* GraphQL */ `
       mutation EvaluateTransaction($input: EvaluateTransactionInput!) {
         evaluateTransaction(input: $input) {
@@ -89,6 +98,7 @@ export const riskRoutes: Route[] = [
       { name: 'description', type: 'string' },
       { name: 'enabled', type: 'boolean' },
     ],
+    example: { condition: 'txn.amount > 100000.0 && txn.hour_utc < 5', action: 'review', severity: 'high', name: 'Large night transfer' },
     operation: /* GraphQL */ `
       mutation PutRiskRule($id: String!, $input: RiskRuleInput!) {
         putRiskRule(id: $id, input: $input) {
@@ -113,6 +123,10 @@ export const riskRoutes: Route[] = [
       { name: 'query', type: 'string', required: true, description: 'The documented read-only subset' },
       { name: 'params', type: 'object', description: 'Values of $parameters' },
     ],
+    example: {
+      query: 'MATCH (a:Account {id: $id})-[:SENT*1..3]->(b) RETURN b.id AS b, count(*) AS paths ORDER BY paths DESC LIMIT 10',
+      params: { id: '254700000001' },
+    },
     operation: /* GraphQL */ `
       query RiskGraphQuery($query: String!, $params: RiskJSON) {
         riskGraphQuery(query: $query, params: $params) {

@@ -26,6 +26,7 @@ export const screeningRoutes: Route[] = [
     path: '/screening/aml',
     summary: 'Screen a person against sanctions, PEP, adverse-media and law-enforcement lists',
     body: AML_REQUEST,
+    example: { userId: 'user_1001', fullName: 'Amina Wanjiru Odhiambo', dateOfBirth: '1984-02-29', nationality: 'KE' },
     operation: /* GraphQL */ `
       mutation ScreenAml($input: AmlScreeningInput!) {
         screenAml(input: $input) {
@@ -44,6 +45,12 @@ export const screeningRoutes: Route[] = [
       { name: 'subjects', type: { array: 'object' }, required: true, description: 'AML request records, at most 100' },
       { name: 'callbackUrl', type: 'string', description: 'HTTPS URL' },
     ],
+    example: {
+      subjects: [
+        { userId: 'user_1001', fullName: 'Amina Wanjiru Odhiambo', nationality: 'KE' },
+        { userId: 'user_1002', fullName: 'Kwame Osei Mensah' },
+      ],
+    },
     operation: /* GraphQL */ `
       mutation CreateAmlBatch($input: AmlBatchInput!) {
         createAmlBatch(input: $input) {
@@ -121,6 +128,7 @@ export const screeningRoutes: Route[] = [
       { name: 'resolvedBy', type: 'string', required: true },
       { name: 'reason', type: 'string', required: true },
     ],
+    example: { resolution: 'FALSE_POSITIVE', resolvedBy: 'officer@example.com', reason: 'Different date of birth' },
     operation: /* GraphQL */ `
       mutation ResolveAmlMatch($id: ID!, $matchId: ID!, $input: ResolveAmlMatchInput!) {
         resolveAmlMatch(screeningId: $id, matchId: $matchId, input: $input) {
@@ -235,6 +243,13 @@ export const watchlistRoutes: Route[] = [
     path: '/monitoring/watchlist/subscribe',
     summary: 'Subscribe a user to watchlist monitoring (Form A)',
     body: [...SUBSCRIBER, { name: 'lists', type: { array: { enum: WATCHLIST_LISTS } }, description: 'Default: all three' }],
+    example: {
+      userId: 'user_1001',
+      fullName: 'Amina Wanjiru Odhiambo',
+      dateOfBirth: '1984-02-29',
+      nationality: 'KE',
+      lists: ['SANCTIONS', 'PEP'],
+    },
     operation: SUBSCRIBE,
     variables: ({ body }) => ({ input: body }),
     status: 201,
@@ -244,6 +259,7 @@ export const watchlistRoutes: Route[] = [
     path: '/screening/watchlist/subscribe',
     summary: 'Subscribe a user to watchlist monitoring (Form B)',
     body: [...SUBSCRIBER, { name: 'country', type: 'string', description: 'ISO 3166-1 alpha-2' }],
+    example: { userId: 'user_1001', fullName: 'Amina Wanjiru Odhiambo', country: 'KE' },
     operation: SUBSCRIBE,
     variables: ({ body }) => ({ input: body }),
     status: 201,
@@ -299,6 +315,7 @@ export const watchlistRoutes: Route[] = [
     path: '/monitoring/watchlist/alerts/:id/review',
     summary: 'Review or dismiss an OPEN alert (Form A path)',
     body: REVIEW_BODY,
+    example: { status: 'DISMISSED', reviewedBy: 'officer@example.com', note: 'Different person: date of birth differs' },
     operation: REVIEW_ALERT,
     variables: ({ params, body }) => ({ id: params.id, input: body }),
   },
@@ -307,6 +324,7 @@ export const watchlistRoutes: Route[] = [
     path: '/screening/watchlist/alerts/:id/review',
     summary: 'Review or dismiss an OPEN alert (Form B path)',
     body: REVIEW_BODY,
+    example: { status: 'REVIEWED', reviewedBy: 'officer@example.com', note: 'Confirmed, account frozen' },
     operation: REVIEW_ALERT,
     variables: ({ params, body }) => ({ id: params.id, input: body }),
   },

@@ -11,6 +11,11 @@ export const webhookRoutes: Route[] = [
       { name: 'callbackUrl', type: 'string', required: true, description: 'HTTPS URL' },
       { name: 'events', type: { array: 'string' }, required: true, description: 'At least one' },
     ],
+    example: {
+      clientId: '0d9f5f3e-2c57-4a43-9d1e-6a1b2c3d4e5f',
+      callbackUrl: 'https://hooks.example.com/verification',
+      events: ['identity.verified', 'identity.rejected'],
+    },
     operation: /* GraphQL */ `
       mutation ConfigureWebhook($input: ConfigureWebhookInput!) {
         configureWebhook(input: $input) {

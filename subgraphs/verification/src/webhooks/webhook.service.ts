@@ -68,14 +68,19 @@ export class WebhookService {
     if (!cmd.events.length) errors.push('events must contain at least one event');
     const unknown = cmd.events.filter((e) => !this.opts.events.includes(e));
     if (unknown.length) errors.push(`events must be among: ${this.opts.events.join(', ')} (unknown: ${unknown.join(', ')})`);
-    const client = isUuid(cmd.clientId)
-      ? await this.em.findOne(ApiClient, { id: cmd.clientId, organizationId: this.tenant.organizationId })
-      : null;
-    if (!client) errors.push('clientId must be the id of an API client of your organization');
+    if (!isUuid(cmd.clientId)) errors.push('clientId must be the id of an API client of your organization');
     if (url && !errors.length) {
       await resolveTarget(url.href, this.opts.allowPrivateTargets).catch((err: Error) => errors.push(err.message));
     }
     if (errors.length) throw invalid(errors);
+    // another tenant's client (another organization, or this one's other environment) does not exist here
+    const { organizationId, environment } = this.tenant;
+    const client = await this.em.findOne(ApiClient, {
+      id: cmd.clientId,
+      organizationId,
+      environment: environment as ApiClient['environment'],
+    });
+    if (!client) throw notFound('API client', cmd.clientId);
 
     const webhook = this.em.create(Webhook, {
       ...this.tenant,

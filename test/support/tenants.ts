@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import type { ServiceName } from '../../platform/auth/principal.js';
+import type { RecordKind } from './references.js';
+import { eventually, type TestStack } from './stack.js';
+
+/** A listed person the suites' fixture sanctions list holds: screening them makes a match and an alert. */
+export const LISTED_PERSON = { fullName: 'Amina Wanjiru Odhiambo', dateOfBirth: '1984-02-29', nationality: 'KE' };
+
+export interface SeededTenant {
+  /** A random token in every value this tenant chose (user ids, names, addresses…). */
+  marker: string;
+  organizationId: string;
+  environment: 'live' | 'test';
+  /** The verification API client's id (webhooks are configured per client). */
+  clientId: string;
+  /** Credentials per service, as the REST adapter and the gateway take them. */
+  headers: Record<ServiceName, Record<string, string>>;
+  /** One record (or more) of every kind, by kind. */
+  refs: Record<RecordKind, string[]>;
+  /** The ids the server made for this tenant's records. */
+  serverIds: string[];
+}
+
+export interface SeedOptions {
+  /** An organization to add keys to (its other environment, say); a new one when absent. */
+  organizationId?: string;
+  environment?: 'live' | 'test';
+  /** An HTTPS URL answering 200, for the tenant's webhook. */
+  webhookUrl: string;
+}
+
+/**
+ * Keys for all three services and one record of every kind, made through the public API (the
+ * REST routes' own bodies), every chosen value carrying the tenant's marker.
+ */
+export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<SeededTenant> {
+  const marker = `m${randomBytes(5).toString('hex')}`;
+  const environment = opts.environment ?? 'live';
+  const verification = await stack.createClient({ name: `${marker} verification`, environment, organizationId: opts.organizationId });
+  const organizationId = verification.organizationId;
+  const risk = await stack.createClient({ name: `${marker} risk`, service: 'risk', environment, organizationId });
+  const notify = await stack.createClient({ name: `${marker} notify`, service: 'notify', environment, organizationId });
+  const headers: SeededTenant['headers'] = {
+    verification: { 'x-api-key': verification.apiKey },
+    risk: { authorization: `Bearer ${risk.apiKey}` },
+    notify: { authorization: `Bearer ${notify.apiKey}` },
+  };
+  const serverIds: string[] = [verification.id, risk.id, notify.id, organizationId];
+  const call = async (service: ServiceName, method: string, path: string, body?: unknown) => {
+    const res = await stack.rest(method, path, body, headers[service]);
+    if (res.status >= 300) throw new Error(`seeding ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const made = (id: string) => {
+    serverIds.push(id);
+    return id;
+  };
+  const userId = `${marker}-user`;
+
+  const webhook = await call('verification', 'POST', '/webhooks/configure', {
+    clientId: verification.id,
+    callbackUrl: opts.webhookUrl,
+    events: ['aml.flagged', 'watchlist.alert'],
+  });
+  const identity = await call('verification', 'POST', '/verifications/identity', { userId });
+  const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
+    userId,
+    sessionId: `${marker}-session`,
+    fingerprint: { userAgent: `${marker}-agent`, platform: 'Linux armv8l', timezone: 'Africa/Nairobi', language: 'sw-KE' },
+    ip: '102.89.34.10',
+  });
+  const ip = await call('verification', 'POST', '/intelligence/ip', { ip: '41.90.1.2', userId });
+  // the screening index loads the fixture list on a notification: wait until it matches
+  const screening = await eventually(async () => {
+    const res = await call('verification', 'POST', '/screening/aml', { userId, ...LISTED_PERSON });
+    return res.matches?.length ? res : null;
+  });
+  const batch = await call('verification', 'POST', '/screening/aml/batch', {
+    subjects: [{ userId: `${marker}-batch-user`, fullName: `${marker} Batch Person` }],
+  });
+  const subscription = await call('verification', 'POST', '/monitoring/watchlist/subscribe', { userId, ...LISTED_PERSON });
+  const alert = await eventually(
+    async () => (await call('verification', 'GET', `/monitoring/watchlist/alerts?userId=${userId}`)).data?.[0],
+  );
+  const delivery = await eventually(async () => {
+    const res = await stack.gql(
+      `query($id: ID!) { webhookDeliveries(webhookId: $id) { data { id } } }`,
+      { id: webhook.id },
+      headers.verification,
+    );
+    return res.body.data?.webhookDeliveries.data[0];
+  });
+
+  const template = `${marker}-template`;
+  await call('notify', 'POST', '/templates', {
+    name: template,
+    channels: {
+      email: { subject: `${marker} {{first_name}}`, html: '<p>Hello {{first_name}}</p>' },
+      sms: { body: 'Hello {{first_name}}' },
+    },
+  });
+  const recipient = `${marker}-recipient`;
+  await call('notify', 'PUT', `/recipients/${recipient}`, { email: `${marker}@example.com`, phone: '+254700000001' });
+  const notification = await call('notify', 'POST', '/send', {
+    to: recipient,
+    template,
+    channels: ['email'],
+    data: { first_name: marker },
+  });
+  const notificationBatch = await call('notify', 'POST', '/send/batch', {
+    template,
+    channels: ['email'],
+    recipients: [{ to: `${marker}-batch@example.com`, data: { first_name: marker } }],
+  });
+
+  const account = `${marker}-account`;
+  const evaluation = await call('risk', 'POST', '/evaluate', {
+    transaction_id: `${marker}-tx`,
+    amount: 1200,
+    currency: 'KES',
+    sender: account,
+    receiver: `${marker}-account-2`,
+  });
+  const rule = `${marker}_rule`;
+  await call('risk', 'PUT', `/rules/${rule}`, { condition: 'txn.amount > 999999.0', action: 'review', name: `${marker} rule` });
+  const profile = await stack.gql(
+    `mutation($id: String!, $input: RiskAccountProfileInput!) { setRiskAccountProfile(accountId: $id, input: $input) { accountId } }`,
+    { id: account, input: { fullName: `${marker} Account Holder` } },
+    headers.risk,
+  );
+  if (profile.body.errors) throw new Error(`seeding setRiskAccountProfile: ${JSON.stringify(profile.body.errors)}`);
+
+  const refs: Record<RecordKind, string[]> = {
+    User: [userId],
+    ApiClient: [verification.id],
+    IdentityVerification: [made(identity.id)],
+    DeviceAssessment: [made(device.id), made(device.deviceId)],
+    IpAnalysis: [made(ip.id)],
+    AmlScreening: [made(screening.id)],
+    AmlMatch: [made(screening.matches[0].id)],
+    AmlBatch: [made(batch.batchId ?? batch.id)],
+    WatchlistSubscription: [made(subscription.id)],
+    WatchlistAlert: [made(alert.id)],
+    Webhook: [made(webhook.id)],
+    WebhookDelivery: [made(delivery.id)],
+    Notification: [made(notification.notification_id)],
+    NotificationBatch: [made(notificationBatch.batch_id)],
+    NotificationTemplate: [template],
+    NotificationRecipient: [recipient],
+    RiskEvaluation: [made(evaluation.evaluation_id)],
+    RiskRule: [rule],
+    RiskAccount: [account],
+  };
+  return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
+}

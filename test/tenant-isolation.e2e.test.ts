@@ -1,0 +1,171 @@
+import pg from 'pg';
+import { importSnapshot } from '../screening/index.js';
+import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
+import { ADMIN_ROUTE, graphqlCall, graphqlRequests, restCall, restRequests, type RefSlot } from './support/probes.js';
+import { startTestStack, type TestStack } from './support/stack.js';
+import { LISTED_PERSON, seedTenant, type SeededTenant } from './support/tenants.js';
+
+/**
+ * Generated from the route table and the schema: every REST route and every root query and
+ * mutation that names a record (an id, a userId, a template name…) is called by another
+ * organization, and by the owner's other environment, with the owner's records in each of those
+ * places. Each answer is a 404 / NOT_FOUND, or a success that shows nothing of the owner's (an
+ * empty list, or the caller's own record under that name); afterwards the owner's records read
+ * exactly as before. A new route or field is covered without a new test.
+ */
+
+const CALLERS = ['another organization', 'the same organization, other environment'] as const;
+type Caller = (typeof CALLERS)[number];
+
+const rest = restRequests();
+const graph = graphqlRequests();
+
+/** One probe per request and caller: path parameters together, each query/body/argument reference alone. */
+function probesOf<R extends { slots: RefSlot[] }>(requests: R[], label: (r: R) => string) {
+  return requests.flatMap((request) => {
+    const groups: RefSlot[][] = [];
+    const params = request.slots.filter((s) => s.at === 'param' || (s.at === 'arg' && s.path.length === 1));
+    if (params.length) groups.push(params);
+    for (const slot of request.slots.filter((s) => !params.includes(s))) groups.push([slot]);
+    return groups.flatMap((slots) =>
+      CALLERS.map(
+        (caller) => [`${label(request)} [${slots.map((s) => s.path.join('.')).join(', ')}] by ${caller}`, request, slots, caller] as const,
+      ),
+    );
+  });
+}
+
+describe('tenant isolation (generated from the route table and the schema)', () => {
+  const cert = selfSignedCertificate();
+  let stack: TestStack;
+  let owner: SeededTenant;
+  const callers = {} as Record<Caller, SeededTenant>;
+
+  /** Owner values each caller has already used in a request that succeeded: a 409 on one is the caller's own record. */
+  const usedBefore = new Map<Caller, Set<string>>(CALLERS.map((c) => [c, new Set()]));
+  const expectRefusedOrOwn = (caller: Caller, slots: RefSlot[], code: string, answer: unknown) => {
+    const own = code === 'CONFLICT' && slots.every((slot) => usedBefore.get(caller)!.has(owner.refs[slot.kind][0]));
+    if (code !== 'NOT_FOUND' && !own) expect(`${code}: ${JSON.stringify(answer)}`).toMatch(/^NOT_FOUND/);
+  };
+  const remember = (caller: Caller, slots: RefSlot[]) => slots.forEach((slot) => usedBefore.get(caller)!.add(owner.refs[slot.kind][0]));
+  /** Nothing of the owner's in an answer, once the values the caller sent are taken out. */
+  const expectNothingOfOwner = (answer: unknown, sent: string[], caller?: Caller) => {
+    let text = JSON.stringify(answer);
+    const echoed = [...sent, ...(caller ? usedBefore.get(caller)! : [])].sort((a, b) => b.length - a.length);
+    for (const value of echoed) if (value.length > 3) text = text.split(value).join('');
+    for (const secret of [owner.marker, ...owner.serverIds]) expect(text).not.toContain(secret);
+  };
+  const owned = (slots: RefSlot[]) => new Map(slots.map((slot) => [slot, owner.refs[slot.kind][0]]));
+  /** The owner's view of every record, through every query that names one. */
+  const ownerView = async () => {
+    const views: Record<string, unknown> = {};
+    for (const request of graph.filter((r) => r.rootType === 'Query' && r.slots.length && !r.admin)) {
+      const call = graphqlCall(request, owner.refs);
+      views[request.field.name] = (await stack.gql(call.query, call.variables, owner.headers[request.service])).body;
+    }
+    return views;
+  };
+  let before: Record<string, unknown>;
+  const fixed: Record<string, string> = {};
+
+  beforeAll(async () => {
+    stack = await startTestStack({}, { webhookCa: cert.cert });
+    const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
+    await importSnapshot(pool, 'UN_SC', [
+      {
+        source: 'UN_SC',
+        kind: 'SANCTIONS',
+        externalId: 'QDi.990',
+        entityType: 'INDIVIDUAL',
+        names: [{ full: LISTED_PERSON.fullName, type: 'PRIMARY' }],
+        datesOfBirth: [],
+        nationalities: [],
+        documents: [],
+        programs: ['Fixture programme'],
+      },
+    ]);
+    await pool.end();
+    const receiver = await startReceiver(cert);
+    fixed.callbackUrl = receiver.url;
+    owner = await seedTenant(stack, { webhookUrl: receiver.url });
+    callers['another organization'] = await seedTenant(stack, { webhookUrl: receiver.url });
+    callers['the same organization, other environment'] = await seedTenant(stack, {
+      webhookUrl: receiver.url,
+      organizationId: owner.organizationId,
+      environment: 'test',
+    });
+    before = await ownerView();
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('generates probes for every route and every root field that names a record', () => {
+    expect(rest.filter((r) => r.slots.length).length).toBeGreaterThanOrEqual(30);
+    expect(graph.filter((r) => r.slots.length).length).toBeGreaterThanOrEqual(35);
+  });
+
+  const lists = graph.filter((r) => r.rootType === 'Query' && !r.slots.length && !r.admin);
+  it.each(lists.map((r) => [r.field.name, r] as const))(
+    'GraphQL Query.%s shows none of the owner’s records to another tenant',
+    async (_name, request) => {
+      for (const caller of CALLERS) {
+        const call = graphqlCall(request, callers[caller].refs);
+        const res = await stack.gql(call.query, call.variables, callers[caller].headers[request.service]);
+        expectNothingOfOwner(res.body, call.sent);
+      }
+    },
+  );
+
+  const restProbes = probesOf(
+    rest.filter((r) => r.slots.length && !ADMIN_ROUTE(r.route)),
+    (r) => `${r.route.method} ${r.route.path}`,
+  );
+  it.each(restProbes)('REST %s', async (_name, request, slots, caller) => {
+    const call = restCall(request, callers[caller].refs, owned(slots), fixed);
+    const res = await stack.rest(call.method, call.url, call.body, callers[caller].headers[request.service]);
+    if (res.status < 300) remember(caller, slots);
+    else expectRefusedOrOwn(caller, slots, res.body.code, res.body);
+    expectNothingOfOwner(res.body, call.sent, caller);
+  });
+
+  const graphProbes = probesOf(
+    graph.filter((r) => r.slots.length && !r.admin),
+    (r) => `${r.rootType}.${r.field.name}`,
+  );
+  it.each(graphProbes)('GraphQL %s', async (_name, request, slots, caller) => {
+    const call = graphqlCall(request, callers[caller].refs, owned(slots), fixed);
+    const res = await stack.gql(call.query, call.variables, callers[caller].headers[request.service]);
+    if (!res.body.errors) remember(caller, slots);
+    for (const error of res.body.errors ?? []) expectRefusedOrOwn(caller, slots, error.extensions?.code, error.message);
+    expectNothingOfOwner(res.body, call.sent, caller);
+  });
+
+  it.each([...graph.filter((r) => r.admin).map((r) => [`GraphQL ${r.field.name}`, r] as const)])(
+    '%s refuses API keys',
+    async (_name, request) => {
+      const call = graphqlCall(
+        request,
+        callers['another organization'].refs,
+        new Map(request.slots.map((s) => [s, owner.refs[s.kind][0]])),
+      );
+      const res = await stack.gql(call.query, call.variables, callers['another organization'].headers[request.service]);
+      expect(res.body.errors?.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual([
+        expect.stringMatching(/^(FORBIDDEN|UNAUTHENTICATED)$/),
+      ]);
+    },
+  );
+
+  it.each(rest.filter((r) => ADMIN_ROUTE(r.route)).map((r) => [`${r.route.method} ${r.route.path}`, r] as const))(
+    'REST %s refuses API keys',
+    async (_name, request) => {
+      const call = restCall(request, owner.refs);
+      const res = await stack.rest(call.method, call.url, call.body, callers['another organization'].headers[request.service]);
+      expect([401, 403]).toContain(res.status);
+    },
+  );
+
+  it('leaves every record of the owner as it was', async () => {
+    expect(await ownerView()).toEqual(before);
+  });
+});
