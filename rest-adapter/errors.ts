@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AppError, ERROR_STATUS, isErrorCode, restErrorBody, type ErrorCode } from '../platform/errors.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
+import { redactUrl } from '../platform/http/observability.js';
 import { UNAVAILABLE_RETRY_AFTER_S, type GraphQLErrorShape } from './gateway.js';
 
 /** Apollo's code for an unexpected resolver error (when the gateway did not mask it as INTERNAL). */
@@ -62,7 +63,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (known) return sendError(res, known[0], [known[0] === 'PAYLOAD_TOO_LARGE' ? (limit ?? known[1]) : known[1]]);
 
     const errorId = randomUUID();
-    logger.error({ err, errorId, requestId: req.headers[REQUEST_ID_HEADER], method: req.method, url: req.originalUrl }, 'unexpected error');
+    logger.error(
+      { err, errorId, requestId: req.headers[REQUEST_ID_HEADER], method: req.method, url: redactUrl(req.originalUrl) },
+      'unexpected error',
+    );
     if (res.headersSent) return;
     sendError(res, 'INTERNAL', [`Internal server error (error id ${errorId})`]);
   };

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiClient } from './api-client.entity.js';
 import { Organization } from './organization.entity.js';
-import { generateApiKey, hashApiKey } from './api-keys.js';
+import { generateApiKey, hashApiKey, publicKeyPrefix } from './api-keys.js';
 import { validatePermissions } from './permissions.js';
 import { ENVIRONMENTS, SERVICES, type Environment, type ServiceName } from './principal.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -55,7 +55,7 @@ export class ApiClientService {
         name: cmd.name.trim(),
         service,
         environment,
-        keyPrefix: apiKey.slice(0, apiKey.lastIndexOf('_') + 5),
+        keyPrefix: publicKeyPrefix(apiKey, service, environment),
         keyHash: hashApiKey(apiKey),
         permissions,
         rateLimit: cmd.rateLimit ?? this.defaultRateLimit,
@@ -83,7 +83,7 @@ export class ApiClientService {
       const client = await this.find(em, id);
       if (!client.active) throw conflict(`API client ${id} is revoked; create a new one`);
       const apiKey = generateApiKey(client.service, client.environment);
-      client.keyPrefix = apiKey.slice(0, apiKey.lastIndexOf('_') + 5);
+      client.keyPrefix = publicKeyPrefix(apiKey, client.service, client.environment);
       client.keyHash = hashApiKey(apiKey);
       await em.flush();
       await notifyChanged(em, id);

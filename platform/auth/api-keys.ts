@@ -8,6 +8,14 @@ export function keyPrefix(service: ServiceName, environment: Environment): strin
   return `${SERVICE_PREFIX[service]}_${environment}_`;
 }
 
+/**
+ * The public start of a key, shown with its client (`vk_live_` + 4 characters). Counted from the
+ * known prefix: the random part is base64url and may itself contain `_`.
+ */
+export function publicKeyPrefix(apiKey: string, service: ServiceName, environment: Environment): string {
+  return apiKey.slice(0, keyPrefix(service, environment).length + 4);
+}
+
 export function generateApiKey(service: ServiceName, environment: Environment): string {
   return keyPrefix(service, environment) + randomBytes(24).toString('base64url');
 }

@@ -60,5 +60,20 @@ export function mountObservability(app: Express, opts: ObservabilityOptions): Re
   return registry;
 }
 
-/** A URL as logs may show it: secrets passed in the query string (`token`, `key`, `secret`) blanked. */
-export const redactUrl = (url: string): string => url.replace(/([?&](?:token|key|secret|api_key)=)[^&#]*/gi, '$1[redacted]');
+/** Query parameters named for a credential: token, api_key, apiKey, access_token, client_secret, password, signature… */
+const SECRET_PARAM = /token|key|secret|pass|auth|signature|credential/i;
+/** Values shaped like the platform's own credentials (API keys, webhook secrets), whatever their parameter's name. */
+const SECRET_VALUE = /^(?:(?:vk|nk|risk)_(?:live|test)_|whsec_)/;
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** A URL as logs may show it: query values that are, or are named as, secrets blanked. */
+export const redactUrl = (url: string): string =>
+  url.replace(/([?&])([^=&#]*)=([^&#]*)/g, (param, sep: string, name: string, value: string) =>
+    SECRET_PARAM.test(decoded(name)) || SECRET_VALUE.test(decoded(value)) ? `${sep}${name}=[redacted]` : param,
+  );

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../platform/db/embedded-postgres.js';
+
+export interface StackProcessOptions {
+  /** An existing database; without one the process starts its own embedded PostgreSQL in a temp folder. */
+  databaseUrl?: string;
+  /** A CA the stack trusts for outgoing HTTPS (webhooks, callbacks): WEBHOOK_CA_FILE. */
+  caPem?: string;
+  /** More environment settings (they override the defaults below). */
+  env?: Record<string, string>;
+  /** How long startup may take (embedded PostgreSQL's initdb included). */
+  readyTimeoutMs?: number;
+}
+
+export interface StackProcess {
+  pid: number;
+  /** The gateway's GraphQL URL, the REST adapter's and the subgraphs' origins. */
+  urls: { gateway: string; rest: string; verification: string; risk: string; notify: string };
+  /** Everything the process wrote to stdout and stderr so far (its logs). */
+  output(): string;
+  /** SIGINT (a graceful stop: embedded PostgreSQL too), waits for the exit, removes the temp folder. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * The whole stack as `npm start` runs it (`dist/cli/start-all.js`, one OS process) on free ports,
+ * with its stdout and stderr captured; resolves once every service answers `/ready`.
+ */
+export async function startStackProcess(opts: StackProcessOptions = {}): Promise<StackProcess> {
+  const [gateway, rest, verification, risk, notify, pgPort] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+  const dir = mkdtempSync(path.join(tmpdir(), 'afri-stack-'));
+  // as root, initdb runs as `postgres`, which must reach the data directory (embedded-postgres.ts)
+  chmodSync(dir, 0o755);
+  const pgDir = path.join(dir, 'pg');
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    GATEWAY_PORT: String(gateway),
+    REST_PORT: String(rest),
+    VERIFICATION_PORT: String(verification),
+    RISK_PORT: String(risk),
+    NOTIFY_PORT: String(notify),
+    GATEWAY_URL: `http://127.0.0.1:${gateway}/graphql`,
+    EMBEDDED_PG_DIR: pgDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    DATABASE_URL: opts.databaseUrl,
+  };
+  if (!opts.databaseUrl) delete env.DATABASE_URL;
+  // the jest worker's own settings are not the stack's
+  delete env.JEST_WORKER_ID;
+  if (opts.caPem) {
+    const caFile = path.join(dir, 'ca.pem');
+    writeFileSync(caFile, opts.caPem);
+    env.WEBHOOK_CA_FILE = caFile;
+  }
+  Object.assign(env, opts.env);
+
+  const child = spawn(process.execPath, [path.resolve('dist/cli/start-all.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  child.stderr.on('data', (c: Buffer) => chunks.push(c));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const output = () => Buffer.concat(chunks).toString('utf8');
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    const timer = setTimeout(() => {
+      // no graceful stop within the shutdown's own 15 s deadline: the process and its PostgreSQL go
+      child.kill('SIGKILL');
+      const postmaster = path.join(pgDir, 'postmaster.pid');
+      const pid = existsSync(postmaster) ? Number(readFileSync(postmaster, 'utf8').split('\n')[0]) : NaN;
+      if (pid > 0) process.kill(pid, 'SIGKILL');
+    }, 25_000);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  const urls = {
+    gateway: `http://127.0.0.1:${gateway}/graphql`,
+    rest: `http://127.0.0.1:${rest}`,
+    verification: `http://127.0.0.1:${verification}`,
+    risk: `http://127.0.0.1:${risk}`,
+    notify: `http://127.0.0.1:${notify}`,
+  };
+  const probes = [
+    new URL('/ready', urls.gateway).toString(),
+    ...[urls.rest, urls.verification, urls.risk, urls.notify].map((u) => `${u}/ready`),
+  ];
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  try {
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the stack exited before it was ready:\n${output()}`);
+      const ready = await Promise.all(
+        probes.map((url) =>
+          fetch(url).then(
+            async (r) => (await r.arrayBuffer(), r.ok),
+            () => false,
+          ),
+        ),
+      );
+      if (ready.every(Boolean)) break;
+      if (Date.now() > deadline) throw new Error(`the stack was not ready in time:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { pid: child.pid!, urls, output, stop };
+}
