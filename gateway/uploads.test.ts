@@ -141,4 +141,30 @@ describe('uploads through the gateway', () => {
       expect(body.errors![0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
     });
   });
+
+  describe('malformed bodies', () => {
+    const raw = (body: string) =>
+      fetch(stack.gateway.url, {
+        method: 'POST',
+        headers: { 'x-api-key': API_KEYS.good, 'apollo-require-preflight': 'true', 'content-type': 'multipart/form-data; boundary=zz' },
+        body,
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as { errors: Array<{ extensions: { code: string } }> } }));
+    const head = (name: string) =>
+      `--zz\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query: UPLOAD_ONE, variables: { file: null } })}\r\n` +
+      `--zz\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.file"]}\r\n` +
+      `--zz\r\nContent-Disposition: form-data; name="0"; filename="${name}"\r\n\r\nabc\r\n--zz--\r\n`;
+
+    it('a NUL in a part header is a 400, and the process lives on (busboy’s second error once crashed it)', async () => {
+      const { status, body } = await raw(head('a\u0000.png'));
+      expect(status).toBe(400);
+      expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect((await fetch(stack.gateway.url.replace('/graphql', '/health'))).status).toBe(200);
+    });
+
+    it('a body cut short inside a field is a 400 BAD_USER_INPUT, not a 500', async () => {
+      const { status, body } = await raw(head('a.png').slice(0, 80));
+      expect(status).toBe(400);
+      expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Readable } from 'node:stream';
 import {
   getNamedType,
@@ -87,6 +87,29 @@ function findUploadInstances(value: unknown): boolean {
 }
 
 /**
+ * busboy's own errors (a body cut short, a broken part header) carry no status, and
+ * graphql-upload-minimal says 500 when it finds no field at all: all of them are the client's body.
+ */
+function malformed(error: Error & { status?: number }): Error {
+  if (error instanceof AppError || (error.status !== undefined && error.status < 500)) return error;
+  return badInput(`Malformed multipart request: ${error.message}`);
+}
+
+/**
+ * graphql-upload-minimal listens `once` for its parser's errors and then destroys the parser, which
+ * makes busboy emit a second error (a NUL in a part header does it): with no listener left, that
+ * error crashes the process. A listener of ours stays for the parser's whole life (the first error
+ * still rejects processRequest).
+ */
+function keepParserErrorsHandled(req: Request): void {
+  const pipe = req.pipe.bind(req);
+  req.pipe = <T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T => {
+    destination.on('error', () => undefined);
+    return pipe(destination, options);
+  };
+}
+
+/**
  * Parses graphql-multipart-request-spec bodies (maxFileSize 10 MB, maxFiles 10) and reads every
  * file into memory (at most MAX_FILES × MAX_FILE_SIZE per request), but only for an operation
  * whose variables take files, and only files mapped to those variables: anything else is refused
@@ -99,6 +122,7 @@ export function multipartUploads(schema: () => GraphQLSchema | undefined): Reque
     const preflighted = req.headers['apollo-require-preflight'] || req.headers['x-apollo-operation-name'];
     if (!req.is('multipart/form-data') || !preflighted) return next();
     try {
+      keepParserErrorsHandled(req);
       const operations = await processRequest(req, res, { maxFileSize: MAX_FILE_SIZE, maxFiles: MAX_FILES });
       const current = schema();
       if (!current) throw new AppError('UNAVAILABLE', 'The gateway is starting');
@@ -115,7 +139,7 @@ export function multipartUploads(schema: () => GraphQLSchema | undefined): Reque
       req.body = await bufferUploads(operations, new Map());
       next();
     } catch (error) {
-      next(error);
+      next(malformed(error as Error));
     }
   };
 }
