@@ -1,8 +1,17 @@
 import pg from 'pg';
 import { importSnapshot } from '../screening/index.js';
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
-import { ADMIN_ROUTE, graphqlCall, graphqlRequests, restCall, restRequests, type RefSlot } from './support/probes.js';
-import { startTestStack, type TestStack } from './support/stack.js';
+import {
+  ADMIN_ROUTE,
+  graphqlCall,
+  graphqlRequests,
+  restCall,
+  restRequests,
+  subscriptionCall,
+  subscriptionRequests,
+  type RefSlot,
+} from './support/probes.js';
+import { startTestStack, type Subscription, type TestStack } from './support/stack.js';
 import { LISTED_PERSON, seedTenant, type SeededTenant } from './support/tenants.js';
 
 /**
@@ -167,5 +176,78 @@ describe('tenant isolation (generated from the route table and the schema)', () 
 
   it('leaves every record of the owner as it was', async () => {
     expect(await ownerView()).toEqual(before);
+  });
+
+  /**
+   * Every subscription field, opened by each other tenant with the owner's records in its
+   * arguments, then the owner changes its records while its own twin subscriptions watch. Once
+   * those saw the owner's events, each other tenant changes its own records and waits for its own
+   * events: by then an owner's event would have reached the others' subscriptions too (events
+   * leave the subgraph in commit order). Subscriptions on records that are finished (a sent
+   * notification, a completed batch) can get no event; they are opened all the same.
+   */
+  it('subscriptions opened with the owner’s records by another tenant receive none of the owner’s events', async () => {
+    const opened: Array<{ name: string; sub: Subscription }> = [];
+    const open = (tenant: SeededTenant, request: ReturnType<typeof subscriptionRequests>[number], refs = owner.refs) => {
+      const sub = stack.subscribe(subscriptionCall(request, refs), {}, tenant.headers[request.service]);
+      opened.push({ name: request.field.name, sub });
+      return sub;
+    };
+    const requests = subscriptionRequests();
+    const byName = (name: string) => requests.find((r) => r.field.name === name)!;
+    const probes = CALLERS.flatMap((caller) =>
+      requests.map((request) => ({ caller, name: request.field.name, sub: open(callers[caller], request) })),
+    );
+    const controls = ['identityVerificationUpdated', 'amlScreeningUpdated', 'watchlistAlertUpdated', 'evaluationCreated'].map((name) =>
+      open(owner, byName(name)),
+    );
+    const sentinels = CALLERS.map((caller) => open(callers[caller], byName('identityVerificationUpdated'), callers[caller].refs));
+    try {
+      await Promise.all(opened.map(({ sub }) => sub.ready));
+      const act = async (tenant: SeededTenant) => {
+        const as = async (service: 'verification' | 'risk', method: string, path: string, body: unknown) => {
+          const res = await stack.rest(method, path, body, tenant.headers[service]);
+          expect({ path, status: res.status < 300 }).toEqual({ path, status: true });
+        };
+        const { refs } = tenant;
+        await as('verification', 'POST', `/v1/verifications/identity/${refs.IdentityVerification[0]}/review`, {
+          decision: 'REJECTED',
+          reviewedBy: 'isolation',
+          reviewNotes: 'isolation probe',
+        });
+        if (tenant !== owner) return;
+        await as('verification', 'POST', `/v1/screening/aml/${refs.AmlScreening[0]}/matches/${refs.AmlMatch[0]}/resolve`, {
+          resolution: 'FALSE_POSITIVE',
+          resolvedBy: 'isolation',
+          reason: 'isolation probe',
+        });
+        await as('verification', 'POST', `/v1/monitoring/watchlist/alerts/${refs.WatchlistAlert[0]}/review`, {
+          status: 'DISMISSED',
+          reviewedBy: 'isolation',
+          note: 'isolation probe',
+        });
+        await as('risk', 'POST', '/v1/evaluate', {
+          transaction_id: `${tenant.marker}-late`,
+          amount: 10,
+          currency: 'KES',
+          sender: refs.RiskAccount[0],
+          receiver: 'r',
+        });
+      };
+      await act(owner);
+      await Promise.all(controls.map((sub) => sub.next(1)));
+      for (const caller of CALLERS) await act(callers[caller]);
+      await Promise.all(sentinels.map((sub) => sub.next(1)));
+      for (const probe of probes) {
+        const text = JSON.stringify(probe.sub.events);
+        for (const secret of [owner.marker, ...owner.serverIds])
+          expect({ probe: `${probe.name} by ${probe.caller}`, leaked: text.includes(secret) }).toEqual({
+            probe: `${probe.name} by ${probe.caller}`,
+            leaked: false,
+          });
+      }
+    } finally {
+      await Promise.all(opened.map(({ sub }) => sub.close()));
+    }
   });
 });

@@ -112,6 +112,24 @@ export function graphqlRequests(): GraphQLRequest[] {
 /** Values a run needs in every request whatever the example says (a callback URL reaching its receiver), by field name. */
 export type FixedValues = Record<string, unknown>;
 
+/** Every subscription field with its reference slots (arguments only). */
+export function subscriptionRequests(): Array<{ field: GraphQLField<unknown, unknown>; service: ServiceName; slots: RefSlot[] }> {
+  return Object.values(rootTypeOf('Subscription').getFields()).map((field) => ({
+    field,
+    service: serviceOf('Subscription', field.name),
+    slots: field.args.flatMap((arg) => {
+      const kind = kindOrNull(field, arg.name, arg.type);
+      return kind ? [{ at: 'arg' as const, path: [arg.name], kind }] : [];
+    }),
+  }));
+}
+
+/** A subscription document naming `refs`' records in every reference argument. */
+export function subscriptionCall(request: ReturnType<typeof subscriptionRequests>[number], refs: Refs): string {
+  const args = request.slots.map((slot) => `${slot.path[0]}: ${JSON.stringify(refs[slot.kind][0])}`).join(', ');
+  return `subscription { ${request.field.name}${args ? `(${args})` : ''} ${selectionOf(getNamedType(request.field.type), 2)} }`;
+}
+
 let fresh = 0;
 /** A copy where every value that must be unique per call (transaction ids) is new, and fixed ones are set. */
 export function prepared<T>(value: T, fixed: FixedValues = {}): T {
