@@ -1,10 +1,8 @@
 import fc from 'fast-check';
-import pg from 'pg';
-import { importSnapshot } from '../screening/index.js';
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
 import { ADMIN_ROUTE, graphqlCall, graphqlRequests, restCall, restRequests, type FixedValues } from './support/probes.js';
 import { ADMIN_SECRET, startTestStack, type TestStack } from './support/stack.js';
-import { LISTED_PERSON, seedTenant, type SeededTenant } from './support/tenants.js';
+import { listPerson, seedTenant, type SeededTenant } from './support/tenants.js';
 
 /**
  * Property-based fuzzing (fast-check) of every REST route and every GraphQL mutation, generated
@@ -132,21 +130,7 @@ describe('fuzzing every REST route and GraphQL mutation (fast-check)', () => {
 
   beforeAll(async () => {
     stack = await startTestStack({ DEFAULT_RATE_LIMIT: '1000000', ORGANIZATION_RATE_LIMIT: '1000000' }, { webhookCa: cert.cert });
-    const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
-    await importSnapshot(pool, 'UN_SC', [
-      {
-        source: 'UN_SC',
-        kind: 'SANCTIONS',
-        externalId: 'QDi.990',
-        entityType: 'INDIVIDUAL',
-        names: [{ full: LISTED_PERSON.fullName, type: 'PRIMARY' }],
-        datesOfBirth: [],
-        nationalities: [],
-        documents: [],
-        programs: ['Fixture programme'],
-      },
-    ]);
-    await pool.end();
+    await listPerson(stack);
     const receiver = await startReceiver(cert);
     fixed.callbackUrl = receiver.url;
     own = await seedTenant(stack, { webhookUrl: receiver.url });

@@ -1,5 +1,3 @@
-import pg from 'pg';
-import { importSnapshot } from '../screening/index.js';
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
 import {
   ADMIN_ROUTE,
@@ -12,7 +10,7 @@ import {
   type RefSlot,
 } from './support/probes.js';
 import { startTestStack, type Subscription, type TestStack } from './support/stack.js';
-import { LISTED_PERSON, seedTenant, type SeededTenant } from './support/tenants.js';
+import { listPerson, seedTenant, type SeededTenant } from './support/tenants.js';
 
 /**
  * Generated from the route table and the schema: every REST route and every root query and
@@ -79,21 +77,7 @@ describe('tenant isolation (generated from the route table and the schema)', () 
 
   beforeAll(async () => {
     stack = await startTestStack({}, { webhookCa: cert.cert });
-    const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
-    await importSnapshot(pool, 'UN_SC', [
-      {
-        source: 'UN_SC',
-        kind: 'SANCTIONS',
-        externalId: 'QDi.990',
-        entityType: 'INDIVIDUAL',
-        names: [{ full: LISTED_PERSON.fullName, type: 'PRIMARY' }],
-        datesOfBirth: [],
-        nationalities: [],
-        documents: [],
-        programs: ['Fixture programme'],
-      },
-    ]);
-    await pool.end();
+    await listPerson(stack);
     const receiver = await startReceiver(cert);
     fixed.callbackUrl = receiver.url;
     owner = await seedTenant(stack, { webhookUrl: receiver.url });
