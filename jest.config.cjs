@@ -1,10 +1,13 @@
 const swc = JSON.parse(require('node:fs').readFileSync(__dirname + '/.swcrc', 'utf8'));
 
+/** Long suites (`*.long.test.ts`, e.g. sustained load) run only with `npm run test:long` (jest.long.config.cjs). */
+const LONG_SUITES = '\\.long\\.test\\.ts$';
+
 /** Jest runs under --experimental-vm-modules (MikroORM 7 and pg-boss are ESM-only); see STACK.md. */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/scratch/', '/.data/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/scratch/', '/.data/', LONG_SUITES],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
   transformIgnorePatterns: ['/node_modules/'],

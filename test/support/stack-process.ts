@@ -21,8 +21,11 @@ export interface StackProcess {
   urls: { gateway: string; rest: string; verification: string; risk: string; notify: string };
   /** Everything the process wrote to stdout and stderr so far (its logs). */
   output(): string;
-  /** SIGINT (a graceful stop: embedded PostgreSQL too), waits for the exit, removes the temp folder. */
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * SIGINT (a graceful stop: embedded PostgreSQL too), waits for the exit, removes the temp folder;
+   * `postgresStopped` is false when the embedded PostgreSQL was still running after the exit.
+   */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null; postgresStopped: boolean }>;
 }
 
 /**
@@ -69,17 +72,25 @@ export async function startStackProcess(opts: StackProcessOptions = {}): Promise
   );
   const output = () => Buffer.concat(chunks).toString('utf8');
 
+  // PostgreSQL removes its pid file when it stops
+  const postmaster = path.join(pgDir, 'postmaster.pid');
+  const killPostgres = () => {
+    const pid = existsSync(postmaster) ? Number(readFileSync(postmaster, 'utf8').split('\n')[0]) : NaN;
+    try {
+      if (pid > 0) process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  };
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-    const timer = setTimeout(() => {
-      // no graceful stop within the shutdown's own 15 s deadline: the process and its PostgreSQL go
-      child.kill('SIGKILL');
-      const postmaster = path.join(pgDir, 'postmaster.pid');
-      const pid = existsSync(postmaster) ? Number(readFileSync(postmaster, 'utf8').split('\n')[0]) : NaN;
-      if (pid > 0) process.kill(pid, 'SIGKILL');
-    }, 25_000);
+    // no graceful stop within the shutdown's own 15 s deadline: the process goes
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
     try {
-      return await exited;
+      const exit = await exited;
+      const postgresStopped = !existsSync(postmaster);
+      if (!postgresStopped) killPostgres();
+      return { ...exit, postgresStopped };
     } finally {
       clearTimeout(timer);
       rmSync(dir, { recursive: true, force: true });
