@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../platform/errors.js';
+import { AppError, clientErrorCodeOf } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 
 /**
@@ -20,18 +20,13 @@ export function sendAppError(res: Response, error: AppError): void {
   });
 }
 
-/** The platform code for an HTTP status set by a parser (body-parser, graphql-upload-minimal). */
-function codeOfStatus(status: number): ErrorCode | undefined {
-  return (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status);
-}
-
 /** Express error handler for the /graphql route: parser failures → their platform code; the rest → INTERNAL. */
 export function graphqlHttpErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err, _req, res, _next) => {
     if (err instanceof AppError) return sendAppError(res, err);
     if (err?.type === 'entity.too.large') return sendAppError(res, new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'));
     if (err?.type === 'entity.parse.failed') return sendAppError(res, new AppError('BAD_USER_INPUT', 'Request body is not valid JSON'));
-    const code = typeof err?.status === 'number' && err.status < 500 ? codeOfStatus(err.status) : undefined;
+    const code = clientErrorCodeOf(err?.status);
     if (code) return sendAppError(res, new AppError(code, String(err.message)));
     const errorId = randomUUID();
     logger.error({ err, errorId }, 'unexpected error before GraphQL execution');

@@ -35,6 +35,12 @@ export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code in ERROR_STATUS;
 }
 
+/** The code of a client error's HTTP status set by a library (body parsers, Express's URL decoding). */
+export function clientErrorCodeOf(status: unknown): ErrorCode | undefined {
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status) ?? 'BAD_USER_INPUT';
+}
+
 export function statusOf(code: unknown): number {
   return isErrorCode(code) ? ERROR_STATUS[code] : 500;
 }

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { AppError, ERROR_STATUS, isErrorCode, restErrorBody, type ErrorCode } from '../platform/errors.js';
+import { AppError, clientErrorCodeOf, ERROR_STATUS, isErrorCode, restErrorBody, type ErrorCode } from '../platform/errors.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
 import { redactUrl } from '../platform/http/observability.js';
 import { UNAVAILABLE_RETRY_AFTER_S, type GraphQLErrorShape } from './gateway.js';
@@ -61,6 +61,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // a route may raise its limit (Route.bodyLimit): name the one that applied
     const limit = typeof err?.limit === 'number' ? `Request body exceeds ${Math.round(err.limit / (1024 * 1024))} MB` : undefined;
     if (known) return sendError(res, known[0], [known[0] === 'PAYLOAD_TOO_LARGE' ? (limit ?? known[1]) : known[1]]);
+    // e.g. a path whose percent-escapes do not decode (Express answers it as a 400 URIError)
+    const clientError = clientErrorCodeOf(err?.status);
+    if (clientError)
+      return sendError(res, clientError, [err instanceof URIError ? 'Malformed percent-encoding in the path' : String(err.message)]);
 
     const errorId = randomUUID();
     logger.error(
