@@ -14,6 +14,12 @@ export interface ServiceProcessOptions {
   caPem?: string;
   /** More environment settings (they override the defaults below). */
   env?: Record<string, string>;
+  /**
+   * Run the service through test/support/service-main.ts (the same `startStack` as
+   * cli/start-service.ts) with an IPC channel, so `subscriptions()` can ask it how many
+   * subscriptions it serves.
+   */
+  countSubscriptions?: boolean;
 }
 
 export interface ServiceProcess {
@@ -25,6 +31,11 @@ export interface ServiceProcess {
   kill(): Promise<void>;
   /** Kills the process for good and removes its temporary files. */
   dispose(): Promise<void>;
+  /**
+   * How many subscriptions the running process serves now (only with `countSubscriptions`);
+   * rejects while it is not running.
+   */
+  subscriptions(): Promise<number>;
 }
 
 /**
@@ -58,6 +69,9 @@ export async function serviceProcess(
   }
   Object.assign(env, opts.env);
   let child: ChildProcess | null = null;
+  let asked = 0;
+  /** `subscriptions()` calls waiting for the child's answer, by request id. */
+  const answers = new Map<number, { resolve: (count: number) => void; reject: (err: Error) => void }>();
   async function kill(): Promise<void> {
     const c = child;
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
@@ -68,14 +82,53 @@ export async function serviceProcess(
   return {
     url: `http://127.0.0.1:${port}/graphql`,
     async start(): Promise<void> {
-      const spawned = spawn(process.execPath, [path.resolve('dist/cli/start-service.js'), name], { env, stdio: 'ignore' });
+      const spawned = opts.countSubscriptions
+        ? spawn(process.execPath, [path.resolve('dist/test/support/service-main.js'), name], {
+            env,
+            stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+          })
+        : spawn(process.execPath, [path.resolve('dist/cli/start-service.js'), name], { env, stdio: 'ignore' });
       child = spawned;
+      if (opts.countSubscriptions) {
+        spawned.on('message', (m: { id?: number; count?: number }) => {
+          const waiting = m?.id === undefined ? undefined : answers.get(m.id);
+          if (!waiting) return;
+          answers.delete(m.id!);
+          waiting.resolve(m.count ?? 0);
+        });
+        spawned.once('exit', () => {
+          for (const [id, waiting] of answers) {
+            answers.delete(id);
+            waiting.reject(new Error(`${name} exited`));
+          }
+        });
+      }
       await eventually(async () => {
         if (spawned.exitCode !== null) throw new Error(`${name} process exited with code ${spawned.exitCode} before it was ready`);
         return (await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.ok;
       }, 30_000);
     },
     kill,
+    subscriptions(): Promise<number> {
+      const c = child;
+      if (!opts.countSubscriptions) return Promise.reject(new Error('start the service with countSubscriptions'));
+      if (!c || !c.connected) return Promise.reject(new Error(`${name} is not running`));
+      const id = ++asked;
+      return new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => answers.delete(id) && reject(new Error(`${name} did not answer`)), 5_000);
+        const settle = () => clearTimeout(timer);
+        answers.set(id, {
+          resolve: (count) => (settle(), resolve(count)),
+          reject: (err) => (settle(), reject(err)),
+        });
+        c.send({ type: 'subscriptions', id }, (err) => {
+          if (err && answers.delete(id)) {
+            settle();
+            reject(err);
+          }
+        });
+      });
+    },
     async dispose(): Promise<void> {
       await kill();
       if (caDir) rmSync(caDir, { recursive: true, force: true });

@@ -221,6 +221,8 @@ export class AmlService {
       const standing = hits.filter((h) => h.resolution !== 'FALSE_POSITIVE').map((h) => h.kind);
       screening.riskLevel = amlRiskLevel(screening.status, standing);
       if (!hits.some((h) => h.resolution === 'OPEN')) screening.resolvedAt = now;
+      // the flush sets updatedAt (onUpdate): the event's snapshot must show the row as stored
+      await em.flush();
       recordAmlEvent(em, t.event, screening, hits);
       return { screening, hits };
     });

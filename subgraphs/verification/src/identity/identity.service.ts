@@ -80,6 +80,7 @@ export class IdentityService {
       await em.flush();
       const next = this.start(em, { userId: current.userId, tier: current.tier, restartedFromId: current.id });
       current.replacedById = next.id;
+      await em.flush(); // as in apply: the snapshot carries the stored updatedAt
       recordIdentityEvent(em, restart.event, current);
       return next;
     });
@@ -118,6 +119,8 @@ export class IdentityService {
       const { status, event } = IDENTITY_LIFECYCLE.fire(v.overallStatus, trigger);
       change(v, new Date());
       v.overallStatus = status;
+      // the flush sets updatedAt (onUpdate): the event's snapshot must show the row as stored
+      await em.flush();
       recordIdentityEvent(em, event, v);
       return v;
     });
