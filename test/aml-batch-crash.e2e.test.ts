@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { migrate } from '../platform/db/orm.js';
-import { importSnapshot } from '../screening/index.js';
+import { listIndividuals } from './support/lists.js';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { serviceProcess, type ServiceProcess } from './support/service-process.js';
 
@@ -27,21 +27,7 @@ describe('an AML batch survives the verification process being killed mid-batch'
     const databaseUrl = await createTestDatabase();
     await migrate(databaseUrl);
     db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    await importSnapshot(
-      db,
-      'UN_SC',
-      SANCTIONED.map((full, i) => ({
-        source: 'UN_SC',
-        kind: 'SANCTIONS',
-        externalId: `QDi.90${i}`,
-        entityType: 'INDIVIDUAL',
-        names: [{ full, type: 'PRIMARY' }],
-        datesOfBirth: [],
-        nationalities: [],
-        documents: [],
-        programs: [],
-      })),
-    );
+    await listIndividuals(databaseUrl, SANCTIONED, 'QDi.90');
     service = await serviceProcess('verification', databaseUrl);
     await service.start();
     stack = await startTestStack({ VERIFICATION_URL: service.url }, { databaseUrl, services: ['gateway', 'rest'] });

@@ -1,6 +1,5 @@
-import pg from 'pg';
 import { migrate } from '../platform/db/orm.js';
-import { importSnapshot } from '../screening/index.js';
+import { listIndividuals } from './support/lists.js';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate, startReceiver, verifiedPayload, type ReceivedRequest } from './support/https-receiver.js';
 import { serviceProcess, type ServiceProcess, type SubgraphServiceName } from './support/service-process.js';
@@ -157,23 +156,7 @@ describe('crash safety under mixed traffic', () => {
     const cert = selfSignedCertificate();
     const databaseUrl = await createTestDatabase();
     await migrate(databaseUrl);
-    const lists = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-    await importSnapshot(
-      lists,
-      'UN_SC',
-      LISTED.map((full, i) => ({
-        source: 'UN_SC',
-        kind: 'SANCTIONS',
-        externalId: `QDi.80${i}`,
-        entityType: 'INDIVIDUAL',
-        names: [{ full, type: 'PRIMARY' }],
-        datesOfBirth: [],
-        nationalities: [],
-        documents: [],
-        programs: [],
-      })),
-    );
-    await lists.end();
+    await listIndividuals(databaseUrl, LISTED, 'QDi.80');
     const env = {
       // an attempt that fails is retried within seconds, not minutes
       WEBHOOK_RETRY_DELAYS: '1,2,5',

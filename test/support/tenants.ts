@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { importSnapshot } from '../../screening/index.js';
 import type { ServiceName } from '../../platform/auth/principal.js';
+import { listIndividuals } from './lists.js';
 import type { RecordKind } from './references.js';
 import { eventually, type TestStack } from './stack.js';
 
@@ -9,26 +8,7 @@ import { eventually, type TestStack } from './stack.js';
 export const LISTED_PERSON = { fullName: 'Amina Wanjiru Odhiambo', dateOfBirth: '1984-02-29', nationality: 'KE' };
 
 /** Puts LISTED_PERSON on a fixture UN list (seedTenant needs a match and an alert). */
-export async function listPerson(stack: TestStack): Promise<void> {
-  const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
-  try {
-    await importSnapshot(pool, 'UN_SC', [
-      {
-        source: 'UN_SC',
-        kind: 'SANCTIONS',
-        externalId: 'QDi.990',
-        entityType: 'INDIVIDUAL',
-        names: [{ full: LISTED_PERSON.fullName, type: 'PRIMARY' }],
-        datesOfBirth: [],
-        nationalities: [],
-        documents: [],
-        programs: ['Fixture programme'],
-      },
-    ]);
-  } finally {
-    await pool.end();
-  }
-}
+export const listPerson = (stack: TestStack) => listIndividuals(stack.databaseUrl, [LISTED_PERSON.fullName]);
 
 export interface SeededTenant {
   /** A random token in every value this tenant chose (user ids, names, addresses…). */
