@@ -26,6 +26,15 @@ export function fromGraphQLErrors(httpStatus: number, errors: GraphQLErrorShape[
   return new AppError(code, messages, retryAfter === undefined ? {} : { retryAfter });
 }
 
+/** A mutation payload's user errors (`{ field, code, message }`) as one REST error, like GraphQL errors. */
+export function fromUserErrors(errors: Array<{ code: string; message: string }>): AppError {
+  const code: ErrorCode = isErrorCode(errors[0].code) ? errors[0].code : 'BAD_USER_INPUT';
+  return new AppError(
+    code,
+    errors.filter((error) => error.code === errors[0].code).map((error) => error.message),
+  );
+}
+
 function messagesOf(error: GraphQLErrorShape): string[] {
   const listed = error.extensions?.messages;
   if (Array.isArray(listed) && listed.every((m) => typeof m === 'string')) return listed;

@@ -4,6 +4,15 @@
  * (GraphQL rejects unused fragments). A REST body lists its members in the selection's order.
  */
 
+/** Every mutation route selects its payload's user errors: the handler turns them into the REST error. */
+export const USER_ERRORS = /* GraphQL */ `
+  fragment UserErrorFields on UserError {
+    field
+    code
+    message
+  }
+`;
+
 export const IDENTITY_VERIFICATION = /* GraphQL */ `
   fragment IdentityVerificationFields on IdentityVerification {
     id
@@ -16,8 +25,12 @@ export const IDENTITY_VERIFICATION = /* GraphQL */ `
     reviewNotes
     reviewedAt
     invalidatedAt
-    replacedById
-    restartedFromId
+    replacedById: replacedBy {
+      id
+    }
+    restartedFromId: restartedFrom {
+      id
+    }
     createdAt
     updatedAt
   }

@@ -1,8 +1,8 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { AppError, unauthenticated } from '../platform/errors.js';
+import { AppError, notFound, unauthenticated } from '../platform/errors.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
-import { fromGraphQLErrors } from './errors.js';
+import { fromGraphQLErrors, fromUserErrors } from './errors.js';
 import type { GatewayClient } from './gateway.js';
 import { mapResponse } from './mapping.js';
 import type { OperationData, Route, RouteInput } from './route.js';
@@ -31,12 +31,16 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
       const value = reply.headers.get(name);
       if (value !== null) res.setHeader(name, value);
     }
-    // A REST call succeeds or fails as a whole: any GraphQL error fails it.
+    // A REST call succeeds or fails as a whole: any GraphQL error, or user error of a payload, fails it.
     if (reply.errors?.length) throw fromGraphQLErrors(reply.status, reply.errors);
-
     const data = reply.data ?? {};
+    const userErrors = Object.values(data).flatMap((field) => (field as { userErrors?: [] } | null)?.userErrors ?? []);
+    if (userErrors.length) throw fromUserErrors(userErrors);
+
+    const body = responseBody(route, data, input);
+    if (body === null && route.notFound) throw notFound(route.notFound, Object.values(input.params)[0]);
     const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
-    res.status(status).json(responseBody(route, data));
+    res.status(status).json(body);
   };
   const parse = [requireJson, jsonParser(route.bodyLimit), refuseNulInBody];
   return route.body ? [refuseNulInUrl, credentialsFirst(route, gateway), ...parse, execute] : [refuseNulInUrl, execute];
@@ -70,8 +74,8 @@ const refuseNulInBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
-export function responseBody(route: Route, data: OperationData): unknown {
-  const body = route.result ? route.result(data) : Object.values(data)[0];
+export function responseBody(route: Route, data: OperationData, input: RouteInput): unknown {
+  const body = route.result ? route.result(data, input) : Object.values(data)[0];
   return route.response ? mapResponse(body, route.response) : body;
 }
 

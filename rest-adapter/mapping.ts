@@ -26,6 +26,8 @@ export interface ResponseMapping {
   keepIf?: Record<string, (holder: JsonObject) => boolean>;
   /** JSON-scalar members, passed as GraphQL returned them: their keys are the client's, not the schema's. */
   verbatim?: readonly string[];
+  /** Members holding a referenced object (`{ id }`, or null): the REST record has its id. */
+  ids?: readonly string[];
 }
 
 export const SNAKE_CASE: ResponseMapping = { case: 'snake' };
@@ -44,6 +46,7 @@ function mapRecord(value: unknown, mapping: ResponseMapping, path: string): unkn
     const at = path ? `${path}.${key}` : key;
     if (mapping.keepIf?.[at] && !mapping.keepIf[at](value)) continue;
     let mapped = mapping.verbatim?.includes(at) ? member : mapRecord(member, mapping, at);
+    if (mapping.ids?.includes(at)) mapped = isObject(mapped) ? mapped.id : null;
     if (mapping.withoutNulls?.includes(at)) mapped = withoutNulls(mapped);
     const keyMember = mapping.keyBy?.[at];
     if (keyMember) mapped = keyedBy(mapped, restName(`${at}.${keyMember}`, mapping));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Supergraph } from '@apollo/federation-internals';
-import { parse, validate } from 'graphql';
+import { getNamedType, isObjectType, Kind, parse, validate, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import { createLogger } from '../platform/logger.js';
 import { openApiDocument } from './openapi.js';
 import { startRestAdapter } from './rest-adapter.js';
@@ -24,6 +24,17 @@ describe('route table', () => {
       expect(Object.keys(route.example ?? {}).filter((name) => !names.includes(name))).toEqual([]);
       expect(route.body!.filter((field) => field.required && !(field.name in (route.example ?? {})))).toEqual([]);
       expect(route.example).toBeDefined();
+    },
+  );
+
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s selects the user errors of a payload it calls',
+    (_name, route) => {
+      const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+      const root = operation.selectionSet.selections[0] as FieldNode;
+      const returned = getNamedType(SCHEMA.getMutationType()!.getFields()[root.name.value]?.type ?? SCHEMA.getQueryType()!);
+      if (!isObjectType(returned) || !('userErrors' in returned.getFields())) return;
+      expect(root.selectionSet!.selections.some((s) => s.kind === Kind.FIELD && s.name.value === 'userErrors')).toBe(true);
     },
   );
 

@@ -2,6 +2,7 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '../platform/logger.js';
+import { offsetCursor } from '../platform/graphql/cursor.js';
 import { startRestAdapter, type RunningRestAdapter } from './rest-adapter.js';
 
 /** What the fake gateway received, and what it answers next. */
@@ -113,7 +114,10 @@ describe('routes → operations', () => {
     body?: unknown;
     field: string;
     variables: Record<string, unknown>;
+    /** The REST body (and the GraphQL answer when `answer` is absent). */
     data: unknown;
+    /** The GraphQL answer, when it is not the REST body (payloads, connections). */
+    answer?: unknown;
     status: number;
   }> = [
     {
@@ -139,8 +143,9 @@ describe('routes → operations', () => {
       name: 'list identity verifications by user',
       method: 'GET',
       path: '/verifications/identity/user/u1?page=2&limit=5&ignored=1',
-      field: 'identityVerificationsByUser',
-      variables: { userId: 'u1', page: 2, limit: 5 },
+      field: 'identityVerifications',
+      variables: { userId: 'u1', first: 5, after: offsetCursor(5) },
+      answer: { nodes: [verification], totalCount: 6 },
       data: { data: [verification], total: 6, page: 2, limit: 5 },
       status: 200,
     },
@@ -150,7 +155,8 @@ describe('routes → operations', () => {
       path: '/verifications/identity/iv_1/review',
       body: { decision: 'VERIFIED', reviewedBy: 'ops', reviewNotes: 'ok', tier: 'dropped' },
       field: 'reviewIdentityVerification',
-      variables: { id: 'iv_1', input: { decision: 'VERIFIED', reviewedBy: 'ops', reviewNotes: 'ok' } },
+      variables: { input: { id: 'iv_1', decision: 'VERIFIED', reviewedBy: 'ops', reviewNotes: 'ok' } },
+      answer: { identityVerification: { ...verification, overallStatus: 'VERIFIED' }, userErrors: [] },
       data: { ...verification, overallStatus: 'VERIFIED' },
       status: 200,
     },
@@ -160,6 +166,7 @@ describe('routes → operations', () => {
       path: '/verifications/identity/iv_1/restart',
       field: 'restartIdentityVerification',
       variables: { id: 'iv_1' },
+      answer: { identityVerification: { ...verification, id: 'iv_2', restartedFromId: { id: 'iv_1' } }, userErrors: [] },
       data: { ...verification, id: 'iv_2', restartedFromId: 'iv_1' },
       status: 200,
     },
@@ -194,31 +201,34 @@ describe('routes → operations', () => {
   ];
 
   for (const prefix of ['', '/v1']) {
-    it.each(cases)(`${prefix || '(no prefix)'} $name`, async ({ method, path, body, field, variables, data, status }) => {
-      answer = reply({ [field]: data });
-      const res = await call(method, prefix + path, body);
-      expect(res.status).toBe(status);
-      expect(await res.json()).toEqual(data);
-      expect(last().query).toContain(`${field}(`);
-      expect(last().variables).toEqual(variables);
-    });
+    it.each(cases)(
+      `${prefix || '(no prefix)'} $name`,
+      async ({ method, path, body, field, variables, data, answer: graphqlData, status }) => {
+        answer = reply({ [field]: graphqlData ?? data });
+        const res = await call(method, prefix + path, body);
+        expect(res.status).toBe(status);
+        expect(await res.json()).toEqual(data);
+        expect(last().query).toContain(`${field}(`);
+        expect(last().variables).toEqual(variables);
+      },
+    );
   }
 
   it('answers 201 for a new identity verification and 200 for the active one', async () => {
-    answer = reply({ createIdentityVerification: { created: true, verification } });
+    answer = reply({ createIdentityVerification: { created: true, identityVerification: verification, userErrors: [] } });
     let res = await call('POST', '/v1/verifications/identity', { userId: 'u1', tier: 'BASIC', unknown: true });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual(verification);
     expect(last().variables).toEqual({ input: { userId: 'u1', tier: 'BASIC' } });
 
-    answer = reply({ createIdentityVerification: { created: false, verification } });
+    answer = reply({ createIdentityVerification: { created: false, identityVerification: verification, userErrors: [] } });
     res = await call('POST', '/verifications/identity', { userId: 'u1' });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(verification);
   });
 
   it('passes a body field of the wrong JSON type through for GraphQL to judge', async () => {
-    answer = reply({ createIdentityVerification: { created: true, verification } });
+    answer = reply({ createIdentityVerification: { created: true, identityVerification: verification, userErrors: [] } });
     await call('POST', '/verifications/identity', { userId: 42, tier: ['BASIC'] });
     expect(last().variables).toEqual({ input: { userId: 42, tier: ['BASIC'] } });
   });
@@ -329,6 +339,41 @@ describe('errors', () => {
       error: 'Unprocessable Entity',
       message: ['userId must not be empty', 'tier must be one of: BASIC, STANDARD, ENHANCED', 'callbackUrl must be an HTTPS URL'],
     });
+  });
+
+  it('maps a payload’s user errors like GraphQL errors: the first code decides, every message of it is listed', async () => {
+    answer = reply({
+      reviewIdentityVerification: {
+        identityVerification: null,
+        userErrors: [
+          { field: ['input', 'reviewedBy'], code: 'VALIDATION_FAILED', message: 'reviewedBy must not be empty' },
+          { field: ['input', 'reviewNotes'], code: 'VALIDATION_FAILED', message: 'reviewNotes must not be empty' },
+          { field: null, code: 'CONFLICT', message: 'other' },
+        ],
+      },
+    });
+    const res = await call('POST', '/verifications/identity/iv_1/review', { decision: 'VERIFIED', reviewedBy: '', reviewNotes: '' });
+    expect(res.status).toBe(422);
+    expect(await errorBody(res)).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: ['reviewedBy must not be empty', 'reviewNotes must not be empty'],
+    });
+    answer = reply({
+      reviewIdentityVerification: {
+        identityVerification: null,
+        userErrors: [{ field: null, code: 'CONFLICT', message: 'Not reviewable' }],
+      },
+    });
+    const conflict = await call('POST', '/verifications/identity/iv_1/review', { decision: 'VERIFIED', reviewedBy: 'a', reviewNotes: 'b' });
+    expect(conflict.status).toBe(409);
+    expect(await errorBody(conflict)).toMatchObject({ code: 'CONFLICT', message: 'Not reviewable' });
+  });
+
+  it('answers 404 naming the record when a lookup is null', async () => {
+    answer = reply({ identityVerification: null });
+    const res = await call('GET', '/verifications/identity/iv_9');
+    expect(res.status).toBe(404);
+    expect(await errorBody(res)).toMatchObject({ code: 'NOT_FOUND', message: 'Identity verification iv_9 not found' });
   });
 
   it.each([

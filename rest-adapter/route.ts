@@ -45,7 +45,12 @@ export interface Route {
   operation: string;
   variables: (input: RouteInput) => Record<string, unknown>;
   /** Picks the response body from `data`; default: the operation's only root field. */
-  result?: (data: OperationData) => unknown;
+  result?: (data: OperationData, input: RouteInput) => unknown;
+  /**
+   * What the route looks up (`'Identity verification'`): a null result is then a 404 naming it and
+   * the first path parameter (GraphQL lookups answer null for a record that does not exist).
+   */
+  notFound?: string;
   /** REST shape of the body's records (snake_case, renames…); default: GraphQL's. */
   response?: ResponseMapping;
   /** Success status; default 200. */

@@ -255,29 +255,62 @@ describe('crash safety under mixed traffic', () => {
       read(): Promise<Array<{ id: string; status: string; updatedAt: string }>>;
     }
     const userWatches: UserWatch[] = [];
+    type Row = { id: string; status: string; updatedAt: string };
+    /** How each kind is read back (every page) and followed, one user at a time. */
+    const KINDS: Record<
+      UserWatch['what'],
+      { field: string; read(userId: string): Promise<Row[]>; subscription: string; node(d: any): Row }
+    > = {
+      identity: {
+        field: 'identityVerificationUpdatedForUser',
+        read: async (userId) => {
+          const all: Row[] = [];
+          for (let after: string | null = null; ;) {
+            const data = await gql(
+              `query($u: String!, $after: String) { identityVerifications(filter: { userId: $u }, first: 100, after: $after) {
+                nodes { id status: overallStatus updatedAt } pageInfo { hasNextPage endCursor } } }`,
+              { u: userId, after },
+              V,
+            );
+            all.push(...data.identityVerifications.nodes);
+            if (!data.identityVerifications.pageInfo.hasNextPage) return all;
+            after = data.identityVerifications.pageInfo.endCursor;
+          }
+        },
+        subscription: `subscription($u: String!) { identityVerificationUpdatedForUser(userId: $u) { node { id status: overallStatus updatedAt } } }`,
+        node: (d) => d.identityVerificationUpdatedForUser.node,
+      },
+      aml: {
+        field: 'amlScreeningUpdated',
+        read: async (userId) => {
+          const all: Row[] = [];
+          for (let page = 1; ; page++) {
+            const data = await gql(
+              `query($u: String!, $p: Int) { amlScreeningsByUser(userId: $u, page: $p, limit: 100) { total data { id status updatedAt } } }`,
+              { u: userId, p: page },
+              V,
+            );
+            all.push(...data.amlScreeningsByUser.data);
+            if (page * 100 >= data.amlScreeningsByUser.total) return all;
+          }
+        },
+        subscription: `subscription($u: String) { amlScreeningUpdated(userId: $u) { id status updatedAt } }`,
+        node: (d) => d.amlScreeningUpdated,
+      },
+    };
     const watchUser = (what: UserWatch['what'], userId: string) => {
-      const [field, list, status] =
-        what === 'identity'
-          ? ['identityVerificationUpdated', 'identityVerificationsByUser', 'overallStatus']
-          : ['amlScreeningUpdated', 'amlScreeningsByUser', 'status'];
+      const kind = KINDS[what];
+      const field = kind.field;
       const view = new View();
-      const read = async () => {
-        const all: Array<{ id: string; status: string; updatedAt: string }> = [];
-        for (let page = 1; ; page++) {
-          const data = await gql(
-            `query($u: String!, $p: Int) { ${list}(userId: $u, page: $p, limit: 100) { total data { id status: ${status} updatedAt } } }`,
-            { u: userId, p: page },
-            V,
-          );
-          all.push(...data[list].data);
-          if (page * 100 >= data[list].total) return all;
-        }
-      };
+      const read = () => kind.read(userId);
       const sub = subscribe('verification', {
         connectionParams: V,
-        query: `subscription($u: String) { ${field}(userId: $u) { id status: ${status} updatedAt } }`,
+        query: kind.subscription,
         variables: { u: userId },
-        onEvent: (d) => view.merge(d[field].id, d[field].status, d[field].updatedAt),
+        onEvent: (d) => {
+          const row = kind.node(d);
+          view.merge(row.id, row.status, row.updatedAt);
+        },
         onLive: async () => {
           for (const r of await read()) view.merge(r.id, r.status, r.updatedAt);
         },
@@ -812,7 +845,11 @@ describe('crash safety under mixed traffic', () => {
           for (const rec of records) {
             const stored = { id: rec.id, status: rec.status, updatedAt: Date.parse(rec.updatedAt) };
             expect({ id: rec.id, ...w.view.items.get(rec.id) }).toEqual(stored);
-            const event = afterReconnect(w.sub, rec.updatedAt, (d) => d[w.field].id === rec.id && d[w.field].updatedAt === rec.updatedAt);
+            const event = afterReconnect(
+              w.sub,
+              rec.updatedAt,
+              (d) => KINDS[w.what].node(d).id === rec.id && KINDS[w.what].node(d).updatedAt === rec.updatedAt,
+            );
             if (event === null) continue;
             strict[w.what] += 1;
             expect({ ...stored, eventAfterReconnect: event }).toEqual({ ...stored, eventAfterReconnect: true });

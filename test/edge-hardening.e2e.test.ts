@@ -15,7 +15,7 @@ describe('edge hardening', () => {
   });
 
   const key = (apiKey: string) => ({ 'x-api-key': apiKey });
-  const SUBSCRIPTION = 'subscription($u: String) { identityVerificationUpdated(userId: $u) { id } }';
+  const SUBSCRIPTION = 'subscription($u: String!) { identityVerificationUpdatedForUser(userId: $u) { node { id } } }';
 
   describe('API keys: revoke and rotate', () => {
     it('a revoked key is refused at once on every gateway, and its open subscriptions end with 4401 within a second', async () => {

@@ -1,7 +1,7 @@
 import { ADMIN_SECRET, startTestStack, type TestStack } from './support/stack.js';
 
 const IDENTITY_FIELDS =
-  'id userId tier overallStatus verifiedAt reviewedBy reviewNotes invalidatedAt replacedById restartedFromId createdAt';
+  'id userId tier overallStatus verifiedAt reviewedBy reviewNotes invalidatedAt replacedBy { id } restartedFrom { id } createdAt';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -293,32 +293,34 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
   describe('subscriptions through the gateway', () => {
     it('receives every status change of a verification after a review', async () => {
       const created = (
-        await stack.gql(`mutation { createIdentityVerification(input: { userId: "grace" }) { verification { id } } }`, {}, headers)
-      ).body.data.createIdentityVerification.verification;
+        await stack.gql(`mutation { createIdentityVerification(input: { userId: "grace" }) { identityVerification { id } } }`, {}, headers)
+      ).body.data.createIdentityVerification.identityVerification;
       const byId = stack.subscribe(
-        `subscription($id: ID) { identityVerificationUpdated(id: $id) { ${IDENTITY_FIELDS} } }`,
+        `subscription($id: ID!) { identityVerificationUpdated(id: $id) { type occurredAt node { ${IDENTITY_FIELDS} } } }`,
         { id: created.id },
         { 'x-api-key': key },
       );
       const byUser = stack.subscribe(
-        `subscription($u: String) { identityVerificationUpdated(userId: $u) { id overallStatus } }`,
+        `subscription($u: String!) { identityVerificationUpdatedForUser(userId: $u) { node { id overallStatus } } }`,
         { u: 'grace' },
         { 'x-api-key': key },
       );
       await Promise.all([byId.ready, byUser.ready]);
       await stack.gql(
-        `mutation($id: ID!) { reviewIdentityVerification(id: $id, input: { decision: VERIFIED, reviewedBy: "o", reviewNotes: "ok" }) { id } }`,
+        `mutation($id: ID!) { reviewIdentityVerification(input: { id: $id, decision: VERIFIED, reviewedBy: "o", reviewNotes: "ok" }) { identityVerification { id } } }`,
         { id: created.id },
         headers,
       );
       const [event] = await byId.next(1);
-      expect(event.data.identityVerificationUpdated).toMatchObject({
+      expect(event.data.identityVerificationUpdated.type).toBe('IDENTITY_VERIFIED');
+      expect(Date.parse(event.data.identityVerificationUpdated.occurredAt)).toBeGreaterThan(Date.now() - 60_000);
+      expect(event.data.identityVerificationUpdated.node).toMatchObject({
         id: created.id,
         userId: 'grace',
         overallStatus: 'VERIFIED',
         reviewedBy: 'o',
       });
-      expect((await byUser.next(1))[0].data.identityVerificationUpdated).toEqual({ id: created.id, overallStatus: 'VERIFIED' });
+      expect((await byUser.next(1))[0].data.identityVerificationUpdatedForUser.node).toEqual({ id: created.id, overallStatus: 'VERIFIED' });
       await byId.close();
       await byUser.close();
     });
@@ -326,11 +328,15 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
     it("does not deliver another organization's changes, and refuses a connection without a key", async () => {
       const other = await stack.createClient({ name: 'snoop' });
       const snoop = stack.subscribe(
-        `subscription { identityVerificationUpdated(userId: "heidi") { id } }`,
+        `subscription { identityVerificationUpdatedForUser(userId: "heidi") { node { id } } }`,
         {},
         { 'x-api-key': other.apiKey },
       );
-      const mine = stack.subscribe(`subscription { identityVerificationUpdated(userId: "heidi") { id } }`, {}, { 'x-api-key': key });
+      const mine = stack.subscribe(
+        `subscription { identityVerificationUpdatedForUser(userId: "heidi") { node { id } } }`,
+        {},
+        { 'x-api-key': key },
+      );
       await Promise.all([snoop.ready, mine.ready]);
       const heidi = (await stack.rest('POST', '/verifications/identity', { userId: 'heidi' }, headers)).body;
       await mine.next(1);
@@ -339,11 +345,11 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       const own = (await stack.rest('POST', '/verifications/identity', { userId: 'heidi' }, { 'x-api-key': other.apiKey })).body;
       expect(own.id).not.toBe(heidi.id);
       const seen = await snoop.next(1);
-      expect(seen.map((e) => e.data.identityVerificationUpdated.id)).toEqual([own.id]);
+      expect(seen.map((e) => e.data.identityVerificationUpdatedForUser.node.id)).toEqual([own.id]);
       await snoop.close();
       await mine.close();
 
-      const anonymous = stack.subscribe(`subscription { identityVerificationUpdated(userId: "x") { id } }`, {}, {});
+      const anonymous = stack.subscribe(`subscription { identityVerificationUpdatedForUser(userId: "x") { node { id } } }`, {}, {});
       const [failure] = await anonymous.next(1);
       expect(failure.error).toMatchObject({ code: 4401 });
       await anonymous.close();

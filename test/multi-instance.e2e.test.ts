@@ -16,11 +16,15 @@ describe('two instances of the platform on one database', () => {
     const { apiKey } = await a.createClient({ name: 'multi' });
     const h = { 'x-api-key': apiKey };
     const created = (await b.rest('POST', '/verifications/identity', { userId: 'ivan' }, h)).body;
-    const sub = a.subscribe(`subscription($id: ID) { identityVerificationUpdated(id: $id) { id overallStatus } }`, { id: created.id }, h);
+    const sub = a.subscribe(
+      `subscription($id: ID!) { identityVerificationUpdated(id: $id) { node { id overallStatus } } }`,
+      { id: created.id },
+      h,
+    );
     await sub.ready;
     await b.rest('POST', `/verifications/identity/${created.id}/review`, { decision: 'REJECTED', reviewedBy: 'o', reviewNotes: 'n' }, h);
     const [event] = await sub.next(1);
-    expect(event.data.identityVerificationUpdated).toEqual({ id: created.id, overallStatus: 'REJECTED' });
+    expect(event.data.identityVerificationUpdated.node).toEqual({ id: created.id, overallStatus: 'REJECTED' });
     await sub.close();
   });
 

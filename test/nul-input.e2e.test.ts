@@ -12,7 +12,7 @@ describe('NUL characters in input', () => {
 
   it('GraphQL: in a variable or in the query text → 400 BAD_USER_INPUT', async () => {
     const viaVariable = await stack.gql(
-      `mutation($u: String!) { createIdentityVerification(input: { userId: $u }) { verification { id } } }`,
+      `mutation($u: String!) { createIdentityVerification(input: { userId: $u }) { identityVerification { id } } }`,
       { u: 'a\u0000b' },
       h,
     );
@@ -22,7 +22,7 @@ describe('NUL characters in input', () => {
       extensions: { code: 'BAD_USER_INPUT' },
     });
     const inline = await stack.gql(
-      `mutation { createIdentityVerification(input: { userId: "a\\u0000b" }) { verification { id } } }`,
+      `mutation { createIdentityVerification(input: { userId: "a\\u0000b" }) { identityVerification { id } } }`,
       {},
       h,
     );

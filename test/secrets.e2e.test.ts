@@ -173,14 +173,14 @@ describe('secrets never in logs nor in responses after creation', () => {
     expect((await rest('GET', `/verifications/identity/${identity.body.id}`, undefined, { authorization: `Bearer ${key}` })).status).toBe(
       200,
     );
-    const byUser = `query { identityVerificationsByUser(userId: "ama") { total } }`;
-    expect((await gql(byUser, {}, { 'x-api-key': key })).body.data.identityVerificationsByUser.total).toBe(1);
-    expect((await gql(byUser, {}, { authorization: `Bearer ${key}` })).body.data.identityVerificationsByUser.total).toBe(1);
+    const byUser = `query { identityVerifications(filter: { userId: "ama" }) { totalCount } }`;
+    expect((await gql(byUser, {}, { 'x-api-key': key })).body.data.identityVerifications.totalCount).toBe(1);
+    expect((await gql(byUser, {}, { authorization: `Bearer ${key}` })).body.data.identityVerifications.totalCount).toBe(1);
     const evaluation = { transaction_id: 'tx-secret-1', amount: 100, currency: 'KES', sender: 's-1', receiver: 'r-1' };
     expect((await rest('POST', '/v1/evaluate', evaluation, { authorization: `Bearer ${risk.key}` })).status).toBe(200);
 
     // graphql-ws: the key in connectionParams, as x-api-key and as a bearer authorization
-    const subscription = `subscription($userId: String) { identityVerificationUpdated(userId: $userId) { id overallStatus } }`;
+    const subscription = `subscription($userId: String!) { identityVerificationUpdatedForUser(userId: $userId) { node { id overallStatus } } }`;
     const byKey = socket('x-api-key', { 'x-api-key': key });
     const byBearer = socket('authorization', { authorization: `Bearer ${key}` });
     await Promise.all([byKey.connected(), byBearer.connected()]);

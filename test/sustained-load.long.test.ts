@@ -159,7 +159,7 @@ describe('sustained load against npm start', () => {
           weight: 2,
           call: () =>
             gqlCall(
-              `query($u: String!) { identityVerificationsByUser(userId: $u, limit: 20) { total data { id overallStatus } } }`,
+              `query($u: String!) { identityVerifications(filter: { userId: $u }, first: 20) { totalCount nodes { id overallStatus } } }`,
               { u: `user-${1 + Math.floor(Math.random() * Math.max(1, seq))}` },
               v,
             ),

@@ -20,6 +20,7 @@ import type { EventStream } from '../events/event-stream.js';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
 import { mountObservability } from '../http/observability.js';
 import { formatError } from './format-error.js';
+import { userErrorsMiddleware } from './user-errors.js';
 import { validateArgument } from './validation.js';
 
 export interface SubgraphContext<Deps = unknown> {
@@ -55,7 +56,7 @@ export interface SubgraphDefinition<Deps = unknown> {
 }
 
 const FEDERATION_LINK =
-  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@listSize"])';
 
 /** type-graphql → federation subgraph schema (ARCHITECTURE.md "type-graphql → federation"). */
 export async function buildSubgraph<Deps>(def: SubgraphDefinition<Deps>): Promise<{ schema: GraphQLSchema; sdl: string }> {
@@ -65,6 +66,7 @@ export async function buildSubgraph<Deps>(def: SubgraphDefinition<Deps>): Promis
     skipCheck: true,
     validate: true,
     validateFn: validateArgument,
+    globalMiddlewares: [userErrorsMiddleware],
     // subscriptions use their own `subscribe` over the outbox EventStream; type-graphql insists on a
     // PubSub anyway, so topic-based use fails loudly
     pubSub: {

@@ -1,8 +1,12 @@
-import { IDENTITY_VERIFICATION } from '../fragments.js';
+import { IDENTITY_VERIFICATION, USER_ERRORS } from '../fragments.js';
+import type { ResponseMapping } from '../mapping.js';
+import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
 
 const TIERS = ['BASIC', 'STANDARD', 'ENHANCED'] as const;
 const DECISIONS = ['VERIFIED', 'REJECTED'] as const;
+/** The spec's record: references to other verifications by id. */
+const IDENTITY_BODY: ResponseMapping = { ids: ['replacedById', 'restartedFromId'] };
 
 export const identityRoutes: Route[] = [
   {
@@ -18,15 +22,20 @@ export const identityRoutes: Route[] = [
       mutation CreateIdentityVerification($input: CreateIdentityVerificationInput!) {
         createIdentityVerification(input: $input) {
           created
-          verification {
+          identityVerification {
             ...IdentityVerificationFields
+          }
+          userErrors {
+            ...UserErrorFields
           }
         }
       }
       ${IDENTITY_VERIFICATION}
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: body }),
-    result: (data) => data.createIdentityVerification.verification,
+    result: (data) => data.createIdentityVerification.identityVerification,
+    response: IDENTITY_BODY,
     status: (data) => (data.createIdentityVerification.created ? 201 : 200),
   },
   {
@@ -42,29 +51,28 @@ export const identityRoutes: Route[] = [
       ${IDENTITY_VERIFICATION}
     `,
     variables: ({ params }) => ({ id: params.id }),
+    response: IDENTITY_BODY,
+    notFound: 'Identity verification',
   },
   {
     method: 'GET',
     path: '/verifications/identity/user/:userId',
     summary: "List a user's identity verifications",
-    query: [
-      { name: 'page', type: 'integer', description: 'Default 1' },
-      { name: 'limit', type: 'integer', description: 'Default 20' },
-    ],
+    query: PAGE_QUERY,
     operation: /* GraphQL */ `
-      query IdentityVerificationsByUser($userId: String!, $page: Int, $limit: Int) {
-        identityVerificationsByUser(userId: $userId, page: $page, limit: $limit) {
-          data {
+      query IdentityVerificationsByUser($userId: String!, $first: Int, $after: String) {
+        identityVerifications(filter: { userId: $userId }, first: $first, after: $after) {
+          nodes {
             ...IdentityVerificationFields
           }
-          total
-          page
-          limit
+          totalCount
         }
       }
       ${IDENTITY_VERIFICATION}
     `,
-    variables: ({ params, query }) => ({ userId: params.userId, page: query.page, limit: query.limit }),
+    variables: ({ params, query }) => ({ userId: params.userId, ...connectionSlice(query) }),
+    result: (data, { query }) => pageBody(data.identityVerifications, query),
+    response: { ...IDENTITY_BODY, records: 'data' },
   },
   {
     method: 'POST',
@@ -77,14 +85,22 @@ export const identityRoutes: Route[] = [
     ],
     example: { decision: 'VERIFIED', reviewedBy: 'officer@example.com', reviewNotes: 'Document and selfie checked' },
     operation: /* GraphQL */ `
-      mutation ReviewIdentityVerification($id: ID!, $input: ReviewIdentityVerificationInput!) {
-        reviewIdentityVerification(id: $id, input: $input) {
-          ...IdentityVerificationFields
+      mutation ReviewIdentityVerification($input: ReviewIdentityVerificationInput!) {
+        reviewIdentityVerification(input: $input) {
+          identityVerification {
+            ...IdentityVerificationFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${IDENTITY_VERIFICATION}
+      ${USER_ERRORS}
     `,
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    variables: ({ params, body }) => ({ input: { ...body, id: params.id } }),
+    result: (data) => data.reviewIdentityVerification.identityVerification,
+    response: IDENTITY_BODY,
   },
   {
     method: 'POST',
@@ -92,12 +108,20 @@ export const identityRoutes: Route[] = [
     summary: 'Invalidate an identity verification and start a new one',
     operation: /* GraphQL */ `
       mutation RestartIdentityVerification($id: ID!) {
-        restartIdentityVerification(id: $id) {
-          ...IdentityVerificationFields
+        restartIdentityVerification(input: { id: $id }) {
+          identityVerification {
+            ...IdentityVerificationFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${IDENTITY_VERIFICATION}
+      ${USER_ERRORS}
     `,
     variables: ({ params }) => ({ id: params.id }),
+    result: (data) => data.restartIdentityVerification.identityVerification,
+    response: IDENTITY_BODY,
   },
 ];

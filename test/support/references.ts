@@ -124,13 +124,26 @@ export function referenceKind(rootField: GraphQLField<unknown, unknown>, name: s
   if (BY_NAME[name]) return BY_NAME[name];
   if (NOT_REFERENCES.has(name)) return null;
   if (name === 'id' || (name === 'name' && getNamedType(rootField.type).name.startsWith('NotificationTemplate'))) {
-    const returned = getNamedType(rootField.type).name;
+    const returned = recordTypeOf(getNamedType(rootField.type));
     const kind = RETURN_TYPE_KIND[returned] ?? (KINDS as readonly string[]).find((k) => k === returned);
     if (!kind) throw new Error(`${rootField.name}(${name}): which record does it name? Add ${returned} to RETURN_TYPE_KIND`);
     return kind as RecordKind;
   }
   if (/(Id|_id|ID)$/.test(name)) throw new Error(`${rootField.name}: ${name} looks like a reference; add it to BY_NAME`);
   return null;
+}
+
+/** The record type a field is about: a payload's record, a connection's or an event's node, or the type itself. */
+function recordTypeOf(type: GraphQLNamedType): string {
+  if (!isObjectType(type)) return type.name;
+  const fields = type.getFields();
+  if (fields.userErrors) {
+    const record = Object.values(fields).find((f) => f.name !== 'userErrors' && isObjectType(getNamedType(f.type)));
+    if (record) return getNamedType(record.type).name;
+  }
+  if (fields.nodes && fields.pageInfo) return getNamedType(fields.nodes.type).name;
+  if (fields.node && fields.occurredAt) return getNamedType(fields.node.type).name;
+  return type.name;
 }
 
 export function rootFieldOf(rootType: 'Query' | 'Mutation' | 'Subscription', name: string): GraphQLField<unknown, unknown> {

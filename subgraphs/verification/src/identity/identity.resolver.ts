@@ -1,13 +1,25 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { PageArgs } from '../../../../platform/graphql/pagination.js';
+import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
+import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
-import { invalid } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { VerificationDeps } from '../deps.js';
 import { IdentityService } from './identity.service.js';
-import { CreateIdentityVerificationInput, ReviewIdentityVerificationInput } from './identity.inputs.js';
-import { CreateIdentityVerificationPayload, IdentityVerificationPage, IdentityVerificationType } from './identity.type.js';
+import {
+  CreateIdentityVerificationInput,
+  IdentityVerificationFilter,
+  RestartIdentityVerificationInput,
+  ReviewIdentityVerificationInput,
+} from './identity.inputs.js';
+import {
+  CreateIdentityVerificationPayload,
+  IdentityVerificationConnection,
+  IdentityVerificationEvent,
+  IdentityVerificationType,
+  RestartIdentityVerificationPayload,
+  ReviewIdentityVerificationPayload,
+} from './identity.type.js';
 import { IDENTITY_RESOURCE } from './identity.events.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
@@ -24,52 +36,89 @@ function fromSnapshot(s: Record<string, unknown>): IdentityVerificationType {
 
 @Resolver(() => IdentityVerificationType)
 export class IdentityResolver {
-  @Query(() => IdentityVerificationType, { description: 'GET /verifications/identity/{id}' })
-  identityVerification(@Arg('id', () => ID) id: string, @Ctx() ctx: Ctx) {
-    return service(ctx, 'read').get(id);
+  @Query(() => IdentityVerificationType, { nullable: true, description: 'One identity verification; null when there is none with this id' })
+  identityVerification(@Arg('id', () => ID, { description: 'Its identifier' }) id: string, @Ctx() ctx: Ctx) {
+    return service(ctx, 'read').find(id);
   }
 
-  @Query(() => IdentityVerificationPage, { description: 'GET /verifications/identity/user/{userId}, newest first' })
-  identityVerificationsByUser(@Arg('userId') userId: string, @Args() { page, limit }: PageArgs, @Ctx() ctx: Ctx) {
-    return service(ctx, 'read').listByUser(userId, page, limit);
+  @Directive(LIST_SIZE)
+  @Query(() => IdentityVerificationConnection, {
+    description: 'The organization’s identity verifications, newest first: of one user, or in one status (the review queue)',
+  })
+  identityVerifications(
+    @Arg('filter', () => IdentityVerificationFilter, { nullable: true, description: 'Which ones; all when absent' })
+    filter: IdentityVerificationFilter | null,
+    @Args() page: ConnectionArgs,
+    @Ctx() ctx: Ctx,
+  ) {
+    return service(ctx, 'read').list(filter ?? {}, page);
   }
 
-  @Mutation(() => CreateIdentityVerificationPayload, { description: 'POST /verifications/identity' })
-  createIdentityVerification(@Arg('input') input: CreateIdentityVerificationInput, @Ctx() ctx: Ctx) {
-    return service(ctx, 'write').create(input.userId, input.tier ?? 'BASIC');
+  @FieldResolver(() => IdentityVerificationType, {
+    nullable: true,
+    description: 'The verification that replaced this one (after a restart)',
+  })
+  replacedBy(@Root() v: IdentityVerificationType, @Ctx() ctx: Ctx) {
+    return v.replacedById ? service(ctx, 'read').find(v.replacedById) : null;
   }
 
-  @Mutation(() => IdentityVerificationType, { description: 'Only from MANUAL_REVIEW or PENDING; otherwise CONFLICT' })
-  reviewIdentityVerification(@Arg('id', () => ID) id: string, @Arg('input') input: ReviewIdentityVerificationInput, @Ctx() ctx: Ctx) {
-    return service(ctx, 'write').review(id, input);
+  @FieldResolver(() => IdentityVerificationType, { nullable: true, description: 'The verification this one replaced (it was restarted)' })
+  restartedFrom(@Root() v: IdentityVerificationType, @Ctx() ctx: Ctx) {
+    return v.restartedFromId ? service(ctx, 'read').find(v.restartedFromId) : null;
   }
 
-  @Mutation(() => IdentityVerificationType, { description: 'Invalidates the verification and returns the new PENDING one' })
-  restartIdentityVerification(@Arg('id', () => ID) id: string, @Ctx() ctx: Ctx) {
-    return service(ctx, 'write').restart(id);
+  @Mutation(() => CreateIdentityVerificationPayload, {
+    description: 'Starts an identity verification for a user, or returns the user’s active one (created: false)',
+  })
+  async createIdentityVerification(@Arg('input') input: CreateIdentityVerificationInput, @Ctx() ctx: Ctx) {
+    const { created, verification } = await service(ctx, 'write').create(input.userId, input.tier ?? 'BASIC');
+    return { created, identityVerification: verification };
   }
 
-  @Subscription(() => IdentityVerificationType, {
-    description: 'Every status change of one verification (id) or of all verifications of a user (userId)',
-    subscribe: ({ args, context }) => {
-      const { id, userId } = args as { id?: string; userId?: string };
-      if (!id && !userId) throw invalid('Give id or userId');
-      return tenantEvents(context as Ctx, { service: 'verification', permission: 'identity:read' }, IDENTITY_RESOURCE, {
-        resourceId: id,
-        userId,
-      });
-    },
+  @Mutation(() => ReviewIdentityVerificationPayload, {
+    description: 'Records a reviewer’s decision; only from MANUAL_REVIEW or PENDING (otherwise a CONFLICT user error)',
+  })
+  async reviewIdentityVerification(@Arg('input') input: ReviewIdentityVerificationInput, @Ctx() ctx: Ctx) {
+    return { identityVerification: await service(ctx, 'write').review(input.id, input) };
+  }
+
+  @Mutation(() => RestartIdentityVerificationPayload, {
+    description: 'Invalidates a verification and starts a new PENDING one for the same user and tier',
+  })
+  async restartIdentityVerification(@Arg('input') input: RestartIdentityVerificationInput, @Ctx() ctx: Ctx) {
+    return { identityVerification: await service(ctx, 'write').restart(input.id) };
+  }
+
+  @Subscription(() => IdentityVerificationEvent, {
+    description: 'Every change of one identity verification',
+    subscribe: ({ args, context }) =>
+      tenantEvents(context as Ctx, { service: 'verification', permission: 'identity:read' }, IDENTITY_RESOURCE, {
+        resourceId: (args as { id: string }).id,
+      }),
   })
   identityVerificationUpdated(
     @Root() event: StreamedEvent,
-    @Arg('id', () => ID, { nullable: true }) _id?: string,
-    @Arg('userId', { nullable: true }) _userId?: string,
-  ): IdentityVerificationType {
-    return fromSnapshot(event.snapshot);
+    @Arg('id', () => ID, { description: 'The verification to follow' }) _id: string,
+  ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => IdentityVerificationEvent, {
+    description: 'Every change of every identity verification of one user, present and future',
+    subscribe: ({ args, context }) =>
+      tenantEvents(context as Ctx, { service: 'verification', permission: 'identity:read' }, IDENTITY_RESOURCE, {
+        userId: (args as { userId: string }).userId,
+      }),
+  })
+  identityVerificationUpdatedForUser(
+    @Root() event: StreamedEvent,
+    @Arg('userId', { description: 'The user whose verifications to follow' }) _userId: string,
+  ) {
+    return envelopeOf(event, fromSnapshot);
   }
 }
 
 /** Federation: other subgraphs reference an identity verification by id (tenant-checked). */
 export function resolveIdentityReference(ref: { id: string }, ctx: Ctx) {
-  return service(ctx, 'read').get(ref.id);
+  return service(ctx, 'read').find(ref.id);
 }

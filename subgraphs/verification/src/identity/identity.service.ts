@@ -1,11 +1,11 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { IdentityVerification, type IdentityTier } from './identity.entity.js';
-import { ACTIVE_STATUSES, IDENTITY_LIFECYCLE, type IdentityTrigger } from './identity.lifecycle.js';
+import { ACTIVE_STATUSES, IDENTITY_LIFECYCLE, type IdentityStatus, type IdentityTrigger } from './identity.lifecycle.js';
 import { recordIdentityEvent } from './identity.events.js';
 
 export interface ReviewCommand {
@@ -39,19 +39,32 @@ export class IdentityService {
     }
   }
 
+  /** The caller's verification with this id, or null. */
+  find(id: string): Promise<IdentityVerification | null> {
+    return isUuid(id) ? this.em.findOne(IdentityVerification, { id, ...this.tenant }) : Promise.resolve(null);
+  }
+
   async get(id: string): Promise<IdentityVerification> {
-    const v = isUuid(id) ? await this.em.findOne(IdentityVerification, { id, ...this.tenant }) : null;
+    const v = await this.find(id);
     if (!v) throw notFound('Identity verification', id);
     return v;
   }
 
-  async listByUser(userId: string, page: number, limit: number): Promise<Page<IdentityVerification>> {
-    const [data, total] = await this.em.findAndCount(
+  /** The organization's verifications (of one user, in one status), newest first. */
+  list(
+    filter: { userId?: string | null; status?: IdentityStatus | null },
+    page: ConnectionArgs,
+  ): Promise<Connection<IdentityVerification>> {
+    return paginate(
+      this.em,
       IdentityVerification,
-      { userId, ...this.tenant },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
+      {
+        ...this.tenant,
+        ...(filter.userId != null && { userId: filter.userId }),
+        ...(filter.status != null && { overallStatus: filter.status }),
+      },
+      page,
     );
-    return { data, total, page, limit };
   }
 
   review(id: string, cmd: ReviewCommand): Promise<IdentityVerification> {

@@ -1,4 +1,7 @@
-import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { ConnectionType } from '../../../../platform/graphql/connection.js';
+import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
+import { UserError } from '../../../../platform/graphql/user-errors.js';
 import { IDENTITY_STATUSES } from './identity.lifecycle.js';
 import { IDENTITY_TIERS } from './identity.entity.js';
 
@@ -9,41 +12,120 @@ export const IdentityStatusEnum = enumOf(IDENTITY_STATUSES);
 export const ReviewDecisionEnum = enumOf(['VERIFIED', 'REJECTED'] as const);
 registerEnumType(IdentityTierEnum, {
   name: 'IdentityTier',
-  description: 'BASIC = document; STANDARD = + liveness; ENHANCED = + sanctions screening',
+  description: 'How much an identity verification checks',
+  valuesConfig: {
+    BASIC: { description: 'An identity document' },
+    STANDARD: { description: 'An identity document and a liveness check' },
+    ENHANCED: { description: 'An identity document, a liveness check and sanctions screening' },
+  },
 });
-registerEnumType(IdentityStatusEnum, { name: 'IdentityStatus' });
-registerEnumType(ReviewDecisionEnum, { name: 'ReviewDecision' });
+registerEnumType(IdentityStatusEnum, {
+  name: 'IdentityStatus',
+  description: 'Where an identity verification stands',
+  valuesConfig: {
+    PENDING: { description: 'Started; waiting for the user’s document and selfie' },
+    IN_PROGRESS: { description: 'The user submitted; checks are running' },
+    MANUAL_REVIEW: { description: 'The checks need a reviewer’s decision' },
+    VERIFIED: { description: 'The identity is verified' },
+    REJECTED: { description: 'The identity was rejected' },
+  },
+});
+registerEnumType(ReviewDecisionEnum, {
+  name: 'ReviewDecision',
+  description: 'A reviewer’s decision',
+  valuesConfig: { VERIFIED: { description: 'Accept the identity' }, REJECTED: { description: 'Reject the identity' } },
+});
 
-@ObjectType('IdentityVerification')
+@ObjectType('IdentityVerification', { description: 'One verification of a user’s identity, from start to decision' })
 @Directive('@key(fields: "id")')
 export class IdentityVerificationType {
-  @Field(() => ID) id!: string;
-  @Field() userId!: string;
-  @Field(() => IdentityTierEnum) tier!: string;
-  @Field(() => IdentityStatusEnum) overallStatus!: string;
-  @Field(() => Float, { nullable: true }) faceMatchScore?: number | null;
-  @Field(() => Date, { nullable: true }) verifiedAt?: Date | null;
-  @Field(() => String, { nullable: true }) reviewedBy?: string | null;
-  @Field(() => String, { nullable: true }) reviewNotes?: string | null;
-  @Field(() => Date, { nullable: true }) reviewedAt?: Date | null;
-  @Field(() => Date, { nullable: true, description: 'Set when a restart replaced this verification' }) invalidatedAt?: Date | null;
-  @Field(() => ID, { nullable: true }) replacedById?: string | null;
-  @Field(() => ID, { nullable: true }) restartedFromId?: string | null;
-  @Field() createdAt!: Date;
-  @Field() updatedAt!: Date;
+  @Field(() => ID, { description: 'Identifier of the verification' })
+  id!: string;
+
+  @Field({ description: 'Your identifier of the user it verifies' })
+  userId!: string;
+
+  @Field(() => IdentityTierEnum, { description: 'What it checks' })
+  tier!: string;
+
+  @Field(() => IdentityStatusEnum, { description: 'Where it stands' })
+  overallStatus!: string;
+
+  @Field(() => Float, { nullable: true, description: 'Similarity of the selfie to the document photo, 0 to 1, once compared' })
+  faceMatchScore?: number | null;
+
+  @Field(() => Date, { nullable: true, description: 'When it became VERIFIED' })
+  verifiedAt?: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Who decided it in a manual review' })
+  reviewedBy?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The reviewer’s notes' })
+  reviewNotes?: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'When the review decision was made' })
+  reviewedAt?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'When a restart replaced it (it no longer counts)' })
+  invalidatedAt?: Date | null;
+
+  /** Loaded by a field resolver (identity.resolver.ts). */
+  replacedById?: string | null;
+  restartedFromId?: string | null;
+
+  @Field({ description: 'When it was started' })
+  createdAt!: Date;
+
+  @Field({ description: 'When it last changed' })
+  updatedAt!: Date;
 }
 
-@ObjectType('IdentityVerificationPage')
-export class IdentityVerificationPage {
-  @Field(() => [IdentityVerificationType]) data!: IdentityVerificationType[];
-  @Field(() => Int) total!: number;
-  @Field(() => Int) page!: number;
-  @Field(() => Int) limit!: number;
-}
+export const IdentityVerificationConnection = ConnectionType('IdentityVerification', IdentityVerificationType, 'identity verification');
 
-@ObjectType('CreateIdentityVerificationPayload')
+export const IDENTITY_EVENT_DESCRIPTIONS: Record<string, string> = {
+  'identity.created': 'A verification was started',
+  'identity.in_progress': 'The user submitted; checks are running',
+  'identity.manual_review': 'The checks need a reviewer',
+  'identity.verified': 'The identity was verified',
+  'identity.rejected': 'The identity was rejected',
+  'identity.restarted': 'The verification was replaced by a new one',
+};
+export const IdentityVerificationEvent = EventEnvelopeType(
+  'IdentityVerification',
+  IdentityVerificationType,
+  IDENTITY_EVENT_DESCRIPTIONS,
+  'an identity verification',
+);
+
+@ObjectType('CreateIdentityVerificationPayload', { description: 'The result of createIdentityVerification' })
 export class CreateIdentityVerificationPayload {
-  @Field({ description: 'false when the user already had an active (PENDING or IN_PROGRESS) verification, which is returned' })
-  created!: boolean;
-  @Field(() => IdentityVerificationType) verification!: IdentityVerificationType;
+  @Field(() => IdentityVerificationType, { nullable: true, description: 'The new verification, or the user’s active one' })
+  identityVerification?: IdentityVerificationType | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'false when the user already had an active (PENDING or IN_PROGRESS) verification, which is returned',
+  })
+  created?: boolean | null;
+
+  @Field(() => [UserError], { description: 'Mistakes in the input; empty on success' })
+  userErrors!: UserError[];
+}
+
+@ObjectType('ReviewIdentityVerificationPayload', { description: 'The result of reviewIdentityVerification' })
+export class ReviewIdentityVerificationPayload {
+  @Field(() => IdentityVerificationType, { nullable: true, description: 'The verification with its decision' })
+  identityVerification?: IdentityVerificationType | null;
+
+  @Field(() => [UserError], { description: 'Mistakes in the input or a verification that cannot be reviewed; empty on success' })
+  userErrors!: UserError[];
+}
+
+@ObjectType('RestartIdentityVerificationPayload', { description: 'The result of restartIdentityVerification' })
+export class RestartIdentityVerificationPayload {
+  @Field(() => IdentityVerificationType, { nullable: true, description: 'The new PENDING verification that replaces the restarted one' })
+  identityVerification?: IdentityVerificationType | null;
+
+  @Field(() => [UserError], { description: 'Mistakes in the input or a verification restarted before; empty on success' })
+  userErrors!: UserError[];
 }

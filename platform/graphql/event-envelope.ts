@@ -1,0 +1,45 @@
+import { Field, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
+import type { StreamedEvent } from '../events/event-stream.js';
+
+/**
+ * Every subscription delivers an envelope: which event happened (`type`, the webhook event name in
+ * SCREAMING_CASE: `identity.manual_review` → IDENTITY_MANUAL_REVIEW), when, and the record as it is
+ * after it (docs/graphql-conventions.md).
+ */
+
+export interface EventEnvelope<T> {
+  type: string;
+  occurredAt: Date;
+  node: T;
+}
+
+/** `identity.manual_review` → `IDENTITY_MANUAL_REVIEW`. */
+export const eventTypeOf = (event: string) => event.toUpperCase().replace(/\./g, '_');
+
+/** The `XEventType` enum of these event names and the `XEvent` envelope type around `node`. */
+export function EventEnvelopeType<T extends object>(name: string, node: ClassType<T>, events: Record<string, string>, what: string) {
+  const values = Object.fromEntries(Object.keys(events).map((event) => [eventTypeOf(event), eventTypeOf(event)]));
+  registerEnumType(values, {
+    name: `${name}EventType`,
+    description: `What happened to the ${what}`,
+    valuesConfig: Object.fromEntries(Object.entries(events).map(([event, description]) => [eventTypeOf(event), { description }])),
+  });
+
+  @ObjectType(`${name}Event`, { description: `A change of ${what}: what happened, when, and the record after it` })
+  class Envelope {
+    @Field(() => values, { description: 'What happened' })
+    type!: string;
+
+    @Field({ description: 'When it was committed' })
+    occurredAt!: Date;
+
+    @Field(() => node, { description: `The ${what} as it is after the event` })
+    node!: T;
+  }
+  return Envelope;
+}
+
+/** The envelope of a streamed outbox event, its snapshot turned into the node. */
+export function envelopeOf<T>(event: StreamedEvent, toNode: (snapshot: Record<string, unknown>) => T): EventEnvelope<T> {
+  return { type: eventTypeOf(event.payload.event), occurredAt: new Date(event.payload.timestamp), node: toNode(event.snapshot) };
+}

@@ -1,0 +1,38 @@
+import { invalid } from '../platform/errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetCursor } from '../platform/graphql/cursor.js';
+import type { Field, RouteInput } from './route.js';
+
+/**
+ * The specs' lists take `page` and `limit` and answer `{ data, total, page, limit }`; the graph's
+ * are connections (`first`, `after`, `nodes`, `totalCount`). A page is the connection slice after
+ * an offset cursor.
+ */
+
+export const PAGE_QUERY: readonly Field[] = [
+  { name: 'page', type: 'integer', description: 'Default 1' },
+  { name: 'limit', type: 'integer', description: `Default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}` },
+];
+
+function pageOf(query: RouteInput['query']): { page: number; limit: number } {
+  const page = Number(query.page ?? 1);
+  const limit = Number(query.limit ?? DEFAULT_PAGE_SIZE);
+  const errors = [
+    ...(page < 1 ? ['page must be at least 1'] : []),
+    ...(limit < 1 ? ['limit must be at least 1'] : []),
+    ...(limit > MAX_PAGE_SIZE ? [`limit must be at most ${MAX_PAGE_SIZE}`] : []),
+  ];
+  if (errors.length) throw invalid(errors);
+  return { page, limit };
+}
+
+/** `first` and `after` of the page the query names. */
+export function connectionSlice(query: RouteInput['query']): { first: number; after: string | null } {
+  const { page, limit } = pageOf(query);
+  return { first: limit, after: offsetCursor((page - 1) * limit) };
+}
+
+/** A connection (`nodes`, `totalCount`) as the specs' page body. */
+export function pageBody(connection: { nodes: unknown[]; totalCount: number }, query: RouteInput['query']) {
+  const { page, limit } = pageOf(query);
+  return { data: connection.nodes, total: connection.totalCount, page, limit };
+}
