@@ -28,6 +28,10 @@ export interface ResponseMapping {
   verbatim?: readonly string[];
   /** Members holding a referenced object (`{ id }`, or null): the REST record has its id. */
   ids?: readonly string[];
+  /** Object members whose own members take their place in the record, in their order (`matches.hit`). */
+  flatten?: readonly string[];
+  /** Enum members (or lists of them) whose REST values are the spec's lower case (GraphQL's are SCREAMING_CASE). */
+  lowercase?: readonly string[];
 }
 
 export const SNAKE_CASE: ResponseMapping = { case: 'snake' };
@@ -47,10 +51,12 @@ function mapRecord(value: unknown, mapping: ResponseMapping, path: string): unkn
     if (mapping.keepIf?.[at] && !mapping.keepIf[at](value)) continue;
     let mapped = mapping.verbatim?.includes(at) ? member : mapRecord(member, mapping, at);
     if (mapping.ids?.includes(at)) mapped = isObject(mapped) ? mapped.id : null;
+    if (mapping.lowercase?.includes(at)) mapped = lowerCased(mapped);
     if (mapping.withoutNulls?.includes(at)) mapped = withoutNulls(mapped);
     const keyMember = mapping.keyBy?.[at];
     if (keyMember) mapped = keyedBy(mapped, restName(`${at}.${keyMember}`, mapping));
-    entries.push([restName(at, mapping), mapped]);
+    if (mapping.flatten?.includes(at) && isObject(mapped)) entries.push(...Object.entries(mapped));
+    else entries.push([restName(at, mapping), mapped]);
   }
   return Object.fromEntries(entries);
 }
@@ -62,6 +68,13 @@ function restName(path: string, mapping: ResponseMapping): string {
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+const lowerCased = (value: unknown): unknown =>
+  typeof value === 'string' ? value.toLowerCase() : Array.isArray(value) ? value.map(lowerCased) : value;
+
+/** A REST enum value (or list of them) as GraphQL's SCREAMING_CASE one; anything else as sent, for GraphQL to judge. */
+export const upperCased = (value: unknown): unknown =>
+  typeof value === 'string' ? value.toUpperCase() : Array.isArray(value) ? value.map(upperCased) : value;
 
 /** A snake_case body as GraphQL input: its own keys in camelCase, nested values as sent. */
 export const camelKeys = (body: JsonObject): JsonObject =>
