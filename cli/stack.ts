@@ -88,6 +88,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ca,
       deliveries,
       webhookEvents: SERVICE_MODULES.flatMap((m) => m.webhookEvents),
+      internalSecret: opts.internalSecret,
       jobs: () =>
         (boss ??= startJobs(opts.databaseUrl, logger, config.JOBS_SUPERVISE_SECONDS).then((b) => {
           stops.push(() => b.stop({ graceful: true, timeout: 5_000 }));
@@ -135,6 +136,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       const authenticate = createAuthenticator({
         pool,
         adminSecret: opts.adminSecret,
+        internalSecret: opts.internalSecret,
         organizationRateLimit: config.ORGANIZATION_RATE_LIMIT,
       });
       const prune = setInterval(() => void pruneRateLimitWindows(pool).catch(() => undefined), 60_000);

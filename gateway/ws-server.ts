@@ -46,6 +46,8 @@ interface Session {
   upstreams: UpstreamConnections;
   /** Ids of its live subscriptions. */
   subscriptions: Set<string>;
+  /** A session token's connection closes when the token expires. */
+  expiry?: NodeJS.Timeout;
 }
 
 type WsContext = Context<Record<string, unknown>, Extra>;
@@ -137,7 +139,12 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
         const given = ctx.connectionParams?.[REQUEST_ID_HEADER] ?? request.headers[REQUEST_ID_HEADER];
         const requestId = typeof given === 'string' ? given : randomUUID();
         const upstreams = opts.router.openConnection({ principal, requestId, clientIp: ip });
-        sessions.set(ctx as WsContext, { principal, requestId, headers, ip, upstreams, subscriptions: new Set() });
+        const expiry =
+          principal.expiresAt === undefined
+            ? undefined
+            : setTimeout(() => socket.close(WS_CLOSE_CODES.UNAUTHENTICATED!, 'Session token expired'), principal.expiresAt - Date.now());
+        expiry?.unref();
+        sessions.set(ctx as WsContext, { principal, requestId, headers, ip, upstreams, subscriptions: new Set(), expiry });
         return true;
       },
       onSubscribe,
@@ -149,6 +156,7 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
         const session = sessions.get(ctx);
         if (!session) return;
         sessions.delete(ctx);
+        clearTimeout(session.expiry);
         for (const id of [...session.subscriptions]) release(session, id);
         session.upstreams.dispose();
       },

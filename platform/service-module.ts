@@ -22,6 +22,8 @@ export interface ServiceRuntime {
   deliveries: DeliveryWorker;
   /** Every event a webhook may subscribe to, of every service. */
   webhookEvents: readonly string[];
+  /** Shared by the gateway and the subgraphs: signs principals and session tokens. */
+  internalSecret: string;
 }
 
 export interface ServiceInstance<Deps> {

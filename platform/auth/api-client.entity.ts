@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Environment, ServiceName } from './principal.js';
+import type { Environment, KeyService } from './principal.js';
 
 @Entity({ schema: 'platform', tableName: 'api_clients' })
 export class ApiClient {
@@ -15,7 +15,7 @@ export class ApiClient {
   name!: string;
 
   @Property({ type: 'text' })
-  service!: ServiceName;
+  service!: KeyService;
 
   @Property({ type: 'text' })
   environment!: Environment;

@@ -4,7 +4,7 @@ import { ApiClient } from './api-client.entity.js';
 import { Organization } from './organization.entity.js';
 import { generateApiKey, hashApiKey, publicKeyPrefix } from './api-keys.js';
 import { validatePermissions } from './permissions.js';
-import { ENVIRONMENTS, SERVICES, type Environment, type ServiceName } from './principal.js';
+import { ENVIRONMENTS, KEY_SERVICES, type Environment, type KeyService } from './principal.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 
@@ -12,7 +12,7 @@ export interface CreateApiClientCommand {
   name: string;
   permissions?: string[] | null;
   rateLimit?: number | null;
-  service?: ServiceName | null;
+  service?: KeyService | null;
   environment?: Environment | null;
   organizationId?: string | null;
 }
@@ -39,7 +39,7 @@ export class ApiClientService {
     const errors: string[] = [];
     if (!cmd.name.trim()) errors.push('name must not be empty');
     if (cmd.name.length > 200) errors.push('name must be at most 200 characters');
-    if (!SERVICES.includes(service)) errors.push(`service must be one of: ${SERVICES.join(', ')}`);
+    if (!KEY_SERVICES.includes(service)) errors.push(`service must be one of: ${KEY_SERVICES.join(', ')}`);
     if (!ENVIRONMENTS.includes(environment)) errors.push(`environment must be one of: ${ENVIRONMENTS.join(', ')}`);
     if (cmd.rateLimit != null && (!Number.isInteger(cmd.rateLimit) || cmd.rateLimit < 1 || cmd.rateLimit > MAX_RATE_LIMIT)) {
       errors.push(`rateLimit must be an integer between 1 and ${MAX_RATE_LIMIT} (requests per minute)`);

@@ -2,12 +2,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type pg from 'pg';
 import { hashApiKey } from './api-keys.js';
-import type { Principal, ServiceName, Environment } from './principal.js';
+import type { Principal, KeyService, Environment } from './principal.js';
+import { isSessionToken, readSessionToken } from './session-token.js';
 import { rateLimited, unauthenticated } from '../errors.js';
 
 export interface AuthenticatorOptions {
   pool: pg.Pool;
   adminSecret: string;
+  /** Session tokens are signed with a key derived from it (session-token.ts). */
+  internalSecret: string;
   /** Requests per minute per organization for the risk and notify services. */
   organizationRateLimit: number;
 }
@@ -18,7 +21,8 @@ export interface Authenticated {
 }
 
 const WINDOW_SECONDS = 60;
-const ORG_LIMITED: ServiceName[] = ['risk', 'notify'];
+/** Services whose organization shares one budget (an all-services key counts against its own). */
+const ORG_LIMITED: KeyService[] = ['risk', 'notify', 'all'];
 /** Wrong admin secrets one address may send per minute; then every admin attempt from it gets 429. */
 export const ADMIN_FAILURES_PER_MINUTE = 10;
 
@@ -37,7 +41,7 @@ async function countInWindow(pool: pg.Pool, keys: string[], units: number) {
 interface ClientRow {
   id: string;
   organization_id: string;
-  service: ServiceName;
+  service: KeyService;
   environment: Environment;
   permissions: string[];
   rate_limit: number;
@@ -56,13 +60,24 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * Edge authentication: `X-Admin-Secret`, or an API key in `X-API-Key` / `Authorization: Bearer`,
- * looked up by hash; then the per-client (and per-organization for risk/notify) fixed-window rate
+ * looked up by hash, or a session token (`Bearer st_…`, checked by signature and expiry, and its
+ * minting key still active); then the per-client (and per-organization for risk/notify) fixed-window rate
  * limit, counted in PostgreSQL so every gateway instance shares it.
  */
 export function createAuthenticator(opts: AuthenticatorOptions) {
+  const clientWhere = async (condition: string, value: string) =>
+    (
+      await opts.pool.query<ClientRow>(
+        `select id, organization_id, service, environment, permissions, rate_limit
+           from platform.api_clients where ${condition} and active`,
+        [value],
+      )
+    ).rows;
+
   /**
    * `units` is what the request costs against the rate limits (a mutation: one per root field);
-   * 0 only checks the credentials (the REST adapter, before it reads a large body).
+   * 0 only checks the credentials (the REST adapter, before it reads a large body). A session token
+   * counts against the budget of the key that minted it.
    */
   return async function authenticate(req: { headers: IncomingHttpHeaders; ip?: string; units?: number }): Promise<Authenticated> {
     const units = Math.max(0, Math.floor(req.units ?? 1));
@@ -88,21 +103,36 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
     const key = header(req.headers, 'x-api-key') ?? bearer;
     if (!key) throw unauthenticated('Missing API key: send X-API-Key or Authorization: Bearer');
 
-    const { rows } = await opts.pool.query<ClientRow>(
-      `select id, organization_id, service, environment, permissions, rate_limit
-         from platform.api_clients where key_hash = $1 and active`,
-      [hashApiKey(key)],
-    );
-    const client = rows[0];
-    if (!client) throw unauthenticated('Invalid API key');
-    const principal: Principal = {
-      kind: 'client',
-      organizationId: client.organization_id,
-      clientId: client.id,
-      service: client.service,
-      environment: client.environment,
-      permissions: client.permissions,
-    };
+    let principal: Principal;
+    let client: ClientRow | undefined;
+    if (isSessionToken(key)) {
+      // a session lives only as long as its token and the key that minted it
+      const session = readSessionToken(key, opts.internalSecret);
+      if (!session) throw unauthenticated('Invalid or expired session token');
+      client = (await clientWhere('id = $1', session.clientId))[0];
+      if (!client) throw unauthenticated('Invalid or expired session token');
+      principal = {
+        kind: 'session',
+        organizationId: session.organizationId,
+        clientId: session.clientId,
+        service: 'all',
+        environment: session.environment,
+        permissions: session.scopes,
+        userId: session.userId,
+        expiresAt: session.exp * 1000,
+      };
+    } else {
+      client = (await clientWhere('key_hash = $1', hashApiKey(key)))[0];
+      if (!client) throw unauthenticated('Invalid API key');
+      principal = {
+        kind: 'client',
+        organizationId: client.organization_id,
+        clientId: client.id,
+        service: client.service,
+        environment: client.environment,
+        permissions: client.permissions,
+      };
+    }
     if (units === 0) return { principal, headers: {} };
 
     const limits: Array<[string, number]> = [[`client:${client.id}`, client.rate_limit]];

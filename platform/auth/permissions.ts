@@ -1,4 +1,5 @@
-import type { Principal, ServiceName } from './principal.js';
+import { SESSION_SCOPES } from './session-token.js';
+import type { KeyService, Principal, ServiceName } from './principal.js';
 import { forbidden, invalid } from '../errors.js';
 
 const VERIFICATION_AREAS = [
@@ -18,14 +19,19 @@ const VERIFICATION_AREAS = [
   'webhooks',
 ] as const;
 
-/** Allowed permission strings per service (ARCHITECTURE.md "Identity, keys and environments"). */
-export const PERMISSIONS: Record<ServiceName, readonly string[]> = {
+const SERVICE_PERMISSIONS: Record<ServiceName, readonly string[]> = {
   verification: VERIFICATION_AREAS.flatMap((area) => [area, `${area}:read`, `${area}:write`]),
   risk: ['evaluate', 'evaluations:read', 'rules:read', 'rules:write', 'graph:query'],
   notify: ['send', 'notifications:read', 'templates:read', 'templates:write'],
 };
 
-export function validatePermissions(service: ServiceName, permissions: string[]): void {
+/** Allowed permission strings per key service (ARCHITECTURE.md "Identity, keys and environments"); `all` = every service's. */
+export const PERMISSIONS: Record<KeyService, readonly string[]> = {
+  ...SERVICE_PERMISSIONS,
+  all: Object.values(SERVICE_PERMISSIONS).flat(),
+};
+
+export function validatePermissions(service: KeyService, permissions: string[]): void {
   const unknown = permissions.filter((p) => !PERMISSIONS[service].includes(p));
   if (unknown.length) {
     throw invalid(`permissions must be among: ${PERMISSIONS[service].join(', ')} (unknown: ${unknown.join(', ')})`);
@@ -33,18 +39,24 @@ export function validatePermissions(service: ServiceName, permissions: string[])
 }
 
 /**
- * Checks that a client principal of `service` may use `permission`. Empty permissions = all of the
- * service's. A verification area permission (`identity`) grants both `identity:read` and `:write`.
+ * Checks that a client principal of `service` (or of every service) may use `permission`. Empty
+ * permissions = all of the service's. A verification area permission (`identity`) grants both
+ * `identity:read` and `:write`. A session may use only its scopes, and only those sessions can have.
  */
 export function requirePermission(
   principal: Principal | null,
   service: ServiceName,
   permission: string,
 ): asserts principal is Principal & { organizationId: string } {
-  if (!principal || principal.kind !== 'client' || !principal.organizationId) {
+  if (!principal || principal.kind === 'admin' || !principal.organizationId) {
     throw forbidden('An API key is required for this operation');
   }
-  if (principal.service !== service) {
+  if (principal.kind === 'session') {
+    const scoped = (SESSION_SCOPES as readonly string[]).includes(permission) && principal.permissions.includes(permission);
+    if (!scoped) throw forbidden(`This session token may not ${permission}: its scopes are ${principal.permissions.join(', ')}`);
+    return;
+  }
+  if (principal.service !== service && principal.service !== 'all') {
     throw forbidden(`This key belongs to the ${principal.service} service; use a ${service} key`);
   }
   const [area] = permission.split(':');

@@ -2,20 +2,29 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SERVICES = ['verification', 'risk', 'notify'] as const;
 export type ServiceName = (typeof SERVICES)[number];
+/** What an API key is for: one service, or `all` (a backend that reads and writes the whole graph). */
+export const KEY_SERVICES = [...SERVICES, 'all'] as const;
+export type KeyService = (typeof KEY_SERVICES)[number];
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 /**
  * Who is calling, as verified by the gateway's edge authentication.
  * `admin` principals come from a valid `X-Admin-Secret`; they belong to no organization.
+ * `session` principals come from a session token: one user's records, the token's scopes
+ * (`permissions`), until `expiresAt`; `clientId` is the key that minted the token.
  */
 export interface Principal {
-  kind: 'client' | 'admin';
+  kind: 'client' | 'admin' | 'session';
   organizationId: string | null;
   clientId: string | null;
-  service: ServiceName | null;
+  service: KeyService | null;
   environment: Environment;
   permissions: string[];
+  /** Sessions only: the user whose records they may read. */
+  userId?: string;
+  /** Sessions only: when the token expires (milliseconds since the epoch). */
+  expiresAt?: number;
 }
 
 export const PRINCIPAL_HEADER = 'x-principal';

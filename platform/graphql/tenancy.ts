@@ -37,6 +37,7 @@ export function tenantEvents(
       n.resourceType === resourceType &&
       n.organizationId === tenant.organizationId &&
       n.environment === tenant.environment &&
+      (!tenant.userId || n.userId === tenant.userId) &&
       (!resourceId || n.resourceId === resourceId) &&
       (!userId || n.userId === userId) &&
       (!events || events.includes(n.event)),

@@ -10,7 +10,11 @@ export const adminRoutes: Route[] = [
       { name: 'name', type: 'string', required: true },
       { name: 'permissions', type: { array: 'string' }, description: 'Empty or absent = all of the service' },
       { name: 'rateLimit', type: 'integer', description: 'Requests per minute' },
-      { name: 'service', type: { enum: ['verification', 'risk', 'notify'] }, description: 'Default verification' },
+      {
+        name: 'service',
+        type: { enum: ['verification', 'risk', 'notify', 'all'] },
+        description: 'Default verification; all = a key for every service',
+      },
       { name: 'environment', type: { enum: ['live', 'test'] }, description: 'Default live' },
       { name: 'organizationId', type: 'string', description: 'A new organization when absent' },
     ],

@@ -22,4 +22,6 @@ export interface VerificationDeps {
   amlJobs: AmlJobs;
   /** Watchlist monitoring: the engine and the scan schedule. */
   watchlist: WatchlistDeps;
+  /** Signs session tokens (the gateway checks them with the same secret). */
+  internalSecret: string;
 }

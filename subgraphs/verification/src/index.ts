@@ -23,6 +23,7 @@ import { AmlWorker } from './aml/aml.worker.js';
 import { WatchlistAlert, WatchlistMatch, WatchlistSubscription } from './watchlist/watchlist.entity.js';
 import { WatchlistResolver } from './watchlist/watchlist.resolver.js';
 import { WatchlistWorker } from './watchlist/watchlist.worker.js';
+import { SessionResolver } from './sessions/session.resolver.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -50,6 +51,7 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     AmlResolver,
     AmlBatchResolver,
     WatchlistResolver,
+    SessionResolver,
   ],
   referenceResolvers: { IdentityVerification: resolveIdentityReference },
 };
@@ -102,6 +104,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         amlCatalog,
         amlJobs,
         watchlist,
+        internalSecret: rt.internalSecret,
       },
       start: async () => {
         await amlJobs.start();

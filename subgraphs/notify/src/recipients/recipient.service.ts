@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import type { PushTarget, WebPushSubscription } from '../channels/channel.js';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { Recipient } from './recipient.entity.js';
 import { isE164, isEmail } from './recipient.address.js';
 
@@ -70,7 +70,7 @@ export class RecipientService {
 
   private async save(id: string, cmd: RecipientCommand): Promise<Recipient> {
     const existing = await this.em.findOne(Recipient, { ...this.tenant, id });
-    const recipient = existing ?? this.em.create(Recipient, { ...this.tenant, id });
+    const recipient = existing ?? this.em.create(Recipient, { ...tenantColumns(this.tenant), id });
     if (cmd.email !== undefined) recipient.email = cmd.email;
     if (cmd.phone !== undefined) recipient.phone = cmd.phone;
     if (cmd.pushTokens !== undefined) recipient.pushTokens = [...new Set(cmd.pushTokens ?? [])];

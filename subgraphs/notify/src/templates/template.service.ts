@@ -3,7 +3,7 @@ import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Channel } from '../channels/channel.js';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { Template } from './template.entity.js';
 import { CHANNEL_FIELDS, channelsOf, fieldText, type TemplateContent } from './template.content.js';
 import { parseField, placeholdersOfContent } from './template.render.js';
@@ -76,7 +76,7 @@ export class TemplateService {
         'select max(version) as max from notify.templates where organization_id = ? and environment = ? and name = ?',
         [this.tenant.organizationId, this.tenant.environment, name],
       );
-      return em.create(Template, { ...this.tenant, name, version: (max ?? 0) + 1, content });
+      return em.create(Template, { ...tenantColumns(this.tenant), name, version: (max ?? 0) + 1, content });
     });
   }
 

@@ -1,10 +1,13 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ArrayMaxSize, IsNotEmpty, IsOptional, MaxLength } from 'class-validator';
-import { ENVIRONMENTS, SERVICES, type Environment, type ServiceName } from '../../../../platform/auth/principal.js';
+import { ENVIRONMENTS, KEY_SERVICES, type Environment, type KeyService } from '../../../../platform/auth/principal.js';
 
-export const ApiServiceEnum = Object.fromEntries(SERVICES.map((s) => [s, s])) as { [K in ServiceName]: K };
+export const ApiServiceEnum = Object.fromEntries(KEY_SERVICES.map((s) => [s, s])) as { [K in KeyService]: K };
 export const ApiEnvironmentEnum = Object.fromEntries(ENVIRONMENTS.map((e) => [e, e])) as { [K in Environment]: K };
-registerEnumType(ApiServiceEnum, { name: 'ApiService', description: 'Which service the key calls' });
+registerEnumType(ApiServiceEnum, {
+  name: 'ApiService',
+  description: 'Which service the key calls (all: every service, for a backend that reads the whole graph)',
+});
 registerEnumType(ApiEnvironmentEnum, { name: 'ApiEnvironment', description: 'live, or test (sandbox)' });
 
 @InputType()
@@ -23,7 +26,7 @@ export class CreateApiClientInput {
   rateLimit?: number | null;
 
   @Field(() => ApiServiceEnum, { nullable: true, description: 'Default verification' })
-  service?: ServiceName | null;
+  service?: KeyService | null;
 
   @Field(() => ApiEnvironmentEnum, { nullable: true, description: 'Default live' })
   environment?: Environment | null;

@@ -5,7 +5,7 @@ import { AppError, invalid, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { ListKind, ScreeningEngine } from '../../../../screening/index.js';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { generateWebhookSecret } from '../../../../platform/delivery/signature.js';
 import { resolveTarget } from '../../../../platform/delivery/target.js';
 import { Delivery } from '../../../../platform/delivery/delivery.entity.js';
@@ -255,7 +255,13 @@ export class AmlService {
     const callbackSecret = callbackUrl ? generateWebhookSecret() : null;
     const batch = await this.em.transactional(async (em) => {
       const submitted = AML_BATCH_LIFECYCLE.fire(null, 'submitted');
-      const b = em.create(AmlBatch, { ...this.tenant, total: cmd.subjects.length, callbackUrl, callbackSecret, status: submitted.status });
+      const b = em.create(AmlBatch, {
+        ...tenantColumns(this.tenant),
+        total: cmd.subjects.length,
+        callbackUrl,
+        callbackSecret,
+        status: submitted.status,
+      });
       const subjectStatus = AML_SUBJECT_LIFECYCLE.next(null, 'submitted');
       cmd.subjects.forEach((input, position) =>
         em.create(AmlBatchSubject, { batchId: b.id, position, input: { ...input }, status: subjectStatus }),

@@ -59,9 +59,10 @@ export class IdentityService {
       this.em,
       IdentityVerification,
       {
-        ...this.tenant,
         ...(filter.userId != null && { userId: filter.userId }),
         ...(filter.status != null && { overallStatus: filter.status }),
+        // last: a session's user wins over the filter's
+        ...this.tenant,
       },
       page,
     );

@@ -3,7 +3,7 @@ import { ApiClient } from '../../../../platform/auth/api-client.entity.js';
 import { invalid, notFound } from '../../../../platform/errors.js';
 import type { Page } from '../../../../platform/graphql/pagination.js';
 import { isUuid } from '../../../../platform/ids.js';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { Delivery, DeliveryAttempt, Webhook } from '../../../../platform/delivery/delivery.entity.js';
 import { redeliver } from '../../../../platform/delivery/delivery.worker.js';
 import { generateWebhookSecret } from '../../../../platform/delivery/signature.js';
@@ -83,7 +83,7 @@ export class WebhookService {
     if (!client) throw notFound('API client', cmd.clientId);
 
     const webhook = this.em.create(Webhook, {
-      ...this.tenant,
+      ...tenantColumns(this.tenant),
       clientId: cmd.clientId,
       callbackUrl: url!.href,
       events: [...new Set(cmd.events)],

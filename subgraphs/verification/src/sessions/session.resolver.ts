@@ -1,0 +1,19 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
+import type { VerificationDeps } from '../deps.js';
+import { SessionService } from './session.service.js';
+import { CreateSessionTokenInput, CreateSessionTokenPayload, scopeName, scopeOf } from './session.type.js';
+
+type Ctx = SubgraphContext<VerificationDeps>;
+
+@Resolver()
+export class SessionResolver {
+  @Mutation(() => CreateSessionTokenPayload, {
+    description:
+      'Creates a session token for one of your users: a web page or an app shows the person their own records, live, without an API key',
+  })
+  createSessionToken(@Arg('input') input: CreateSessionTokenInput, @Ctx() ctx: Ctx) {
+    const session = new SessionService(ctx.principal, ctx.deps.internalSecret).create({ ...input, scopes: input.scopes.map(scopeOf) });
+    return { sessionToken: { ...session, scopes: session.scopes.map(scopeName) } };
+  }
+}

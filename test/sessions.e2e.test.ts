@@ -1,0 +1,171 @@
+import { mintSessionToken } from '../platform/auth/session-token.js';
+import { ADMIN_SECRET, INTERNAL_SECRET, startTestStack, type TestStack } from './support/stack.js';
+
+/**
+ * Credentials that fit a frontend: keys for every service, and session tokens a backend mints
+ * for a browser, limited to one user's records and some scopes, cut off at expiry.
+ */
+describe('credentials: all-services keys and session tokens', () => {
+  let stack: TestStack;
+  let client: { apiKey: string; id: string; organizationId: string };
+  let h: Record<string, string>;
+
+  const mint = async (input: Record<string, unknown>, headers = h) =>
+    (
+      await stack.gql(
+        `mutation($input: CreateSessionTokenInput!) { createSessionToken(input: $input) {
+          sessionToken { token userId scopes expiresAt } userErrors { field code message } } }`,
+        { input },
+        headers,
+      )
+    ).body;
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const createIdentity = async (userId: string) =>
+    (await stack.rest('POST', '/verifications/identity', { userId }, h)).body as { id: string; userId: string };
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    client = await stack.createClient({ name: 'backend' });
+    h = { 'x-api-key': client.apiKey };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('an all-services key reads and writes every subgraph, over GraphQL and REST', async () => {
+    const all = await stack.createClient({ name: 'whole graph', service: 'all' });
+    expect(all.apiKey).toMatch(/^ak_live_/);
+    const headers = { authorization: `Bearer ${all.apiKey}` };
+    const res = await stack.gql(`{ verificationStatus { service } riskStatus { service } notifyStatus { service } }`, {}, headers);
+    expect(res.body).toEqual({
+      data: { verificationStatus: { service: 'verification' }, riskStatus: { service: 'risk' }, notifyStatus: { service: 'notify' } },
+    });
+    expect((await stack.rest('POST', '/verifications/identity', { userId: 'whole' }, headers)).status).toBe(201);
+    const evaluation = await stack.rest(
+      'POST',
+      '/evaluate',
+      { transaction_id: 'all-1', amount: 10, currency: 'KES', sender: 'a', receiver: 'b' },
+      headers,
+    );
+    expect(evaluation.status).toBe(200);
+  });
+
+  it('a session token reads its own user’s records and nothing of another user', async () => {
+    const mine = await createIdentity('ama');
+    const theirs = await createIdentity('kofi');
+    const minted = await mint({ userId: 'ama', scopes: ['IDENTITY_READ'], ttlSeconds: 600 });
+    expect(minted.data.createSessionToken.userErrors).toEqual([]);
+    const session = minted.data.createSessionToken.sessionToken;
+    expect(session).toMatchObject({ userId: 'ama', scopes: ['IDENTITY_READ'], token: expect.stringMatching(/^st_/) });
+    expect(Date.parse(session.expiresAt) - Date.now()).toBeGreaterThan(590_000);
+
+    const read = (query: string, variables: Record<string, unknown> = {}) => stack.gql(query, variables, bearer(session.token));
+    expect((await read(`query($id: ID!) { identityVerification(id: $id) { id userId } }`, { id: mine.id })).body.data).toEqual({
+      identityVerification: { id: mine.id, userId: 'ama' },
+    });
+    expect((await read(`query($id: ID!) { identityVerification(id: $id) { id } }`, { id: theirs.id })).body.data).toEqual({
+      identityVerification: null,
+    });
+    const list = await read(`{ identityVerifications { nodes { userId } } }`);
+    expect(list.body.data.identityVerifications.nodes).toEqual([{ userId: 'ama' }]);
+    const asked = await read(`{ identityVerifications(filter: { userId: "kofi" }) { totalCount nodes { userId } } }`);
+    expect(asked.body.data.identityVerifications.nodes.every((n: { userId: string }) => n.userId === 'ama')).toBe(true);
+    // REST takes it too
+    expect((await stack.rest('GET', `/verifications/identity/${theirs.id}`, undefined, bearer(session.token))).status).toBe(404);
+    expect((await stack.rest('GET', `/verifications/identity/${mine.id}`, undefined, bearer(session.token))).status).toBe(200);
+  });
+
+  it('a session token may do nothing beyond its scopes: no writes, no other areas, no new tokens', async () => {
+    const session = (await mint({ userId: 'ama', scopes: ['IDENTITY_READ'] })).data.createSessionToken.sessionToken;
+    const create = await stack.gql(
+      `mutation { createIdentityVerification(input: { userId: "ama" }) { userErrors { code } } }`,
+      {},
+      bearer(session.token),
+    );
+    expect(create.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    const webhooks = await stack.rest('POST', '/verifications/identity', { userId: 'ama' }, bearer(session.token));
+    expect(webhooks.status).toBe(403);
+    const again = await mint({ userId: 'ama', scopes: ['IDENTITY_READ'] }, bearer(session.token));
+    expect(again.errors?.[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('refuses scopes the key does not hold, and says which field is wrong', async () => {
+    const riskKey = (await stack.createClient({ name: 'risk only', service: 'risk' })).apiKey;
+    const refused = await mint({ userId: 'ama', scopes: ['IDENTITY_READ'] }, { authorization: `Bearer ${riskKey}` });
+    expect(refused.data.createSessionToken).toEqual({
+      sessionToken: null,
+      userErrors: [
+        {
+          field: ['input', 'scopes'],
+          code: 'VALIDATION_FAILED',
+          message: expect.stringMatching(/^scopes must be ones this key holds .*\(not: identity:read\)$/),
+        },
+      ],
+    });
+    const bad = await mint({ userId: '', scopes: [], ttlSeconds: 5 });
+    expect(bad.data.createSessionToken.userErrors.map((e: { field: string[] }) => e.field)).toEqual([
+      ['input', 'userId'],
+      ['input', 'scopes'],
+      ['input', 'ttlSeconds'],
+    ]);
+  });
+
+  it('a forged, expired or orphaned token is refused', async () => {
+    const session = (await mint({ userId: 'ama', scopes: ['IDENTITY_READ'] })).data.createSessionToken.sessionToken;
+    const [value, signature] = session.token.slice(3).split('.');
+    const claims = JSON.parse(Buffer.from(value, 'base64url').toString());
+    const forged = `st_${Buffer.from(JSON.stringify({ ...claims, userId: 'kofi' })).toString('base64url')}.${signature}`;
+    expect((await stack.gql(`{ identityVerifications { totalCount } }`, {}, bearer(forged))).status).toBe(401);
+
+    // revoking the key that minted it ends the session too
+    const minter = await stack.createClient({ name: 'short-lived backend' });
+    const orphan = (await mint({ userId: 'ama', scopes: ['IDENTITY_READ'] }, { 'x-api-key': minter.apiKey })).data.createSessionToken
+      .sessionToken;
+    expect((await stack.gql(`{ identityVerifications { totalCount } }`, {}, bearer(orphan.token))).status).toBe(200);
+    await stack.rest('DELETE', `/admin/api-clients/${minter.id}`, undefined, { 'x-admin-secret': ADMIN_SECRET });
+    expect((await stack.gql(`{ identityVerifications { totalCount } }`, {}, bearer(orphan.token))).status).toBe(401);
+  });
+
+  it('follows its own user live over graphql-ws, and never another user', async () => {
+    const session = (await mint({ userId: 'efua', scopes: ['IDENTITY_READ'], ttlSeconds: 60 })).data.createSessionToken.sessionToken;
+    const mine = stack.subscribe(
+      `subscription { identityVerificationUpdatedForUser(userId: "efua") { type node { userId } } }`,
+      {},
+      bearer(session.token),
+    );
+    const other = stack.subscribe(
+      `subscription { identityVerificationUpdatedForUser(userId: "yaw") { type node { userId } } }`,
+      {},
+      bearer(session.token),
+    );
+    await Promise.all([mine.ready, other.ready]);
+    await createIdentity('yaw');
+    await createIdentity('efua');
+    expect((await mine.next(1))[0].data.identityVerificationUpdatedForUser).toEqual({ type: 'IDENTITY_CREATED', node: { userId: 'efua' } });
+    // yaw's event was committed first: had it passed the session's filter it would be here by now
+    expect(other.events).toEqual([]);
+    await other.close();
+    await mine.close();
+  });
+
+  it('an open subscription ends with 4401 when its token expires', async () => {
+    // a token that expires in two seconds (the API's shortest is a minute), signed as the gateway's subgraphs sign them
+    const token = mintSessionToken(
+      {
+        clientId: client.id,
+        organizationId: client.organizationId,
+        environment: 'live',
+        userId: 'kwesi',
+        scopes: ['identity:read'],
+        exp: Math.floor(Date.now() / 1000) + 2,
+      },
+      INTERNAL_SECRET,
+    );
+    const sub = stack.subscribe(`subscription { identityVerificationUpdatedForUser(userId: "kwesi") { type } }`, {}, bearer(token));
+    await sub.ready;
+    const [ended] = await sub.next(1, 10_000);
+    expect(ended.error).toMatchObject({ code: 4401, reason: 'Session token expired' });
+    await sub.close();
+    expect((await stack.gql(`{ identityVerifications { totalCount } }`, {}, bearer(token))).status).toBe(401);
+  });
+});
