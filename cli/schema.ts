@@ -3,13 +3,16 @@ import path from 'node:path';
 import { parse } from 'graphql';
 import { composeServices } from '@apollo/composition';
 import { buildSubgraph } from '../platform/graphql/subgraph.js';
+import { apiSchemaSdl } from '../gateway/api-schema.js';
 import { DEFAULT_SUBGRAPH_URL, SERVICE_MODULES } from './services.js';
 
 export const SCHEMA_DIR = path.resolve(process.env.SCHEMA_DIR ?? 'schema');
 export const SUPERGRAPH_PATH = path.join(SCHEMA_DIR, 'supergraph.graphql');
+/** The public API schema (no federation directives): for clients' code generation and the schema lint. */
+export const API_SCHEMA_FILE = path.join(SCHEMA_DIR, 'api.graphql');
 
 /** Each subgraph's SDL and the supergraph composed from them (build time; no subgraph running). */
-export async function composeSupergraph(): Promise<{ subgraphs: Record<string, string>; supergraph: string }> {
+export async function composeSupergraph(): Promise<{ subgraphs: Record<string, string>; supergraph: string; api: string }> {
   const subgraphs: Record<string, string> = {};
   for (const m of SERVICE_MODULES) subgraphs[m.name] = (await buildSubgraph(m.definition)).sdl;
   const result = composeServices(
@@ -18,7 +21,7 @@ export async function composeSupergraph(): Promise<{ subgraphs: Record<string, s
   if (result.errors?.length || !result.supergraphSdl) {
     throw new Error(`Supergraph composition failed:\n${(result.errors ?? []).map((e) => e.message).join('\n')}`);
   }
-  return { subgraphs, supergraph: result.supergraphSdl };
+  return { subgraphs, supergraph: result.supergraphSdl, api: apiSchemaSdl(result.supergraphSdl) };
 }
 
 export function readSupergraph(): string {

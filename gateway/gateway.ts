@@ -11,6 +11,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { AppError, badInput } from '../platform/errors.js';
 import { graphqlHasNulEscape, nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
 import { mountObservability } from '../platform/http/observability.js';
+import { API_SCHEMA_PATH, apiSchemaSdl } from './api-schema.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
 import { asAppError, edgeAuth, type Authenticate } from './edge-auth.js';
 import { rateLimitUnits } from './operation-cost.js';
@@ -173,7 +174,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const parseNotifyJson = express.json({ limit: NOTIFY_MAX_JSON_BODY });
   // the body limit depends on who calls: it is read after authentication
   const jsonBody: express.RequestHandler = (req, res, next) =>
-    ((res.locals.principal as Principal | undefined)?.service === 'notify' ? parseNotifyJson : parseJson)(req, res, next);
+    (['notify', 'all'].includes((res.locals.principal as Principal | undefined)?.service ?? '') ? parseNotifyJson : parseJson)(
+      req,
+      res,
+      next,
+    );
   // NUL in a query, its variables or the URL: 400 here rather than 500 from PostgreSQL
   const refuseNul: express.RequestHandler = (req, res, next) => {
     const where = urlHasNul(req.originalUrl) ? 'the URL' : nulPath(req.body ?? {});
@@ -181,6 +186,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     if (where !== null || graphqlHasNulEscape(document)) return sendAppError(res, badInput(nulMessage(where ?? 'query')));
     next();
   };
+  // the public schema for code generators: what introspection would give, without a key
+  const apiSchema = apiSchemaSdl(opts.supergraphSdl);
+  app.get(API_SCHEMA_PATH, (_req, res) => {
+    res.type('text/plain; charset=utf-8').send(apiSchema);
+  });
   app.get(AUTH_CHECK_PATH, async (req, res) => {
     try {
       await opts.authenticate({ headers: req.headers, ip: req.ip, units: 0 });

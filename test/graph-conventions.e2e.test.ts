@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { API_SCHEMA_FILE } from '../cli/schema.js';
 import { startTestStack, type TestStack } from './support/stack.js';
 
 /**
@@ -18,6 +20,12 @@ describe('GraphQL conventions', () => {
   });
 
   const USER_ERRORS = 'userErrors { field code message }';
+
+  it('publishes the API schema for code generation, without a key', async () => {
+    const res = await fetch(stack.urls.gateway!.replace(/\/graphql$/, '/schema.graphql'));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(readFileSync(API_SCHEMA_FILE, 'utf8'));
+  });
 
   it('a lookup of a record that does not exist is null, without an error, and leaves the rest of the answer', async () => {
     const res = await stack.gql(

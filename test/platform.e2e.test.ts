@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { composeSupergraph, SUPERGRAPH_PATH } from '../cli/schema.js';
+import { API_SCHEMA_FILE, composeSupergraph, SUPERGRAPH_PATH } from '../cli/schema.js';
 import { principalHeaders, requestDigest, type Principal } from '../platform/auth/principal.js';
 import { INTERNAL_SECRET, METRICS_TOKEN, startTestStack, type TestStack } from './support/stack.js';
 
 describe('the committed supergraph', () => {
   it('is what the subgraphs compose to today (run `npm run schema` when this fails)', async () => {
-    const { supergraph } = await composeSupergraph();
+    const { supergraph, api } = await composeSupergraph();
     expect(readFileSync(SUPERGRAPH_PATH, 'utf8')).toBe(supergraph);
+    expect(readFileSync(API_SCHEMA_FILE, 'utf8')).toBe(api);
   });
 });
 

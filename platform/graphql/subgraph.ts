@@ -7,7 +7,7 @@ import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
+import { getNamedType, GraphQLError, parse, type GraphQLSchema } from 'graphql';
 import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -78,6 +78,7 @@ export async function buildSubgraph<Deps>(def: SubgraphDefinition<Deps>): Promis
       },
     },
   });
+  describeInputArguments(base);
   const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(base)}`;
   const resolvers = createResolversMap(base) as Record<string, Record<string, unknown>>;
   for (const [type, resolve] of Object.entries(def.referenceResolvers ?? {})) {
@@ -85,6 +86,15 @@ export async function buildSubgraph<Deps>(def: SubgraphDefinition<Deps>): Promis
   }
   const schema = buildSubgraphSchema([{ typeDefs: parse(sdl), resolvers: resolvers as never }]);
   return { schema, sdl };
+}
+
+/** A mutation's `input` argument says what its input type says (the convention puts everything there). */
+function describeInputArguments(schema: GraphQLSchema): void {
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    for (const arg of field.args) {
+      if (arg.name === 'input' && !arg.description) arg.description = getNamedType(arg.type).description;
+    }
+  }
 }
 
 export interface SubgraphServerOptions<Deps> {
