@@ -75,6 +75,18 @@ describe('credentials: all-services keys and session tokens', () => {
     expect((await stack.rest('GET', `/verifications/identity/${mine.id}`, undefined, bearer(session.token))).status).toBe(200);
   });
 
+  it('sees its own User and no other (null)', async () => {
+    const created = await createIdentity('abena');
+    const session = (await mint({ userId: 'abena', scopes: ['IDENTITY_READ'] })).data.createSessionToken.sessionToken;
+    const query = `query($id: ID!) { user(id: $id) { id currentIdentityVerification { id } identityVerifications { totalCount } } }`;
+    expect((await stack.gql(query, { id: 'abena' }, bearer(session.token))).body.data.user).toEqual({
+      id: 'abena',
+      currentIdentityVerification: { id: created.id },
+      identityVerifications: { totalCount: 1 },
+    });
+    expect((await stack.gql(query, { id: 'kofi' }, bearer(session.token))).body).toEqual({ data: { user: null } });
+  });
+
   it('a session token may do nothing beyond its scopes: no writes, no other areas, no new tokens', async () => {
     const session = (await mint({ userId: 'ama', scopes: ['IDENTITY_READ'] })).data.createSessionToken.sessionToken;
     const create = await stack.gql(

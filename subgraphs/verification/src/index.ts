@@ -24,6 +24,7 @@ import { WatchlistAlert, WatchlistMatch, WatchlistSubscription } from './watchli
 import { WatchlistResolver } from './watchlist/watchlist.resolver.js';
 import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 import { SessionResolver } from './sessions/session.resolver.js';
+import { resolveUserReference, UserResolver } from './user/user.resolver.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -52,8 +53,9 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     AmlBatchResolver,
     WatchlistResolver,
     SessionResolver,
+    UserResolver,
   ],
-  referenceResolvers: { IdentityVerification: resolveIdentityReference },
+  referenceResolvers: { IdentityVerification: resolveIdentityReference, User: resolveUserReference },
 };
 
 export const verificationService: ServiceModule<VerificationDeps> = {

@@ -21,6 +21,7 @@ import {
   ReviewIdentityVerificationPayload,
 } from './identity.type.js';
 import { IDENTITY_RESOURCE } from './identity.events.js';
+import { UserType } from '../user/user.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -52,6 +53,11 @@ export class IdentityResolver {
     @Ctx() ctx: Ctx,
   ) {
     return service(ctx, 'read').list(filter ?? {}, page);
+  }
+
+  @FieldResolver(() => UserType, { description: 'The user it verifies' })
+  user(@Root() v: IdentityVerificationType): UserType {
+    return { id: v.userId };
   }
 
   @FieldResolver(() => IdentityVerificationType, {

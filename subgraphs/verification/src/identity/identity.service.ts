@@ -50,6 +50,15 @@ export class IdentityService {
     return v;
   }
 
+  /** The user's newest verification that no restart replaced. */
+  current(userId: string): Promise<IdentityVerification | null> {
+    return this.em.findOne(
+      IdentityVerification,
+      { userId, invalidatedAt: null, ...this.tenant },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
+  }
+
   /** The organization's verifications (of one user, in one status), newest first. */
   list(
     filter: { userId?: string | null; status?: IdentityStatus | null },
