@@ -41,7 +41,10 @@ export class AccountResolver {
     description:
       'Sets who holds an account and the name screened for it when a transaction carries no metadata.sender_name / receiver_name',
   })
-  async setRiskAccountProfile(@Arg('input') input: SetRiskAccountProfileInput, @Ctx() ctx: Ctx) {
+  async setRiskAccountProfile(
+    @Arg('input', { description: 'The account and its profile' }) input: SetRiskAccountProfileInput,
+    @Ctx() ctx: Ctx,
+  ) {
     const profile = await ctx.deps.accounts.setProfile(authorize(ctx, 'risk', 'evaluate'), input);
     return { riskAccount: toAccount({ id: profile.accountId, profile }) };
   }

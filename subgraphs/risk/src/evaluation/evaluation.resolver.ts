@@ -96,7 +96,7 @@ export class EvaluationResolver {
     description:
       'Scores a transaction with the rules, the transaction graph and sanctions screening, and says what to do with it; the evaluation is kept',
   })
-  async evaluateTransaction(@Arg('input') input: EvaluateTransactionInput, @Ctx() ctx: Ctx) {
+  async evaluateTransaction(@Arg('input', { description: 'The transaction' }) input: EvaluateTransactionInput, @Ctx() ctx: Ctx) {
     return { riskEvaluation: toEvaluationType(await evaluationService(ctx, 'evaluate').evaluate(input)) };
   }
 

@@ -238,7 +238,7 @@ export class RiskEvaluationType {
 
 export const RiskEvaluationConnection = ConnectionType('RiskEvaluation', RiskEvaluationType, 'risk evaluation');
 
-export const RiskEvaluationEvent = EventEnvelopeType('RiskEvaluation', RiskEvaluationType, RISK_EVENT_DESCRIPTIONS, 'a risk evaluation');
+export const RiskEvaluationEvent = EventEnvelopeType('RiskEvaluation', RiskEvaluationType, RISK_EVENT_DESCRIPTIONS, 'risk evaluation');
 
 @ObjectType('EvaluateTransactionPayload', { description: 'The result of evaluateTransaction' })
 export class EvaluateTransactionPayload {

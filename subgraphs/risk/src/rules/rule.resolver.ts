@@ -111,25 +111,25 @@ export class RuleResolver {
     description:
       'Creates the rule, or changes the fields given: each change is a new version with an audit entry, used by the very next evaluation on every instance',
   })
-  async upsertRiskRule(@Arg('input') input: UpsertRiskRuleInput, @Ctx() ctx: Ctx) {
+  async upsertRiskRule(@Arg('input', { description: 'The rule and the fields to set' }) input: UpsertRiskRuleInput, @Ctx() ctx: Ctx) {
     const { id, ...patch } = input;
     return changed(await rulesService(ctx, 'rules:write').upsert(id, patch));
   }
 
   @Mutation(() => CreateRiskRulePayload, { description: 'Creates a rule; a CONFLICT user error when its id is taken' })
-  async createRiskRule(@Arg('input') input: CreateRiskRuleInput, @Ctx() ctx: Ctx) {
+  async createRiskRule(@Arg('input', { description: 'The new rule' }) input: CreateRiskRuleInput, @Ctx() ctx: Ctx) {
     const { created: _created, updated: _updated, ...change } = changed(await rulesService(ctx, 'rules:write').create(input));
     return change;
   }
 
   @Mutation(() => EnableRiskRulePayload, { description: 'Switches a rule on: the next evaluation checks it' })
-  async enableRiskRule(@Arg('input') input: EnableRiskRuleInput, @Ctx() ctx: Ctx) {
+  async enableRiskRule(@Arg('input', { description: 'The rule to switch on' }) input: EnableRiskRuleInput, @Ctx() ctx: Ctx) {
     const { created: _created, ...change } = changed(await rulesService(ctx, 'rules:write').setEnabled(input.id, true));
     return change;
   }
 
   @Mutation(() => DisableRiskRulePayload, { description: 'Switches a rule off: the next evaluation no longer checks it' })
-  async disableRiskRule(@Arg('input') input: DisableRiskRuleInput, @Ctx() ctx: Ctx) {
+  async disableRiskRule(@Arg('input', { description: 'The rule to switch off' }) input: DisableRiskRuleInput, @Ctx() ctx: Ctx) {
     const { created: _created, ...change } = changed(await rulesService(ctx, 'rules:write').setEnabled(input.id, false));
     return change;
   }
