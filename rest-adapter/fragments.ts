@@ -488,21 +488,29 @@ export const RISK_EVALUATION = /* GraphQL */ `
     }
     sanctionsHits {
       party
-      account
+      account {
+        id
+      }
       name
-      source
-      kind
-      externalId
-      primaryName
-      matchedName
-      score
-      listVersion
+      hit {
+        source
+        kind
+        externalId
+        primaryName
+        matchedName
+        score
+        listVersion
+      }
     }
     transaction {
       amount
       currency
-      sender
-      receiver
+      sender {
+        id
+      }
+      receiver {
+        id
+      }
       channel
       metadata
     }

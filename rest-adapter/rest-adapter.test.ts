@@ -468,3 +468,222 @@ describe('errors', () => {
     }
   });
 });
+
+describe('risk routes', () => {
+  const risk = { authorization: 'Bearer risk_test_key' };
+  const layers = {
+    rules: { fired: 1, checked: 9, score: 30 },
+    graph: { patternsFound: 1, nodesTraversed: 4, score: 45 },
+    sanctions: { hits: 1, listsChecked: 2, score: 38.8 },
+  };
+  const summary = {
+    id: 'ev_1',
+    transactionId: 'tx-1',
+    score: 72,
+    action: 'REVIEW',
+    mock: false,
+    latencyMs: 3.5,
+    layers,
+    reasons: ['rule velocity_burst (medium, review): burst'],
+    createdAt: '2026-11-01T10:00:00.000Z',
+  };
+  const restSummary = {
+    evaluation_id: 'ev_1',
+    transaction_id: 'tx-1',
+    score: 72,
+    action: 'review',
+    mock: false,
+    latency_ms: 3.5,
+    layers: {
+      rules: { fired: 1, checked: 9, score: 30 },
+      graph: { patterns_found: 1, nodes_traversed: 4, score: 45 },
+      sanctions: { hits: 1, lists_checked: 2, score: 38.8 },
+    },
+    reasons: ['rule velocity_burst (medium, review): burst'],
+    created_at: '2026-11-01T10:00:00.000Z',
+  };
+  /** A REST body as the client reads it: its key order counts. */
+  const text = async (res: Response) => JSON.stringify(await res.json());
+
+  it('evaluates: the body as GraphQL input, the payload’s evaluation as the spec’s snake_case record', async () => {
+    answer = reply({ evaluateTransaction: { riskEvaluation: summary, userErrors: [] } });
+    const body = { transaction_id: 'tx-1', amount: 10, currency: 'KES', sender: 'a', receiver: 'b', metadata: { device_id: 'd' } };
+    const res = await call('POST', '/v1/evaluate', { ...body, unknown: true }, risk);
+    expect(res.status).toBe(200);
+    expect(await text(res)).toBe(JSON.stringify(restSummary));
+    expect(last().variables).toEqual({
+      input: { transactionId: 'tx-1', amount: 10, currency: 'KES', sender: 'a', receiver: 'b', metadata: { device_id: 'd' } },
+    });
+    expect(last().query).toContain('userErrors');
+  });
+
+  it('answers the evaluation’s user errors as the spec’s 400 and 409', async () => {
+    answer = reply({
+      evaluateTransaction: {
+        riskEvaluation: null,
+        userErrors: [
+          { field: ['input', 'amount'], code: 'BAD_USER_INPUT', message: 'amount must be greater than 0' },
+          { field: ['input', 'currency'], code: 'BAD_USER_INPUT', message: 'currency must be an ISO 4217 code' },
+        ],
+      },
+    });
+    const invalid = await call('POST', '/evaluate', { amount: 0 }, risk);
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: ['amount must be greater than 0', 'currency must be an ISO 4217 code'],
+    });
+    answer = reply({
+      evaluateTransaction: {
+        riskEvaluation: null,
+        userErrors: [{ field: null, code: 'CONFLICT', message: 'transaction_id tx-1 was already evaluated' }],
+      },
+    });
+    expect((await call('POST', '/evaluate', { transaction_id: 'tx-1' }, risk)).status).toBe(409);
+  });
+
+  it('looks an evaluation up: references as ids, the hit’s list entry in place, enum values in lower case; null is a 404', async () => {
+    answer = reply({
+      riskEvaluation: {
+        ...summary,
+        rulesFired: [{ id: 'velocity_burst', name: 'Burst', description: null, version: 1, action: 'REVIEW', severity: 'MEDIUM' }],
+        ruleErrors: [],
+        graphPatterns: [{ type: 'FAN_IN', weight: 35, accounts: ['b'], length: null, count: 10, ratio: null, device: null }],
+        sanctionsHits: [
+          {
+            party: 'RECEIVER',
+            account: { id: 'b' },
+            name: 'Amina',
+            hit: {
+              source: 'CUSTOM_PEP',
+              kind: 'PEP',
+              externalId: 'P-1',
+              primaryName: 'Amina O',
+              matchedName: 'Amina',
+              score: 0.97,
+              listVersion: 'v1',
+            },
+          },
+        ],
+        transaction: {
+          amount: 10,
+          currency: 'KES',
+          sender: { id: 'a' },
+          receiver: { id: 'b' },
+          channel: null,
+          metadata: { sender_name: 'X' },
+        },
+        rulesRevision: '7',
+      },
+    });
+    const res = await call('GET', '/v1/evaluations/ev_1', undefined, risk);
+    expect(res.status).toBe(200);
+    expect(await text(res)).toBe(
+      JSON.stringify({
+        ...restSummary,
+        rules_fired: [{ id: 'velocity_burst', name: 'Burst', description: null, version: 1, action: 'review', severity: 'medium' }],
+        rule_errors: [],
+        graph_patterns: [{ type: 'fan_in', weight: 35, accounts: ['b'], count: 10 }],
+        sanctions_hits: [
+          {
+            party: 'receiver',
+            account: 'b',
+            name: 'Amina',
+            source: 'CUSTOM_PEP',
+            kind: 'PEP',
+            external_id: 'P-1',
+            primary_name: 'Amina O',
+            matched_name: 'Amina',
+            score: 0.97,
+            list_version: 'v1',
+          },
+        ],
+        transaction: { amount: 10, currency: 'KES', sender: 'a', receiver: 'b', channel: null, metadata: { sender_name: 'X' } },
+        rules_revision: '7',
+      }),
+    );
+    expect(last().variables).toEqual({ id: 'ev_1' });
+
+    answer = reply({ riskEvaluation: null });
+    const missing = await call('GET', '/evaluations/ev_9', undefined, risk);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Evaluation ev_9 not found' });
+  });
+
+  it('lists the rules by id, with the spec’s lower-case action and severity', async () => {
+    const rule = (id: string) => ({
+      id,
+      name: id,
+      description: null,
+      condition: 'true',
+      action: 'BLOCK',
+      severity: 'HIGH',
+      enabled: true,
+      version: 1,
+      isDefault: false,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      updatedAt: '2026-11-01T10:00:00.000Z',
+    });
+    answer = reply({ riskRules: { nodes: [rule('b_rule'), rule('a_rule')] } });
+    const res = await call('GET', '/v1/rules', undefined, risk);
+    expect(res.status).toBe(200);
+    const restRule = (id: string) => ({
+      id,
+      name: id,
+      description: null,
+      condition: 'true',
+      action: 'block',
+      severity: 'high',
+      enabled: true,
+      version: 1,
+      is_default: false,
+      created_at: '2026-11-01T10:00:00.000Z',
+      updated_at: '2026-11-01T10:00:00.000Z',
+    });
+    expect(await text(res)).toBe(JSON.stringify({ rules: [restRule('a_rule'), restRule('b_rule')] }));
+    expect(last().variables).toEqual({ first: 100 });
+  });
+
+  it('upserts a rule: enum values in GraphQL’s case, the change as the spec reports it, 201 when created', async () => {
+    answer = reply({
+      upsertRiskRule: {
+        ruleId: { id: 'large' },
+        updated: true,
+        effectiveAt: '2026-11-01T10:00:00.000Z',
+        created: true,
+        ruleVersion: { version: 1 },
+        revision: '12',
+        userErrors: [],
+      },
+    });
+    const res = await call('PUT', '/v1/rules/large', { condition: 'true', action: 'review', severity: 'high', other: 1 }, risk);
+    expect(res.status).toBe(201);
+    expect(await text(res)).toBe(
+      JSON.stringify({ id: 'large', updated: true, effective_at: '2026-11-01T10:00:00.000Z', created: true, version: 1, revision: '12' }),
+    );
+    expect(last().variables).toEqual({ input: { id: 'large', condition: 'true', action: 'REVIEW', severity: 'HIGH' } });
+    expect(last().query).toContain('upsertRiskRule(');
+  });
+
+  it('refuses an action or severity the spec does not list in the rules’ own words, without calling GraphQL', async () => {
+    const res = await call('PUT', '/v1/rules/large', { condition: 'true', action: 'deny', severity: 'extreme' }, risk);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: ['action must be one of: review, block', 'severity must be one of: low, medium, high, critical'],
+    });
+    const typed = await call('PUT', '/v1/rules/large', { condition: 'true', action: 7 }, risk);
+    expect(typed.status).toBe(400);
+    expect(await typed.json()).toMatchObject({ message: ['action must be a string'] });
+    expect(received).toHaveLength(0);
+  });
+
+  it('runs a graph query with its JSON parameters', async () => {
+    answer = reply({ riskGraphQuery: { results: [{ b_id: 'x' }], nodesScanned: 3, latencyMs: 1.2, truncated: false, columns: ['b_id'] } });
+    const res = await call('POST', '/v1/graph/query', { query: 'MATCH (a) RETURN a.id AS b_id', params: { id: 'a' } }, risk);
+    expect(await text(res)).toBe(
+      JSON.stringify({ results: [{ b_id: 'x' }], nodes_scanned: 3, latency_ms: 1.2, truncated: false, columns: ['b_id'] }),
+    );
+    expect(last().variables).toEqual({ query: 'MATCH (a) RETURN a.id AS b_id', params: { id: 'a' } });
+  });
+});

@@ -323,23 +323,24 @@ describe('crash safety under mixed traffic', () => {
     const evaluationView = new Map<string, { action: string; createdAt: number }>();
     const readEvaluations = async () => {
       const all: Array<{ id: string; action: string; createdAt: string }> = [];
-      for (let page = 1; ; page++) {
+      for (let after: string | null = null; ;) {
         const data = await gql(
-          `query($p: Int) { riskEvaluations(page: $p, limit: 100) { total data { id action createdAt } } }`,
-          { p: page },
+          `query($after: String) { riskEvaluations(first: 100, after: $after) { nodes { id action createdAt } pageInfo { hasNextPage endCursor } } }`,
+          { after },
           R,
         );
-        all.push(...data.riskEvaluations.data);
-        if (page * 100 >= data.riskEvaluations.total) return all;
+        all.push(...data.riskEvaluations.nodes);
+        if (!data.riskEvaluations.pageInfo.hasNextPage) return all;
+        after = data.riskEvaluations.pageInfo.endCursor;
       }
     };
     const evaluationSub = subscribe('risk', {
       connectionParams: R,
-      query: `subscription { evaluationCreated { id action createdAt } }`,
+      query: `subscription { riskEvaluationCreated { node { id action createdAt } } }`,
       onEvent: (d) =>
-        evaluationView.set(d.evaluationCreated.id, {
-          action: d.evaluationCreated.action,
-          createdAt: Date.parse(d.evaluationCreated.createdAt),
+        evaluationView.set(d.riskEvaluationCreated.node.id, {
+          action: d.riskEvaluationCreated.node.action,
+          createdAt: Date.parse(d.riskEvaluationCreated.node.createdAt),
         }),
       onLive: async () => {
         for (const e of await readEvaluations()) evaluationView.set(e.id, { action: e.action, createdAt: Date.parse(e.createdAt) });
@@ -859,7 +860,7 @@ describe('crash safety under mixed traffic', () => {
         expect(new Set(evaluationView.keys())).toEqual(new Set(evaluations.map((e) => e.id)));
         for (const e of evaluations) {
           expect({ id: e.id, action: evaluationView.get(e.id)?.action }).toEqual({ id: e.id, action: e.action });
-          const event = afterReconnect(evaluationSub, e.createdAt, (d) => d.evaluationCreated.id === e.id);
+          const event = afterReconnect(evaluationSub, e.createdAt, (d) => d.riskEvaluationCreated.node.id === e.id);
           if (event === null) continue;
           strict.evaluation += 1;
           expect({ id: e.id, eventAfterReconnect: event }).toEqual({ id: e.id, eventAfterReconnect: true });

@@ -58,7 +58,7 @@ describe('per-organization rate limit (risk and notify)', () => {
     const probe = await stack.rest('GET', '/v1/rules', undefined, auth);
     const left = Number(probe.headers.get('ratelimit-remaining'));
     const mutation = (n: number) =>
-      `mutation { ${Array.from({ length: n }, (_, i) => `r${i}: disableRiskRule(id: "velocity_burst") { version }`).join(' ')} }`;
+      `mutation { ${Array.from({ length: n }, (_, i) => `r${i}: disableRiskRule(input: { id: "velocity_burst" }) { riskRule { version } }`).join(' ')} }`;
 
     const refused = await stack.gql(mutation(left + 1), {}, auth);
     expect(refused.status).toBe(429);

@@ -126,29 +126,38 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     expect(Date.parse(changed.body.effective_at)).toBeGreaterThanOrEqual(Date.parse(created.body.effective_at));
 
     const history = await a.gql(
-      `query { riskRuleVersions(id: "large_ugx") { version action severity condition createdBy } riskRuleAudit(id: "large_ugx") { version change actor changes } }`,
+      `query { riskRuleVersions(ruleId: "large_ugx") { nodes { version action severity condition createdBy rule { id version } } }
+        riskRuleAudit(filter: { ruleId: "large_ugx" }) { nodes { version change actor changes rule { id } } } }`,
       {},
       auth,
     );
-    expect(history.body.data.riskRuleVersions).toEqual([
+    expect(history.body.data.riskRuleVersions.nodes).toEqual([
       {
         version: 2,
-        action: 'block',
-        severity: 'high',
+        action: 'BLOCK',
+        severity: 'HIGH',
         condition: 'txn.currency == "UGX" && txn.amount > 5000000.0',
         createdBy: `client:${clientId}`,
+        rule: { id: 'large_ugx', version: 2 },
       },
       {
         version: 1,
-        action: 'review',
-        severity: 'high',
+        action: 'REVIEW',
+        severity: 'HIGH',
         condition: 'txn.currency == "UGX" && txn.amount > 5000000.0',
         createdBy: `client:${clientId}`,
+        rule: { id: 'large_ugx', version: 2 },
       },
     ]);
-    expect(history.body.data.riskRuleAudit).toEqual([
-      { version: 2, change: 'updated', actor: `client:${clientId}`, changes: { action: { from: 'review', to: 'block' } } },
-      expect.objectContaining({ version: 1, change: 'created', actor: `client:${clientId}` }),
+    expect(history.body.data.riskRuleAudit.nodes).toEqual([
+      {
+        version: 2,
+        change: 'UPDATED',
+        actor: `client:${clientId}`,
+        changes: { action: { from: 'REVIEW', to: 'BLOCK' } },
+        rule: { id: 'large_ugx' },
+      },
+      expect.objectContaining({ version: 1, change: 'CREATED', actor: `client:${clientId}` }),
     ]);
 
     // the database refuses to rewrite history
@@ -171,9 +180,13 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     const results = await Promise.all([2, 3, 4, 5, 6].map((n, i) => put(i % 2 ? b : a, 'contended', { condition: `txn.amount > ${n}.0` })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(results.map((r) => r.body.version).sort()).toEqual([2, 3, 4, 5, 6]);
-    const versions = await a.gql(`{ riskRuleVersions(id: "contended") { version } riskRuleAudit(id: "contended") { version } }`, {}, auth);
-    expect(versions.body.data.riskRuleVersions.map((v: { version: number }) => v.version)).toEqual([6, 5, 4, 3, 2, 1]);
-    expect(versions.body.data.riskRuleAudit).toHaveLength(6);
+    const versions = await a.gql(
+      `{ riskRuleVersions(ruleId: "contended") { nodes { version } } riskRuleAudit(filter: { ruleId: "contended" }) { totalCount } }`,
+      {},
+      auth,
+    );
+    expect(versions.body.data.riskRuleVersions.nodes.map((v: { version: number }) => v.version)).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(versions.body.data.riskRuleAudit.totalCount).toBe(6);
   });
 
   it("a hostile rule is stopped by the time budget and does not hold up another tenant's evaluations", async () => {
@@ -228,36 +241,124 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
   });
 
   it('disable/enable (GraphQL) takes effect at once; createRiskRule refuses an existing id', async () => {
+    const USER_ERRORS = 'userErrors { field code message }';
     const create = await a.gql(
-      `mutation($i: CreateRiskRuleInput!) { createRiskRule(input: $i) { id created version rule { name enabled } } }`,
-      { i: { id: 'tiny_block', name: 'Tiny amounts blocked', condition: 'txn.amount < 2.0', action: 'block', severity: 'critical' } },
+      `mutation($i: CreateRiskRuleInput!) { createRiskRule(input: $i) { riskRule { id version name enabled action severity } revision ${USER_ERRORS} } }`,
+      { i: { id: 'tiny_block', name: 'Tiny amounts blocked', condition: 'txn.amount < 2.0', action: 'BLOCK', severity: 'CRITICAL' } },
       auth,
     );
     expect(create.body.data.createRiskRule).toEqual({
-      id: 'tiny_block',
-      created: true,
-      version: 1,
-      rule: { name: 'Tiny amounts blocked', enabled: true },
+      riskRule: { id: 'tiny_block', version: 1, name: 'Tiny amounts blocked', enabled: true, action: 'BLOCK', severity: 'CRITICAL' },
+      revision: expect.any(String),
+      userErrors: [],
     });
     const again = await a.gql(
-      `mutation { createRiskRule(input: { id: "tiny_block", name: "x", condition: "true", action: "review" }) { id } }`,
+      `mutation { createRiskRule(input: { id: "tiny_block", name: "x", condition: "true", action: REVIEW }) { riskRule { id } ${USER_ERRORS} } }`,
       {},
       auth,
     );
-    expect(again.body.errors![0].extensions.code).toBe('CONFLICT');
+    expect(again.body.data.createRiskRule).toEqual({
+      riskRule: null,
+      userErrors: [{ field: null, code: 'CONFLICT', message: 'Rule tiny_block already exists; update it instead' }],
+    });
 
     expect((await fired(b, txn({ amount: 1 }))).action).toBe('block');
-    const off = await b.gql(`mutation { disableRiskRule(id: "tiny_block") { version rule { enabled } } }`, {}, auth);
-    expect(off.body.data.disableRiskRule).toEqual({ version: 2, rule: { enabled: false } });
+    const off = await b.gql(
+      `mutation { disableRiskRule(input: { id: "tiny_block" }) { riskRule { version enabled } updated effectiveAt ${USER_ERRORS} } }`,
+      {},
+      auth,
+    );
+    expect(off.body.data.disableRiskRule).toEqual({
+      riskRule: { version: 2, enabled: false },
+      updated: true,
+      effectiveAt: expect.any(String),
+      userErrors: [],
+    });
+    const offAgain = await b.gql(`mutation { disableRiskRule(input: { id: "tiny_block" }) { riskRule { version } updated } }`, {}, auth);
+    expect(offAgain.body.data.disableRiskRule).toEqual({ riskRule: { version: 2 }, updated: false });
     const quiet = await fired(a, txn({ amount: 1 }));
     expect(quiet.rules.map((r) => r.id)).not.toContain('tiny_block');
-    await a.gql(`mutation { enableRiskRule(id: "tiny_block") { version } }`, {}, auth);
+    await a.gql(`mutation { enableRiskRule(input: { id: "tiny_block" }) { riskRule { version } } }`, {}, auth);
     expect((await fired(b, txn({ amount: 1 }))).rules).toContainEqual(
       expect.objectContaining({ id: 'tiny_block', version: 3, action: 'block' }),
     );
-    const audit = await a.gql(`{ riskRuleAudit(id: "tiny_block") { change } }`, {}, auth);
-    expect(audit.body.data.riskRuleAudit.map((e: { change: string }) => e.change)).toEqual(['enabled', 'disabled', 'created']);
-    expect((await a.gql(`mutation { disableRiskRule(id: "nope") { id } }`, {}, auth)).body.errors![0].extensions.code).toBe('NOT_FOUND');
+    const audit = await a.gql(`{ riskRuleAudit(filter: { ruleId: "tiny_block" }) { nodes { change } } }`, {}, auth);
+    expect(audit.body.data.riskRuleAudit.nodes.map((e: { change: string }) => e.change)).toEqual(['ENABLED', 'DISABLED', 'CREATED']);
+    const enabledOnly = await a.gql(`{ riskRuleAudit(filter: { ruleId: "tiny_block", change: ENABLED }) { totalCount } }`, {}, auth);
+    expect(enabledOnly.body.data.riskRuleAudit.totalCount).toBe(1);
+    const missing = await a.gql(`mutation { disableRiskRule(input: { id: "nope" }) { riskRule { id } ${USER_ERRORS} } }`, {}, auth);
+    expect(missing.body.data.disableRiskRule).toEqual({
+      riskRule: null,
+      userErrors: [{ field: null, code: 'NOT_FOUND', message: 'Rule nope not found' }],
+    });
+  });
+
+  it('upsertRiskRule reports what the change did, and every mistake as a user error naming its field', async () => {
+    const USER_ERRORS = 'userErrors { field code message }';
+    const upsert = (input: Record<string, unknown>) =>
+      a.gql(
+        `mutation($i: UpsertRiskRuleInput!) { upsertRiskRule(input: $i) { riskRule { id version action severity enabled } created updated effectiveAt revision ${USER_ERRORS} } }`,
+        { i: input },
+        auth,
+      );
+    const created = await upsert({ id: 'gql_rule', condition: 'txn.amount > 7.0', action: 'REVIEW' });
+    expect(created.body.data.upsertRiskRule).toEqual({
+      riskRule: { id: 'gql_rule', version: 1, action: 'REVIEW', severity: 'MEDIUM', enabled: true },
+      created: true,
+      updated: true,
+      effectiveAt: expect.any(String),
+      revision: expect.any(String),
+      userErrors: [],
+    });
+    const changed = await upsert({ id: 'gql_rule', severity: 'LOW' });
+    expect(changed.body.data.upsertRiskRule).toMatchObject({ riskRule: { version: 2, severity: 'LOW' }, created: false, updated: true });
+    const invalid = await upsert({ id: 'gql_rule', name: ' ', condition: 'sender.count_1h >' });
+    expect(invalid.body.errors).toBeUndefined();
+    expect(invalid.body.data.upsertRiskRule).toMatchObject({
+      riskRule: null,
+      created: null,
+      userErrors: [{ field: ['input', 'name'], code: 'BAD_USER_INPUT', message: 'name must not be empty' }],
+    });
+    const condition = await upsert({ id: 'gql_rule', condition: 'sender.count_1h >' });
+    expect(condition.body.data.upsertRiskRule.userErrors).toEqual([
+      {
+        field: ['input', 'condition'],
+        code: 'BAD_USER_INPUT',
+        message: expect.stringMatching(/^condition is invalid: Unexpected token: EOF/),
+      },
+    ]);
+    const incomplete = await upsert({ id: 'gql_new', severity: 'HIGH' });
+    expect(incomplete.body.data.upsertRiskRule.userErrors).toEqual([
+      { field: ['input', 'condition'], code: 'BAD_USER_INPUT', message: 'condition is required to create rule gql_new' },
+      { field: ['input', 'action'], code: 'BAD_USER_INPUT', message: 'action is required to create rule gql_new' },
+    ]);
+    const badAction = await upsert({ id: 'gql_rule', action: 'DENY' });
+    expect(badAction.body.errors![0]).toMatchObject({
+      message: 'action must be one of: REVIEW, BLOCK',
+      extensions: { code: 'VALIDATION_FAILED' },
+    });
+  });
+
+  it('lists rules as a connection, enabled or disabled ones only', async () => {
+    expect((await put(a, 'switched_off', { condition: 'txn.amount > 3.0', action: 'review', enabled: false })).status).toBe(201);
+    const q = `query($f: RiskRuleFilter, $after: String) { riskRules(filter: $f, first: 4, after: $after) {
+      totalCount nodes { id enabled } pageInfo { hasNextPage endCursor } } }`;
+    const ids: string[] = [];
+    let total = 0;
+    for (let after: string | null = null; ;) {
+      const page: { body: { data?: any } } = await a.gql(q, { after }, auth);
+      total = page.body.data.riskRules.totalCount;
+      ids.push(...page.body.data.riskRules.nodes.map((n: { id: string }) => n.id));
+      if (!page.body.data.riskRules.pageInfo.hasNextPage) break;
+      after = page.body.data.riskRules.pageInfo.endCursor;
+    }
+    expect(ids).toHaveLength(total);
+    expect(new Set(ids).size).toBe(total);
+    const rest = (await a.rest('GET', '/v1/rules', undefined, auth)).body.rules.map((r: { id: string }) => r.id);
+    expect([...ids].sort()).toEqual(rest);
+    const disabled = await a.gql(q, { f: { enabled: false } }, auth);
+    expect(disabled.body.data.riskRules.nodes).toContainEqual({ id: 'switched_off', enabled: false });
+    expect(disabled.body.data.riskRules.nodes.every((n: { enabled: boolean }) => !n.enabled)).toBe(true);
   });
 
   it('documents the CEL environment and checks conditions without saving', async () => {
@@ -285,19 +386,19 @@ describe('risk rules (REST, GraphQL, two instances)', () => {
     expect((await a.rest('GET', '/v1/rules', undefined, auth)).body.rules.map((r: { id: string }) => r.id)).not.toContain('sandbox_only');
   });
 
-  it('reads one rule by id (GraphQL riskRule), 404 for an unknown one', async () => {
+  it('reads one rule by id (GraphQL riskRule), null for an unknown one', async () => {
     expect((await put(a, 'one_rule', { condition: 'txn.amount > 2.0', action: 'block', severity: 'high' })).status).toBe(201);
     const one = await a.gql(`{ riskRule(id: "one_rule") { id condition action severity enabled version isDefault } }`, {}, auth);
     expect(one.body.data.riskRule).toEqual({
       id: 'one_rule',
       condition: 'txn.amount > 2.0',
-      action: 'block',
-      severity: 'high',
+      action: 'BLOCK',
+      severity: 'HIGH',
       enabled: true,
       version: 1,
       isDefault: false,
     });
     const missing = await a.gql(`{ riskRule(id: "no_such_rule") { id } }`, {}, auth);
-    expect(missing.body.errors![0].extensions.code).toBe('NOT_FOUND');
+    expect(missing.body).toEqual({ data: { riskRule: null } });
   });
 });

@@ -144,19 +144,19 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       const edges = await cypher('MATCH ()-[r:SENT {transaction_id: $t}]->() RETURN count(r) AS n', { t: racing.transaction_id });
       expect(edges.body.results).toEqual([{ n: 1 }]);
       const list = await stack.gql(
-        `query($f: RiskEvaluationFilter) { riskEvaluations(filter: $f) { total } }`,
+        `query($f: RiskEvaluationFilter) { riskEvaluations(filter: $f) { totalCount } }`,
         { f: { transactionId: racing.transaction_id } },
         auth,
       );
-      expect(list.body.data.riskEvaluations.total).toBe(1);
+      expect(list.body.data.riskEvaluations.totalCount).toBe(1);
       // and the losers left no counters behind: the sender's next transfer sees exactly one before it
       const next = await stack.gql(
-        `mutation($i: EvaluateTransactionInput!) { evaluateTransaction(input: $i) { facts } }`,
+        `mutation($i: EvaluateTransactionInput!) { evaluateTransaction(input: $i) { riskEvaluation { facts } } }`,
         { i: { transactionId: `tx-${randomUUID()}`, amount: 5, currency: 'KES', sender: racing.sender, receiver: racing.receiver } },
         auth,
       );
-      expect(next.body.data.evaluateTransaction.facts.sender).toMatchObject({ count_1h: 1, sum_1h: racing.amount });
-      expect(next.body.data.evaluateTransaction.facts.pair).toMatchObject({ count_24h: 1 });
+      expect(next.body.data.evaluateTransaction.riskEvaluation.facts.sender).toMatchObject({ count_1h: 1, sum_1h: racing.amount });
+      expect(next.body.data.evaluateTransaction.riskEvaluation.facts.pair).toMatchObject({ count_24h: 1 });
 
       // another organization may use the same transaction_id
       const other = await stack.createClient({ name: 'other org', service: 'risk' });
@@ -174,7 +174,7 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect(graph.status).toBe(200);
       expect(graph.body.results).toEqual([{ b: 'shop-1', amount: 100, channel: 'mobile_money', device: 'phone-1', ip: '10.1.1.1' }]);
       const second = await stack.gql(
-        `mutation($i: EvaluateTransactionInput!) { evaluateTransaction(input: $i) { facts } }`,
+        `mutation($i: EvaluateTransactionInput!) { evaluateTransaction(input: $i) { riskEvaluation { facts } } }`,
         {
           i: {
             transactionId: `tx-${randomUUID()}`,
@@ -187,7 +187,7 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
         },
         auth,
       );
-      const facts = second.body.data.evaluateTransaction.facts;
+      const facts = second.body.data.evaluateTransaction.riskEvaluation.facts;
       expect(facts.sender).toMatchObject({ count_1h: 1, sum_1h: 100, count_24h: 1, sum_24h: 100, is_new: false });
       expect(facts.pair).toMatchObject({ count_24h: 1, is_new: false });
       expect(facts.device).toMatchObject({ present: true, new_for_sender: false, distinct_accounts_24h: 1, count_1h: 1 });
@@ -293,39 +293,95 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
     it('a receiver’s name comes from its profile when the metadata has none; a PEP match is a review', async () => {
       const receiver = `acc-${randomUUID().slice(0, 8)}`;
       const profile = await stack.gql(
-        `mutation($a: String!, $i: RiskAccountProfileInput!) { setRiskAccountProfile(accountId: $a, input: $i) { accountId fullName nationality } }`,
-        { a: receiver, i: { fullName: 'Amina Wanjiku Odhiambo', nationality: 'KE' } },
+        `mutation($i: SetRiskAccountProfileInput!) { setRiskAccountProfile(input: $i) {
+          riskAccount { id userId profile { fullName nationality } } userErrors { field code message } } }`,
+        { i: { accountId: receiver, userId: 'user-amina', fullName: 'Amina Wanjiku Odhiambo', nationality: 'KE' } },
         auth,
       );
       expect(profile.body.data.setRiskAccountProfile).toEqual({
-        accountId: receiver,
-        fullName: 'Amina Wanjiku Odhiambo',
-        nationality: 'KE',
+        riskAccount: { id: receiver, userId: 'user-amina', profile: { fullName: 'Amina Wanjiku Odhiambo', nationality: 'KE' } },
+        userErrors: [],
       });
       const read = await stack.gql(
-        `query($a: String!) { riskAccountProfile(accountId: $a) { accountId fullName dateOfBirth nationality } }`,
+        `query($a: ID!) { riskAccount(id: $a) { id userId profile { fullName dateOfBirth nationality updatedAt } } }`,
         { a: receiver },
         auth,
       );
-      expect(read.body.data.riskAccountProfile).toEqual({
-        accountId: receiver,
-        fullName: 'Amina Wanjiku Odhiambo',
-        dateOfBirth: null,
-        nationality: 'KE',
+      expect(read.body.data.riskAccount).toEqual({
+        id: receiver,
+        userId: 'user-amina',
+        profile: { fullName: 'Amina Wanjiku Odhiambo', dateOfBirth: null, nationality: 'KE', updatedAt: expect.any(String) },
       });
-      const unknown = await stack.gql(`{ riskAccountProfile(accountId: "acc-nobody") { accountId } }`, {}, auth);
-      expect(unknown.body.errors![0].extensions.code).toBe('NOT_FOUND');
+      const unknown = await stack.gql(`{ riskAccount(id: "acc-nobody") { id } riskStatus { service } }`, {}, auth);
+      expect(unknown.body).toEqual({ data: { riskAccount: null, riskStatus: { service: 'risk' } } });
       const res = await evaluate(txn({ receiver }));
       expect(res.body.layers.sanctions.hits).toBe(1);
       expect(res.body.action).toBe('review');
       const detail = await stack.rest('GET', `/v1/evaluations/${res.body.evaluation_id}`, undefined, auth);
       expect(detail.body.sanctions_hits[0]).toMatchObject({ party: 'receiver', account: receiver, kind: 'PEP', source: 'CUSTOM_RISK_PEP' });
+      // the same hit in the graph: the account as a reference, the list entry as the shared ScreeningHit
+      const graph = await stack.gql(
+        `query($id: ID!) { riskEvaluation(id: $id) { action sanctionsHits { party name account { id userId }
+          hit { listName source kind externalId entityType primaryName programs listVersion } } } }`,
+        { id: res.body.evaluation_id },
+        auth,
+      );
+      expect(graph.body.data.riskEvaluation).toEqual({
+        action: 'REVIEW',
+        sanctionsHits: [
+          {
+            party: 'RECEIVER',
+            name: 'Amina Wanjiku Odhiambo',
+            account: { id: receiver, userId: 'user-amina' },
+            hit: {
+              listName: 'CUSTOM_RISK_PEP',
+              source: 'CUSTOM_RISK_PEP',
+              kind: 'PEP',
+              externalId: 'P-1',
+              entityType: 'INDIVIDUAL',
+              primaryName: 'Amina Wanjiku Odhiambo',
+              programs: ['TEST'],
+              listVersion: expect.any(String),
+            },
+          },
+        ],
+      });
+      // a profile set again keeps its user unless told otherwise; null unlinks it
+      const again = async (input: Record<string, unknown>) =>
+        (
+          await stack.gql(
+            `mutation($i: SetRiskAccountProfileInput!) { setRiskAccountProfile(input: $i) { riskAccount { userId profile { fullName } } } }`,
+            { i: { accountId: receiver, fullName: 'Amina W. Odhiambo', ...input } },
+            auth,
+          )
+        ).body.data.setRiskAccountProfile.riskAccount;
+      expect(await again({})).toEqual({ userId: 'user-amina', profile: { fullName: 'Amina W. Odhiambo' } });
+      expect(await again({ userId: null })).toEqual({ userId: null, profile: { fullName: 'Amina W. Odhiambo' } });
+    });
+
+    it('setRiskAccountProfile answers every mistake as a user error naming its field', async () => {
       const invalid = await stack.gql(
-        `mutation { setRiskAccountProfile(accountId: "x", input: { fullName: "", nationality: "Kenya" }) { accountId } }`,
+        `mutation($i: SetRiskAccountProfileInput!) { setRiskAccountProfile(input: $i) { riskAccount { id } userErrors { field code message } } }`,
+        { i: { accountId: 'x'.repeat(129), userId: '', fullName: '', dateOfBirth: '1990-13', nationality: 'Kenya' } },
+        auth,
+      );
+      expect(invalid.body.errors).toBeUndefined();
+      expect(invalid.body.data.setRiskAccountProfile).toEqual({
+        riskAccount: null,
+        userErrors: [
+          { field: ['input', 'accountId'], code: 'BAD_USER_INPUT', message: 'accountId must be 1–128 characters' },
+          { field: ['input', 'userId'], code: 'BAD_USER_INPUT', message: 'userId must be 1–255 characters' },
+          { field: ['input', 'fullName'], code: 'BAD_USER_INPUT', message: 'fullName must be 1–200 characters' },
+          { field: ['input', 'dateOfBirth'], code: 'BAD_USER_INPUT', message: 'dateOfBirth must be YYYY, YYYY-MM or YYYY-MM-DD' },
+          { field: ['input', 'nationality'], code: 'BAD_USER_INPUT', message: 'nationality must be an ISO 3166-1 alpha-2 code (e.g. KE)' },
+        ],
+      });
+      const notACountry = await stack.gql(
+        `mutation { setRiskAccountProfile(input: { accountId: "acc-zz", fullName: "Z", nationality: "ZZ" }) { userErrors { field } } }`,
         {},
         auth,
       );
-      expect(invalid.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(notACountry.body.data.setRiskAccountProfile.userErrors).toEqual([{ field: ['input', 'nationality'] }]);
     });
 
     it('no name, nothing screened: lists_checked 0; unrelated names: no hit', async () => {
@@ -345,35 +401,151 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect((await stack.rest('GET', `/v1/evaluations/${mine.body.evaluation_id}`, undefined, bearer(other.apiKey))).status).toBe(404);
     });
 
-    it('lists and filters evaluations in GraphQL', async () => {
-      const sender = `list-${randomUUID().slice(0, 8)}`;
-      for (let i = 0; i < 7; i++) await evaluate(txn({ sender, amount: 10 + i }));
-      const q = `query($f: RiskEvaluationFilter, $limit: Int) { riskEvaluations(filter: $f, limit: $limit) { total page limit data { ${EVALUATION_FIELDS} } } }`;
-      const all = await stack.gql(q, { f: { sender }, limit: 5 }, auth);
-      expect(all.body.data.riskEvaluations).toMatchObject({ total: 7, page: 1, limit: 5 });
-      expect(all.body.data.riskEvaluations.data).toHaveLength(5);
-      const reviews = await stack.gql(q, { f: { sender, action: 'review' } }, auth);
-      expect(reviews.body.data.riskEvaluations.total).toBe(2);
-      expect(reviews.body.data.riskEvaluations.data.every((e: { action: string }) => e.action === 'review')).toBe(true);
-      const bad = await stack.gql(q, { f: { minScore: 80, maxScore: 10 } }, auth);
-      expect(bad.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+    it('a lookup of an unknown or another organization’s evaluation is null in GraphQL', async () => {
+      const mine = await evaluate(txn());
+      const other = await stack.createClient({ name: 'graph stranger lookups', service: 'risk' });
+      const q = `query($id: ID!) { riskEvaluation(id: $id) { id } riskSanctionsStatus { available } }`;
+      for (const [id, headers] of [
+        [randomUUID(), auth],
+        ['not-a-uuid', auth],
+        [mine.body.evaluation_id, bearer(other.apiKey)],
+      ] as const) {
+        const res = await stack.gql(q, { id }, headers);
+        expect(res.body).toEqual({ data: { riskEvaluation: null, riskSanctionsStatus: { available: expect.any(Boolean) } } });
+      }
+      const found = await stack.gql(q, { id: mine.body.evaluation_id }, auth);
+      expect(found.body.data.riskEvaluation).toEqual({ id: mine.body.evaluation_id });
     });
 
-    it('evaluationCreated(action) streams new evaluations of that action only, live', async () => {
-      const sub = stack.subscribe(`subscription { evaluationCreated(action: review) { id transactionId action score reasons } }`, {}, auth);
-      const all = stack.subscribe(`subscription { evaluationCreated { id action } }`, {}, auth);
+    it('lists and filters evaluations in GraphQL: a connection, newest first, the review queue by action', async () => {
+      const sender = `list-${randomUUID().slice(0, 8)}`;
+      const made: string[] = [];
+      for (let i = 0; i < 7; i++) made.unshift((await evaluate(txn({ sender, amount: 10 + i }))).body.evaluation_id);
+      const q = `query($f: RiskEvaluationFilter, $first: Int!, $after: String) { riskEvaluations(filter: $f, first: $first, after: $after) {
+        totalCount nodes { ${EVALUATION_FIELDS} } edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } }`;
+      const seen: string[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < 3; page++) {
+        const res: { body: { data?: any } } = await stack.gql(q, { f: { sender }, first: 3, after }, auth);
+        const connection = res.body.data.riskEvaluations;
+        expect(connection.totalCount).toBe(7);
+        expect(connection.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(connection.nodes.map((n: { id: string }) => n.id));
+        expect(connection.pageInfo).toMatchObject({ hasNextPage: page < 2, hasPreviousPage: page > 0 });
+        seen.push(...connection.nodes.map((n: { id: string }) => n.id));
+        after = connection.pageInfo.endCursor;
+      }
+      expect(seen).toEqual(made);
+      // from the 6th transfer in an hour the burst rule asks for a review: the review queue has those two
+      const reviews = await stack.gql(q, { f: { sender, action: 'REVIEW' }, first: 20 }, auth);
+      expect(reviews.body.data.riskEvaluations.totalCount).toBe(2);
+      expect(reviews.body.data.riskEvaluations.nodes.map((e: { id: string }) => e.id)).toEqual(made.slice(0, 2));
+      expect(reviews.body.data.riskEvaluations.nodes.every((e: { action: string }) => e.action === 'REVIEW')).toBe(true);
+      const byReceiver = await stack.gql(q, { f: { receiver: 'nobody-receives', mock: false }, first: 5 }, auth);
+      expect(byReceiver.body.data.riskEvaluations).toMatchObject({ totalCount: 0, nodes: [] });
+      const window = await stack.gql(q, { f: { sender, from: new Date(Date.now() + 60_000).toISOString() }, first: 5 }, auth);
+      expect(window.body.data.riskEvaluations.totalCount).toBe(0);
+      const bad = await stack.gql(q, { f: { minScore: 80, maxScore: 10 }, first: 5 }, auth);
+      expect(bad.body.errors![0]).toMatchObject({ message: 'minScore must not exceed maxScore', extensions: { code: 'BAD_USER_INPUT' } });
+      const big = await stack.gql(q, { first: 101 }, auth);
+      expect(big.body.errors![0]).toMatchObject({ message: 'first must be at most 100', extensions: { code: 'VALIDATION_FAILED' } });
+    });
+
+    it('an account lists its evaluations as sender and as receiver', async () => {
+      const account = `acct-${randomUUID().slice(0, 8)}`;
+      const sent = (await evaluate(txn({ sender: account }))).body.evaluation_id;
+      const received = (await evaluate(txn({ receiver: account }))).body.evaluation_id;
+      const res = await stack.gql(
+        `query($id: ID!) { riskAccount(id: $id) { id userId profile { fullName }
+          all: evaluations { totalCount nodes { id transaction { sender { id } receiver { id } } } }
+          sent: evaluations(filter: { party: SENDER }) { nodes { id } }
+          received: evaluations(filter: { party: RECEIVER, action: ALLOW }, first: 1) { nodes { id } pageInfo { hasNextPage } } } }`,
+        { id: account },
+        auth,
+      );
+      expect(res.body.errors).toBeUndefined();
+      const found = res.body.data.riskAccount;
+      expect(found).toMatchObject({ id: account, userId: null, profile: null });
+      expect(found.all.totalCount).toBe(2);
+      expect(found.all.nodes.map((n: { id: string }) => n.id)).toEqual([received, sent]);
+      expect(found.all.nodes[1].transaction.sender).toEqual({ id: account });
+      expect(found.all.nodes[0].transaction.receiver).toEqual({ id: account });
+      expect(found.sent.nodes).toEqual([{ id: sent }]);
+      expect(found.received).toEqual({ nodes: [{ id: received }], pageInfo: { hasNextPage: false } });
+      // another organization knows no such account
+      const other = await stack.createClient({ name: 'account stranger', service: 'risk' });
+      expect((await stack.gql(`query($id: ID!) { riskAccount(id: $id) { id } }`, { id: account }, bearer(other.apiKey))).body.data).toEqual(
+        {
+          riskAccount: null,
+        },
+      );
+    });
+
+    it('evaluateTransaction answers mistakes as user errors naming the field, a reused transactionId as a CONFLICT', async () => {
+      const m = `mutation($i: EvaluateTransactionInput!) { evaluateTransaction(input: $i) { riskEvaluation { id action } userErrors { field code message } } }`;
+      const body = { transactionId: `tx-${randomUUID()}`, amount: 0, currency: 'kes', sender: 'same', receiver: 'same' };
+      const invalid = await stack.gql(m, { i: { ...body, metadata: { location: { lat: 120, lng: 0 } } } }, auth);
+      expect(invalid.body.errors).toBeUndefined();
+      expect(invalid.body.data.evaluateTransaction).toEqual({
+        riskEvaluation: null,
+        userErrors: [
+          { field: ['input', 'receiver'], code: 'BAD_USER_INPUT', message: 'receiver must differ from sender' },
+          { field: ['input', 'amount'], code: 'BAD_USER_INPUT', message: 'amount must be greater than 0' },
+          {
+            field: ['input', 'currency'],
+            code: 'BAD_USER_INPUT',
+            message: 'currency must be an ISO 4217 code in upper case (e.g. KES, NGN, GHS)',
+          },
+          {
+            field: ['input', 'metadata', 'location', 'lat'],
+            code: 'BAD_USER_INPUT',
+            message: 'metadata.location.lat must be a number between -90 and 90',
+          },
+        ],
+      });
+      const valid = { ...body, amount: 10, currency: 'KES', receiver: 'other' };
+      const first = await stack.gql(m, { i: valid }, auth);
+      expect(first.body.data.evaluateTransaction).toEqual({
+        riskEvaluation: { id: expect.stringMatching(UUID), action: 'ALLOW' },
+        userErrors: [],
+      });
+      const again = await stack.gql(m, { i: valid }, auth);
+      expect(again.body.data.evaluateTransaction).toEqual({
+        riskEvaluation: null,
+        userErrors: [
+          {
+            field: null,
+            code: 'CONFLICT',
+            message: `transaction_id ${valid.transactionId} was already evaluated; it must be unique per organization`,
+          },
+        ],
+      });
+    });
+
+    it('riskEvaluationCreated(filter: { action }) streams new evaluations of that action only, live, as envelopes', async () => {
+      const sub = stack.subscribe(
+        `subscription { riskEvaluationCreated(filter: { action: REVIEW }) { type occurredAt node { id transactionId action score reasons createdAt } } }`,
+        {},
+        auth,
+      );
+      const all = stack.subscribe(`subscription { riskEvaluationCreated { type node { id action } } }`, {}, auth);
       await Promise.all([sub.ready, all.ready]);
       const sender = `live-${randomUUID().slice(0, 8)}`;
       const results = [];
       for (let i = 0; i < 6; i++) results.push((await evaluate(txn({ sender, amount: 5 }))).body);
       const [event] = await sub.next(1);
-      expect(event.data.evaluationCreated).toMatchObject({
-        id: results[5].evaluation_id,
-        action: 'review',
-        transactionId: results[5].transaction_id,
+      expect(event.data.riskEvaluationCreated).toMatchObject({
+        type: 'EVALUATION_REVIEW',
+        occurredAt: results[5].created_at,
+        node: {
+          id: results[5].evaluation_id,
+          action: 'REVIEW',
+          transactionId: results[5].transaction_id,
+          createdAt: results[5].created_at,
+        },
       });
       const everything = await all.next(6);
-      expect(everything.map((e) => e.data.evaluationCreated.id)).toEqual(results.map((r) => r.evaluation_id));
+      expect(everything.map((e) => e.data.riskEvaluationCreated.node.id)).toEqual(results.map((r) => r.evaluation_id));
+      expect(everything.map((e) => e.data.riskEvaluationCreated.type)).toEqual([...Array(5).fill('EVALUATION_ALLOW'), 'EVALUATION_REVIEW']);
       expect(sub.events).toHaveLength(1);
       await sub.close();
       await all.close();
@@ -539,7 +711,7 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
 
     it('is the same query in GraphQL', async () => {
       const res = await stack.gql(
-        `query($q: String!, $p: RiskJSON) { riskGraphQuery(query: $q, params: $p) { results columns nodesScanned latencyMs truncated } }`,
+        `query($q: String!, $p: JSON) { riskGraphQuery(query: $q, params: $p) { results columns nodesScanned latencyMs truncated } }`,
         { q: 'MATCH (a:Account {id: $id})-[:SENT]->(b) RETURN b.id AS b ORDER BY b', p: { id: `${p}-a` } },
         auth,
       );

@@ -183,7 +183,7 @@ describe('sustained load against npm start', () => {
           weight: 2,
           call: () =>
             gqlCall(
-              `mutation($i: EvaluateTransactionInput!) { evaluateTransaction(input: $i) { id score action } }`,
+              `mutation($i: EvaluateTransactionInput!) { evaluateTransaction(input: $i) { riskEvaluation { id score action } userErrors { message } } }`,
               { i: { transactionId: `tx-${++seq}`, amount: 2500, currency: 'KES', ...parties() } },
               r,
             ),
@@ -192,7 +192,7 @@ describe('sustained load against npm start', () => {
         {
           kind: 'GraphQL risk list',
           weight: 1,
-          call: () => gqlCall(`{ riskEvaluations(limit: 20) { total data { id score action } } }`, {}, r),
+          call: () => gqlCall(`{ riskEvaluations(first: 20) { totalCount nodes { id score action } } }`, {}, r),
           check: okGraphQL,
         },
         {

@@ -182,7 +182,7 @@ describe('tenant isolation (generated from the route table and the schema)', () 
     const probes = CALLERS.flatMap((caller) =>
       requests.map((request) => ({ caller, name: request.field.name, sub: open(callers[caller], request) })),
     );
-    const controls = ['identityVerificationUpdated', 'amlScreeningUpdated', 'watchlistAlertUpdated', 'evaluationCreated'].map((name) =>
+    const controls = ['identityVerificationUpdated', 'amlScreeningUpdated', 'watchlistAlertUpdated', 'riskEvaluationCreated'].map((name) =>
       open(owner, byName(name)),
     );
     const sentinels = CALLERS.map((caller) => open(callers[caller], byName('identityVerificationUpdated'), callers[caller].refs));

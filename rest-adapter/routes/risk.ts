@@ -1,5 +1,7 @@
-import { RISK_EVALUATION, RISK_EVALUATION_SUMMARY, RISK_RULE } from '../fragments.js';
-import { camelKeys, SNAKE_CASE, type ResponseMapping } from '../mapping.js';
+import { badInput } from '../../platform/errors.js';
+import { MAX_PAGE_SIZE } from '../../platform/graphql/cursor.js';
+import { RISK_EVALUATION, RISK_EVALUATION_SUMMARY, RISK_RULE, USER_ERRORS } from '../fragments.js';
+import { camelKeys, mapMember, SNAKE_CASE, upperCased, type ResponseMapping } from '../mapping.js';
 import type { Route } from '../route.js';
 
 /**
@@ -15,7 +17,35 @@ const EVALUATION_BODY: ResponseMapping = {
   // A pattern carries only the measures of its type.
   withoutNulls: ['graphPatterns'],
   verbatim: ['transaction.metadata'],
+  ids: ['sanctionsHits.account', 'transaction.sender', 'transaction.receiver'],
+  flatten: ['sanctionsHits.hit'],
+  lowercase: ['action', 'rulesFired.action', 'rulesFired.severity', 'graphPatterns.type', 'sanctionsHits.party'],
 };
+
+const RULE_ENUMS = { action: ['review', 'block'], severity: ['low', 'medium', 'high', 'critical'] } as const;
+
+/**
+ * A rule body as GraphQL input: the spec's lower-case action and severity as GraphQL's enum
+ * values. A value the spec does not list is refused here in the rules' own words (GraphQL would
+ * refuse it in its own, as a 422), and a value that is not text as GraphQL refused it before
+ * these were enums.
+ */
+function ruleInput(body: Record<string, unknown>): Record<string, unknown> {
+  const errors: string[] = [];
+  let input = body;
+  for (const [name, values] of Object.entries(RULE_ENUMS) as Array<[string, readonly string[]]>) {
+    const value = body[name];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') errors.push(`${name} must be a string`);
+    else if (!values.includes(value)) errors.push(`${name} must be one of: ${values.join(', ')}`);
+    else input = mapMember(input, name, upperCased);
+  }
+  if (errors.length) throw badInput(errors);
+  return input;
+}
+
+/** Rules as the spec lists them: by id. */
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export const riskRoutes: Route[] = [
   {
@@ -47,12 +77,19 @@ export const riskRoutes: Route[] = [
     operation: /* GraphQL */ `
       mutation EvaluateTransaction($input: EvaluateTransactionInput!) {
         evaluateTransaction(input: $input) {
-          ...RiskEvaluationSummaryFields
+          riskEvaluation {
+            ...RiskEvaluationSummaryFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${RISK_EVALUATION_SUMMARY}
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: camelKeys(body) }),
+    result: (data) => data.evaluateTransaction.riskEvaluation,
     response: EVALUATION_BODY,
   },
   {
@@ -69,22 +106,26 @@ export const riskRoutes: Route[] = [
     `,
     variables: ({ params }) => ({ id: params.id }),
     response: EVALUATION_BODY,
+    notFound: 'Evaluation',
   },
   {
     method: 'GET',
     path: '/rules',
     summary: "The organization's rules; the default mobile-money set is seeded on first use (scope rules:read)",
     operation: /* GraphQL */ `
-      query RiskRules {
-        riskRules {
-          ...RiskRuleFields
+      query RiskRules($first: Int!) {
+        riskRules(first: $first) {
+          nodes {
+            ...RiskRuleFields
+          }
         }
       }
       ${RISK_RULE}
     `,
-    variables: () => ({}),
-    result: (data) => ({ rules: data.riskRules }),
-    response: { ...SNAKE_CASE, records: 'rules' },
+    // the spec's list is not paged: the first page of the largest size
+    variables: () => ({ first: MAX_PAGE_SIZE }),
+    result: (data) => ({ rules: [...data.riskRules.nodes].sort(byId) }),
+    response: { ...SNAKE_CASE, records: 'rules', lowercase: ['action', 'severity'] },
   },
   {
     method: 'PUT',
@@ -100,20 +141,30 @@ export const riskRoutes: Route[] = [
     ],
     example: { condition: 'txn.amount > 100000.0 && txn.hour_utc < 5', action: 'review', severity: 'high', name: 'Large night transfer' },
     operation: /* GraphQL */ `
-      mutation PutRiskRule($id: String!, $input: RiskRuleInput!) {
-        putRiskRule(id: $id, input: $input) {
-          id
+      mutation UpsertRiskRule($input: UpsertRiskRuleInput!) {
+        upsertRiskRule(input: $input) {
+          ruleId: riskRule {
+            id
+          }
           updated
           effectiveAt
           created
-          version
+          ruleVersion: riskRule {
+            version
+          }
           revision
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
+      ${USER_ERRORS}
     `,
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
-    response: SNAKE_CASE,
-    status: (data) => (data.putRiskRule.created ? 201 : 200),
+    variables: ({ params, body }) => ({ input: { ...ruleInput(body), id: params.id } }),
+    // the change as the spec reports it: the rule's id and version among what the change did
+    result: ({ upsertRiskRule: { userErrors: _errors, ...change } }) => change,
+    response: { ...SNAKE_CASE, flatten: ['ruleId', 'ruleVersion'] },
+    status: (data) => (data.upsertRiskRule.created ? 201 : 200),
   },
   {
     method: 'POST',
@@ -128,7 +179,7 @@ export const riskRoutes: Route[] = [
       params: { id: '254700000001' },
     },
     operation: /* GraphQL */ `
-      query RiskGraphQuery($query: String!, $params: RiskJSON) {
+      query RiskGraphQuery($query: String!, $params: JSON) {
         riskGraphQuery(query: $query, params: $params) {
           results
           nodesScanned

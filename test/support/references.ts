@@ -62,6 +62,7 @@ const BY_NAME: Record<string, RecordKind | 'shared'> = {
   subscriptionId: 'WatchlistSubscription',
   notificationId: 'Notification',
   accountId: 'RiskAccount',
+  ruleId: 'RiskRule',
   sender: 'RiskAccount',
   receiver: 'RiskAccount',
   to: 'NotificationRecipient',
@@ -80,10 +81,6 @@ const RETURN_TYPE_KIND: Record<string, RecordKind> = {
   CreatedApiClient: 'ApiClient',
   DeletedWebhook: 'Webhook',
   DeletedNotificationRecipient: 'NotificationRecipient',
-  RiskRuleChange: 'RiskRule',
-  RiskRuleVersion: 'RiskRule',
-  RiskRuleAuditEntry: 'RiskRule',
-  RiskAccountProfile: 'RiskAccount',
 };
 
 /** Root fields only the operator may call (X-Admin-Secret): an API key must be refused. */
@@ -181,7 +178,7 @@ const SCALAR_SAMPLES: Record<string, unknown> = {
 
 /** Valid inputs of types no route example covers (a route's example is used where a route calls the field). */
 const INPUT_EXAMPLES: Record<string, Record<string, unknown>> = {
-  CreateRiskRuleInput: { name: 'Large transfer', condition: 'txn.amount > 500000.0', action: 'review' },
+  CreateRiskRuleInput: { name: 'Large transfer', condition: 'txn.amount > 500000.0', action: 'REVIEW' },
 };
 
 /** A value of an input type: its example, else required input fields only, the first enum value, a plain scalar. */

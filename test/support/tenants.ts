@@ -128,11 +128,12 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
   const rule = `${marker}_rule`;
   await call('risk', 'PUT', `/rules/${rule}`, { condition: 'txn.amount > 999999.0', action: 'review', name: `${marker} rule` });
   const profile = await stack.gql(
-    `mutation($id: String!, $input: RiskAccountProfileInput!) { setRiskAccountProfile(accountId: $id, input: $input) { accountId } }`,
-    { id: account, input: { fullName: `${marker} Account Holder` } },
+    `mutation($input: SetRiskAccountProfileInput!) { setRiskAccountProfile(input: $input) { riskAccount { id } userErrors { message } } }`,
+    { input: { accountId: account, userId, fullName: `${marker} Account Holder` } },
     headers.risk,
   );
-  if (profile.body.errors) throw new Error(`seeding setRiskAccountProfile: ${JSON.stringify(profile.body.errors)}`);
+  if (profile.body.errors || profile.body.data.setRiskAccountProfile.userErrors.length)
+    throw new Error(`seeding setRiskAccountProfile: ${JSON.stringify(profile.body)}`);
 
   const refs: Record<RecordKind, string[]> = {
     User: [userId],

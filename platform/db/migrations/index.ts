@@ -5,6 +5,7 @@ import { Migration20261122030000Intelligence } from './Migration20261122030000In
 import { Migration20261122040000Risk } from './Migration20261122040000Risk.js';
 import { Migration20261124000000Deliveries } from './Migration20261124000000Deliveries.js';
 import { Migration20261125000000KeyPrefixes } from './Migration20261125000000KeyPrefixes.js';
+import { Migration20261125010000RiskAccountUser } from './Migration20261125010000RiskAccountUser.js';
 import { Migration20261125020000AllServicesKeys } from './Migration20261125020000AllServicesKeys.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
@@ -16,5 +17,6 @@ export const migrations = [
   { name: 'Migration20261122040000Risk', class: Migration20261122040000Risk },
   { name: 'Migration20261124000000Deliveries', class: Migration20261124000000Deliveries },
   { name: 'Migration20261125000000KeyPrefixes', class: Migration20261125000000KeyPrefixes },
+  { name: 'Migration20261125010000RiskAccountUser', class: Migration20261125010000RiskAccountUser },
   { name: 'Migration20261125020000AllServicesKeys', class: Migration20261125020000AllServicesKeys },
 ];

@@ -4,7 +4,7 @@ import type { RuleCache } from './rules/rule.cache.js';
 import type { RulesStore } from './rules/rule.store.js';
 import type { GraphQueryExecutor } from './graph/cypher/cypher.executor.js';
 import type { SanctionsLayer } from './sanctions/sanctions.layer.js';
-import type { ProfileStore } from './sanctions/profile.store.js';
+import type { AccountStore } from './accounts/account.store.js';
 
 /** What the risk subgraph's resolvers need beyond the request context (one set per process). */
 export interface RiskDeps {
@@ -14,5 +14,5 @@ export interface RiskDeps {
   ruleCache: RuleCache;
   graphQuery: GraphQueryExecutor;
   sanctions: SanctionsLayer;
-  profiles: ProfileStore;
+  accounts: AccountStore;
 }

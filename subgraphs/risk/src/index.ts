@@ -10,22 +10,32 @@ import { RISK_WEBHOOK_EVENTS } from './evaluation/evaluation.events.js';
 import { EvaluationEngine } from './evaluation/evaluation.engine.js';
 import { EvaluationResolver, resolveEvaluationReference } from './evaluation/evaluation.resolver.js';
 import { Rule, RuleAudit, RuleVersion } from './rules/rule.entity.js';
-import { RuleResolver } from './rules/rule.resolver.js';
+import { RuleAuditResolver, RuleResolver, RuleVersionResolver } from './rules/rule.resolver.js';
 import { RuleCache } from './rules/rule.cache.js';
 import { RulesStore } from './rules/rule.store.js';
 import { GraphQueryExecutor } from './graph/cypher/cypher.executor.js';
 import { GraphQueryResolver } from './graph/cypher/cypher.resolver.js';
 import { pruneVelocity } from './graph/graph.store.js';
 import { SanctionsLayer } from './sanctions/sanctions.layer.js';
-import { ProfileStore } from './sanctions/profile.store.js';
-import { ProfileResolver } from './sanctions/profile.resolver.js';
+import { SanctionsResolver } from './sanctions/sanctions.resolver.js';
+import { AccountStore } from './accounts/account.store.js';
+import { AccountResolver, resolveAccountReference } from './accounts/account.resolver.js';
 import { acquireScreeningEngine } from '../../../screening/index.js';
 
 /** Transaction risk: evaluate (rules, graph, sanctions), hot-reloaded CEL rules, read-only Cypher. */
 export const riskSubgraph: SubgraphDefinition<RiskDeps> = {
   name: 'risk',
-  resolvers: [statusResolver('risk'), EvaluationResolver, RuleResolver, GraphQueryResolver, ProfileResolver],
-  referenceResolvers: { RiskEvaluation: resolveEvaluationReference },
+  resolvers: [
+    statusResolver('risk'),
+    EvaluationResolver,
+    RuleResolver,
+    RuleVersionResolver,
+    RuleAuditResolver,
+    GraphQueryResolver,
+    AccountResolver,
+    SanctionsResolver,
+  ],
+  referenceResolvers: { RiskEvaluation: resolveEvaluationReference, RiskAccount: resolveAccountReference },
 };
 
 export const riskEntities = [Evaluation, Rule, RuleVersion, RuleAudit];
@@ -79,7 +89,7 @@ export const riskService: ServiceModule<RiskDeps> = {
     });
     let prune: NodeJS.Timeout | null = null;
     return {
-      deps: { config: c, engine, rules, ruleCache, graphQuery, sanctions, profiles: new ProfileStore(rt.pool) },
+      deps: { config: c, engine, rules, ruleCache, graphQuery, sanctions, accounts: new AccountStore(rt.pool) },
       async start() {
         await ruleCache.start();
         prune = setInterval(

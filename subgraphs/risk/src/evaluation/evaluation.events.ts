@@ -10,6 +10,13 @@ export const evaluationEvent = (action: string) => `evaluation.${action}`;
 /** Webhooks may subscribe to every evaluation, or only to those to review or block. */
 export const RISK_WEBHOOK_EVENTS = ACTIONS.map(evaluationEvent);
 
+/** The events as subscriptions name them (EVALUATION_ALLOW…), in the product's words. */
+export const RISK_EVENT_DESCRIPTIONS: Record<string, string> = {
+  [evaluationEvent('allow')]: 'A transaction was evaluated: allow it',
+  [evaluationEvent('review')]: 'A transaction was evaluated: hold it for review',
+  [evaluationEvent('block')]: 'A transaction was evaluated: block it',
+};
+
 /** The evaluation as subscriptions show it (no tenant columns). */
 export function evaluationSnapshot(e: Evaluation): Record<string, unknown> {
   const { organizationId: _org, environment: _env, ...visible } = e;
@@ -18,7 +25,7 @@ export function evaluationSnapshot(e: Evaluation): Record<string, unknown> {
 
 /**
  * Inserts the evaluation and its outbox row in ONE statement (inside the evaluation's
- * transaction): the outbox trigger NOTIFYs on commit, which feeds `evaluationCreated` on every
+ * transaction): the outbox trigger NOTIFYs on commit, which feeds `riskEvaluationCreated` on every
  * instance.
  */
 export async function recordEvaluation(db: pg.ClientBase, e: Evaluation): Promise<void> {

@@ -1,20 +1,49 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { PageArgs } from '../../../../platform/graphql/pagination.js';
+import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
+import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
+import type { ListKind } from '../../../../screening/types.js';
 import type { RiskDeps } from '../deps.js';
+import type { SanctionsHit } from '../sanctions/sanctions.layer.js';
 import type { Evaluation } from './evaluation.entity.js';
-import { EvaluationService } from './evaluation.service.js';
-import { EvaluateTransactionInput, RiskEvaluationFilter } from './evaluation.inputs.js';
-import { RiskActionEnum, RiskEvaluationPage, RiskEvaluationType } from './evaluation.type.js';
+import { EvaluationService, type EvaluationFilter } from './evaluation.service.js';
+import { EvaluateTransactionInput, RiskEvaluationCreatedFilter, RiskEvaluationFilter } from './evaluation.inputs.js';
+import {
+  EvaluateTransactionPayload,
+  RiskEvaluationConnection,
+  RiskEvaluationEvent,
+  RiskEvaluationType,
+  type RiskSanctionsHit,
+} from './evaluation.type.js';
 import { EVALUATION_RESOURCE, evaluationEvent } from './evaluation.events.js';
 
 type Ctx = SubgraphContext<RiskDeps>;
 
-function service(ctx: Ctx, permission: 'evaluate' | 'evaluations:read'): EvaluationService {
+export function evaluationService(ctx: Ctx, permission: 'evaluate' | 'evaluations:read'): EvaluationService {
   return new EvaluationService(ctx.em, ctx.deps.engine, authorize(ctx, 'risk', permission));
 }
+
+const toSanctionsHit = (h: SanctionsHit): RiskSanctionsHit => ({
+  party: h.party,
+  account: { id: h.account },
+  name: h.name,
+  hit: {
+    // risk screens against every loaded list; a hit's list is its source
+    listName: h.source,
+    source: h.source,
+    kind: h.kind as ListKind,
+    externalId: h.externalId,
+    entityType: h.entityType ?? 'UNKNOWN',
+    primaryName: h.primaryName,
+    matchedName: h.matchedName,
+    score: h.score,
+    programs: h.programs ?? [],
+    addedDate: h.addedDate ?? null,
+    listVersion: h.listVersion,
+  },
+});
 
 /** Entity (or snapshot with ISO dates) → GraphQL type. */
 export function toEvaluationType(e: Evaluation | Record<string, any>): RiskEvaluationType {
@@ -35,12 +64,12 @@ export function toEvaluationType(e: Evaluation | Record<string, any>): RiskEvalu
     rulesFired: e.rulesFired,
     ruleErrors: e.ruleErrors ?? [],
     graphPatterns: e.graphPatterns,
-    sanctionsHits: e.sanctionsHits,
+    sanctionsHits: (e.sanctionsHits as SanctionsHit[]).map(toSanctionsHit),
     transaction: {
       amount: e.amount,
       currency: e.currency,
-      sender: e.sender,
-      receiver: e.receiver,
+      sender: { id: e.sender },
+      receiver: { id: e.receiver },
       channel: e.channel ?? null,
       metadata: e.metadata ?? {},
     },
@@ -50,47 +79,66 @@ export function toEvaluationType(e: Evaluation | Record<string, any>): RiskEvalu
   };
 }
 
+export const toEvaluationConnection = (c: Connection<Evaluation>): Connection<RiskEvaluationType> => ({
+  ...c,
+  edges: c.edges.map((edge) => ({ ...edge, node: toEvaluationType(edge.node) })),
+  nodes: c.nodes.map(toEvaluationType),
+});
+
+/** Evaluations of one account (as sender or receiver), for the account's `evaluations`. */
+export async function accountEvaluations(ctx: Ctx, filter: EvaluationFilter, page: ConnectionArgs) {
+  return toEvaluationConnection(await evaluationService(ctx, 'evaluations:read').list(filter, page));
+}
+
 @Resolver(() => RiskEvaluationType)
 export class EvaluationResolver {
-  @Mutation(() => RiskEvaluationType, {
-    description: 'POST /v1/evaluate (scope evaluate). 409 CONFLICT when transactionId was used before.',
+  @Mutation(() => EvaluateTransactionPayload, {
+    description:
+      'Scores a transaction with the rules, the transaction graph and sanctions screening, and says what to do with it; the evaluation is kept',
   })
-  async evaluateTransaction(@Arg('input') input: EvaluateTransactionInput, @Ctx() ctx: Ctx) {
-    return toEvaluationType(await service(ctx, 'evaluate').evaluate(input));
+  async evaluateTransaction(@Arg('input', { description: 'The transaction' }) input: EvaluateTransactionInput, @Ctx() ctx: Ctx) {
+    return { riskEvaluation: toEvaluationType(await evaluationService(ctx, 'evaluate').evaluate(input)) };
   }
 
-  @Query(() => RiskEvaluationType, { description: 'GET /v1/evaluations/{id} (scope evaluations:read)' })
-  async riskEvaluation(@Arg('id', () => ID) id: string, @Ctx() ctx: Ctx) {
-    return toEvaluationType(await service(ctx, 'evaluations:read').get(id));
+  @Query(() => RiskEvaluationType, { nullable: true, description: 'One evaluation; null when there is none with this id' })
+  async riskEvaluation(@Arg('id', () => ID, { description: 'Its identifier' }) id: string, @Ctx() ctx: Ctx) {
+    const e = await evaluationService(ctx, 'evaluations:read').find(id);
+    return e && toEvaluationType(e);
   }
 
-  @Query(() => RiskEvaluationPage, { description: 'Evaluations, newest first, with filters (scope evaluations:read)' })
+  @Directive(LIST_SIZE)
+  @Query(() => RiskEvaluationConnection, {
+    description:
+      'The organization’s evaluations, newest first: with an action (REVIEW, BLOCK: the review queues), of accounts, in a period…',
+  })
   async riskEvaluations(
-    @Arg('filter', () => RiskEvaluationFilter, { nullable: true }) filter: RiskEvaluationFilter | null,
-    @Args() { page, limit }: PageArgs,
+    @Arg('filter', () => RiskEvaluationFilter, { nullable: true, description: 'Which ones; all when absent' })
+    filter: RiskEvaluationFilter | null,
+    @Args() page: ConnectionArgs,
     @Ctx() ctx: Ctx,
   ) {
-    const result = await service(ctx, 'evaluations:read').list(filter ?? {}, page, limit);
-    return { ...result, data: result.data.map(toEvaluationType) };
+    return toEvaluationConnection(await evaluationService(ctx, 'evaluations:read').list(filter ?? {}, page));
   }
 
-  @Subscription(() => RiskEvaluationType, {
-    description: 'Every new evaluation of the organization (environment of the key), optionally only one action',
+  @Subscription(() => RiskEvaluationEvent, {
+    description: 'Every new evaluation of the organization, as it is made (optionally only those with one action)',
     subscribe: ({ args, context }) => {
-      const { action } = args as { action?: string | null };
+      const action = (args as { filter?: RiskEvaluationCreatedFilter | null }).filter?.action;
       const access = { service: 'risk', permission: 'evaluations:read' } as const;
       return tenantEvents(context as Ctx, access, EVALUATION_RESOURCE, { events: action ? [evaluationEvent(action)] : null });
     },
   })
-  evaluationCreated(
+  riskEvaluationCreated(
     @Root() event: StreamedEvent,
-    @Arg('action', () => RiskActionEnum, { nullable: true }) _action?: string | null,
-  ): RiskEvaluationType {
-    return toEvaluationType(event.snapshot);
+    @Arg('filter', () => RiskEvaluationCreatedFilter, { nullable: true, description: 'Which ones; all when absent' })
+    _filter?: RiskEvaluationCreatedFilter | null,
+  ) {
+    return envelopeOf(event, toEvaluationType);
   }
 }
 
 /** Federation: other subgraphs reference an evaluation by id (tenant-checked). */
 export async function resolveEvaluationReference(ref: { id: string }, ctx: Ctx) {
-  return toEvaluationType(await service(ctx, 'evaluations:read').get(ref.id));
+  const e = await evaluationService(ctx, 'evaluations:read').find(ref.id);
+  return e && toEvaluationType(e);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { badInput, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Evaluation } from './evaluation.entity.js';
@@ -9,7 +9,7 @@ import type { EvaluationEngine } from './evaluation.engine.js';
 import type { TransactionInput } from './evaluation.validation.js';
 
 export interface EvaluationFilter {
-  action?: string | null;
+  action?: Evaluation['action'] | null;
   transactionId?: string | null;
   sender?: string | null;
   receiver?: string | null;
@@ -18,6 +18,8 @@ export interface EvaluationFilter {
   from?: Date | null;
   to?: Date | null;
   mock?: boolean | null;
+  /** Only those this account sent or received (`party`: only as that side). */
+  account?: { id: string; party?: 'sender' | 'receiver' | null } | null;
 }
 
 /** Evaluations of one tenant: evaluate (engine), look up, list with filters. */
@@ -32,13 +34,19 @@ export class EvaluationService {
     return this.engine.evaluate(this.tenant, input);
   }
 
+  /** The caller's evaluation with this id, or null. */
+  find(id: string): Promise<Evaluation | null> {
+    return isUuid(id) ? this.em.findOne(Evaluation, { id, ...this.tenant }) : Promise.resolve(null);
+  }
+
   async get(id: string): Promise<Evaluation> {
-    const e = isUuid(id) ? await this.em.findOne(Evaluation, { id, ...this.tenant }) : null;
+    const e = await this.find(id);
     if (!e) throw notFound('Evaluation', id);
     return e;
   }
 
-  async list(filter: EvaluationFilter, page: number, limit: number): Promise<Page<Evaluation>> {
+  /** The organization's evaluations matching the filter, newest first. */
+  async list(filter: EvaluationFilter, page: ConnectionArgs): Promise<Connection<Evaluation>> {
     const errors: string[] = [];
     for (const key of ['minScore', 'maxScore'] as const) {
       const v = filter[key];
@@ -50,7 +58,7 @@ export class EvaluationService {
     if (errors.length) throw badInput(errors);
 
     const where: FilterQuery<Evaluation> = { ...this.tenant };
-    if (filter.action) where.action = filter.action as Evaluation['action'];
+    if (filter.action) where.action = filter.action;
     if (filter.transactionId) where.transactionId = filter.transactionId;
     if (filter.sender) where.sender = filter.sender;
     if (filter.receiver) where.receiver = filter.receiver;
@@ -64,11 +72,11 @@ export class EvaluationService {
     if (filter.from || filter.to) {
       where.createdAt = { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lt: filter.to } : {}) };
     }
-    const [data, total] = await this.em.findAndCount(Evaluation, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit,
-      offset: (page - 1) * limit,
-    });
-    return { data, total, page, limit };
+    const { account } = filter;
+    if (account) {
+      const sides = account.party ? [account.party] : (['sender', 'receiver'] as const);
+      where.$and = [{ $or: sides.map((side) => ({ [side]: account.id })) }];
+    }
+    return paginate(this.em, Evaluation, where, page);
   }
 }

@@ -7,6 +7,9 @@ export const RULE_ACTIONS = ['review', 'block'] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
 export const RULE_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
+/** What an audit entry records. */
+export const RULE_CHANGES = ['seeded', 'created', 'updated', 'enabled', 'disabled'] as const;
+export type RuleChange = (typeof RULE_CHANGES)[number];
 
 /**
  * The current state of a rule (one row per tenant and rule id). Written only by the rules
@@ -117,9 +120,8 @@ export class RuleAudit {
   @Property({ type: 'integer' })
   version!: number;
 
-  /** seeded, created, updated, enabled, disabled */
   @Property({ type: 'text' })
-  change!: string;
+  change!: RuleChange;
 
   /** `client:<api client id>` or `system` */
   @Property({ type: 'text' })

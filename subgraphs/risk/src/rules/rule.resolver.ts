@@ -1,94 +1,153 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
+import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { RiskDeps } from '../deps.js';
+import type { RuleAudit } from './rule.entity.js';
 import { RulesService } from './rule.service.js';
 import type { SaveResult } from './rule.store.js';
 import { FUNCTIONS, RULE_FACTS } from './rule.environment.js';
-import { CreateRiskRuleInput, RiskRuleInput } from './rule.inputs.js';
 import {
+  CreateRiskRuleInput,
+  DisableRiskRuleInput,
+  EnableRiskRuleInput,
+  RiskRuleAuditFilter,
+  RiskRuleFilter,
+  UpsertRiskRuleInput,
+} from './rule.inputs.js';
+import {
+  CreateRiskRulePayload,
+  DisableRiskRulePayload,
+  EnableRiskRulePayload,
   RiskConditionCheckType,
+  RiskRuleAuditEntryConnection,
   RiskRuleAuditEntryType,
-  RiskRuleChangeType,
+  RiskRuleConnection,
   RiskRuleEnvironmentType,
   RiskRuleType,
+  RiskRuleVersionConnection,
   RiskRuleVersionType,
+  UpsertRiskRulePayload,
 } from './rule.type.js';
 
 type Ctx = SubgraphContext<RiskDeps>;
 
-function service(ctx: Ctx, permission: 'rules:read' | 'rules:write'): RulesService {
+/** The rules of the caller's organization and environment, with the given scope. */
+export function rulesService(ctx: Ctx, permission: 'rules:read' | 'rules:write'): RulesService {
   const tenant = authorize(ctx, 'risk', permission);
   return new RulesService(ctx.em, ctx.deps.rules, tenant, `client:${ctx.principal!.clientId}`);
 }
 
-const change = (r: SaveResult): RiskRuleChangeType => ({
-  id: r.rule.id,
-  updated: r.updated,
-  created: r.created,
+/** What a rule change reports, as its payload's fields. */
+const changed = (r: SaveResult) => ({
+  riskRule: r.rule,
   effectiveAt: r.effectiveAt,
-  version: r.rule.version,
   revision: r.revision,
-  rule: r.rule,
+  created: r.created,
+  updated: r.updated,
 });
 
-@Resolver()
+/** The enum fields' values as the graph names them (REVIEW, HIGH); other values as stored. */
+const ENUM_FIELDS = new Set(['action', 'severity']);
+const graphValue = (field: string, value: unknown) => (ENUM_FIELDS.has(field) && typeof value === 'string' ? value.toUpperCase() : value);
+
+const auditEntry = (e: RuleAudit): RiskRuleAuditEntryType => ({
+  ...e,
+  changes: Object.fromEntries(
+    Object.entries(e.changes).map(([field, { from, to }]) => [field, { from: graphValue(field, from), to: graphValue(field, to) }]),
+  ),
+  revision: String(e.revision),
+});
+
+@Resolver(() => RiskRuleType)
 export class RuleResolver {
-  @Query(() => [RiskRuleType], { description: 'GET /v1/rules (scope rules:read); the default set is seeded on first use' })
-  riskRules(@Arg('includeDisabled', () => Boolean, { nullable: true, defaultValue: true }) includeDisabled: boolean, @Ctx() ctx: Ctx) {
-    return service(ctx, 'rules:read').list(includeDisabled);
+  @Query(() => RiskRuleType, { nullable: true, description: 'One rule of the organization; null when there is none with this id' })
+  riskRule(@Arg('id', () => ID, { description: 'The rule’s identifier' }) id: string, @Ctx() ctx: Ctx) {
+    return rulesService(ctx, 'rules:read').find(id);
   }
 
-  @Query(() => RiskRuleType)
-  riskRule(@Arg('id') id: string, @Ctx() ctx: Ctx) {
-    return service(ctx, 'rules:read').get(id);
-  }
-
-  @Query(() => [RiskRuleVersionType], { description: 'Every version of a rule, newest first (immutable)' })
-  riskRuleVersions(@Arg('id') id: string, @Ctx() ctx: Ctx) {
-    return service(ctx, 'rules:read').versions(id);
-  }
-
-  @Query(() => [RiskRuleAuditEntryType], { description: 'Audit trail of one rule, or of all rules, newest first' })
-  async riskRuleAudit(
-    @Arg('id', () => String, { nullable: true }) id: string | null,
-    @Arg('limit', () => Int, { nullable: true, defaultValue: 100 }) limit: number,
+  @Directive(LIST_SIZE)
+  @Query(() => RiskRuleConnection, {
+    description: 'The organization’s rules, newest first; the default mobile-money rule set is added the first time rules are used',
+  })
+  riskRules(
+    @Arg('filter', () => RiskRuleFilter, { nullable: true, description: 'Which ones; all when absent' }) filter: RiskRuleFilter | null,
+    @Args() page: ConnectionArgs,
     @Ctx() ctx: Ctx,
   ) {
-    const entries = await service(ctx, 'rules:read').audit(id, limit);
-    return entries.map((e) => ({ ...e, revision: String(e.revision) }));
+    return rulesService(ctx, 'rules:read').list(filter ?? {}, page);
   }
 
-  @Query(() => RiskRuleEnvironmentType, { description: 'The CEL variables and functions conditions may use' })
+  @Directive(LIST_SIZE)
+  @Query(() => RiskRuleVersionConnection, { description: 'Every version of one rule, newest first; versions never change' })
+  riskRuleVersions(@Arg('ruleId', () => ID, { description: 'The rule' }) ruleId: string, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return rulesService(ctx, 'rules:read').versions(ruleId, page);
+  }
+
+  @Directive(LIST_SIZE)
+  @Query(() => RiskRuleAuditEntryConnection, { description: 'Who changed which rule, when and how, newest first' })
+  async riskRuleAudit(
+    @Arg('filter', () => RiskRuleAuditFilter, { nullable: true, description: 'Which entries; every rule’s when absent' })
+    filter: RiskRuleAuditFilter | null,
+    @Args() page: ConnectionArgs,
+    @Ctx() ctx: Ctx,
+  ): Promise<Connection<RiskRuleAuditEntryType>> {
+    const entries = await rulesService(ctx, 'rules:read').audit(filter ?? {}, page);
+    return { ...entries, edges: entries.edges.map((e) => ({ ...e, node: auditEntry(e.node) })), nodes: entries.nodes.map(auditEntry) };
+  }
+
+  @Query(() => RiskRuleEnvironmentType, { description: 'The variables and functions rule conditions may use' })
   riskRuleEnvironment(@Ctx() ctx: Ctx): RiskRuleEnvironmentType {
     authorize(ctx, 'risk', 'rules:read');
     return { variables: RULE_FACTS, functions: FUNCTIONS };
   }
 
-  @Query(() => RiskConditionCheckType, { description: 'Type-checks a condition without saving it' })
-  checkRiskRuleCondition(@Arg('condition') condition: string, @Ctx() ctx: Ctx) {
-    return service(ctx, 'rules:read').check(condition);
+  @Query(() => RiskConditionCheckType, { description: 'Checks a condition as a rule would, without saving anything' })
+  checkRiskRuleCondition(@Arg('condition', { description: 'The CEL expression to check' }) condition: string, @Ctx() ctx: Ctx) {
+    return rulesService(ctx, 'rules:read').check(condition);
   }
 
-  @Mutation(() => RiskRuleChangeType, {
-    description: 'PUT /v1/rules/{id} (scope rules:write): creates or updates; a new immutable version and an audit entry per change',
+  @Mutation(() => UpsertRiskRulePayload, {
+    description:
+      'Creates the rule, or changes the fields given: each change is a new version with an audit entry, used by the very next evaluation on every instance',
   })
-  async putRiskRule(@Arg('id') id: string, @Arg('input') input: RiskRuleInput, @Ctx() ctx: Ctx) {
-    return change(await service(ctx, 'rules:write').put(id, input));
+  async upsertRiskRule(@Arg('input', { description: 'The rule and the fields to set' }) input: UpsertRiskRuleInput, @Ctx() ctx: Ctx) {
+    const { id, ...patch } = input;
+    return changed(await rulesService(ctx, 'rules:write').upsert(id, patch));
   }
 
-  @Mutation(() => RiskRuleChangeType, { description: 'Creates a rule (409 when the id exists)' })
-  async createRiskRule(@Arg('input') input: CreateRiskRuleInput, @Ctx() ctx: Ctx) {
-    return change(await service(ctx, 'rules:write').create(input));
+  @Mutation(() => CreateRiskRulePayload, { description: 'Creates a rule; a CONFLICT user error when its id is taken' })
+  async createRiskRule(@Arg('input', { description: 'The new rule' }) input: CreateRiskRuleInput, @Ctx() ctx: Ctx) {
+    const { created: _created, updated: _updated, ...change } = changed(await rulesService(ctx, 'rules:write').create(input));
+    return change;
   }
 
-  @Mutation(() => RiskRuleChangeType)
-  async enableRiskRule(@Arg('id') id: string, @Ctx() ctx: Ctx) {
-    return change(await service(ctx, 'rules:write').setEnabled(id, true));
+  @Mutation(() => EnableRiskRulePayload, { description: 'Switches a rule on: the next evaluation checks it' })
+  async enableRiskRule(@Arg('input', { description: 'The rule to switch on' }) input: EnableRiskRuleInput, @Ctx() ctx: Ctx) {
+    const { created: _created, ...change } = changed(await rulesService(ctx, 'rules:write').setEnabled(input.id, true));
+    return change;
   }
 
-  @Mutation(() => RiskRuleChangeType)
-  async disableRiskRule(@Arg('id') id: string, @Ctx() ctx: Ctx) {
-    return change(await service(ctx, 'rules:write').setEnabled(id, false));
+  @Mutation(() => DisableRiskRulePayload, { description: 'Switches a rule off: the next evaluation no longer checks it' })
+  async disableRiskRule(@Arg('input', { description: 'The rule to switch off' }) input: DisableRiskRuleInput, @Ctx() ctx: Ctx) {
+    const { created: _created, ...change } = changed(await rulesService(ctx, 'rules:write').setEnabled(input.id, false));
+    return change;
+  }
+}
+
+/** The rule a version or an audit entry is of. */
+@Resolver(() => RiskRuleVersionType)
+export class RuleVersionResolver {
+  @FieldResolver(() => RiskRuleType, { description: 'The rule, as it is now' })
+  rule(@Root() version: RiskRuleVersionType, @Ctx() ctx: Ctx) {
+    return rulesService(ctx, 'rules:read').get(version.ruleId);
+  }
+}
+
+@Resolver(() => RiskRuleAuditEntryType)
+export class RuleAuditResolver {
+  @FieldResolver(() => RiskRuleType, { description: 'The rule, as it is now' })
+  rule(@Root() entry: RiskRuleAuditEntryType, @Ctx() ctx: Ctx) {
+    return rulesService(ctx, 'rules:read').get(entry.ruleId);
   }
 }

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badInput, notFound } from '../../../../platform/errors.js';
+import { notFound } from '../../../../platform/errors.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import { Rule, RuleAudit, RuleVersion } from './rule.entity.js';
+import { Rule, RuleAudit, RuleVersion, type RuleChange } from './rule.entity.js';
 import type { RulePatch, RulesStore, SaveResult } from './rule.store.js';
 import { RULE_ID_PATTERN } from './rule.store.js';
 import { checkCondition } from './rule.environment.js';
-
-const MAX_AUDIT = 500;
 
 /** Rules of one tenant: reads through the ORM, every change through the store (versioned, audited, notified). */
 export class RulesService {
@@ -19,35 +18,42 @@ export class RulesService {
     private readonly actor: string,
   ) {}
 
-  async list(includeDisabled = true): Promise<Rule[]> {
+  /** The organization's rules (enabled or disabled ones only), newest first. */
+  async list(filter: { enabled?: boolean | null }, page: ConnectionArgs): Promise<Connection<Rule>> {
     await this.store.ensureSeeded(this.tenant);
-    return this.em.find(Rule, { ...this.tenant, ...(includeDisabled ? {} : { enabled: true }) }, { orderBy: { id: 'asc' } });
+    return paginate(this.em, Rule, { ...this.tenant, ...(filter.enabled != null && { enabled: filter.enabled }) }, page);
+  }
+
+  /** The caller's rule with this id, or null. */
+  async find(id: string): Promise<Rule | null> {
+    await this.store.ensureSeeded(this.tenant);
+    return this.em.findOne(Rule, { ...this.tenant, id });
   }
 
   async get(id: string): Promise<Rule> {
-    await this.store.ensureSeeded(this.tenant);
-    const rule = await this.em.findOne(Rule, { ...this.tenant, id });
+    const rule = await this.find(id);
     if (!rule) throw notFound('Rule', id);
     return rule;
   }
 
-  async versions(id: string): Promise<RuleVersion[]> {
-    await this.get(id);
-    return this.em.find(RuleVersion, { ...this.tenant, ruleId: id }, { orderBy: { version: 'desc' } });
+  /** Every version of a rule, newest first (none for a rule that does not exist). */
+  async versions(ruleId: string, page: ConnectionArgs): Promise<Connection<RuleVersion>> {
+    await this.store.ensureSeeded(this.tenant);
+    return paginate(this.em, RuleVersion, { ...this.tenant, ruleId }, page);
   }
 
-  async audit(id: string | null, limit: number): Promise<RuleAudit[]> {
-    if (limit < 1 || limit > MAX_AUDIT) throw badInput(`limit must be between 1 and ${MAX_AUDIT}`);
-    if (id) await this.get(id);
-    else await this.store.ensureSeeded(this.tenant);
-    return this.em.find(
+  /** The audit trail of one rule or of all, newest first. */
+  async audit(filter: { ruleId?: string | null; change?: RuleChange | null }, page: ConnectionArgs): Promise<Connection<RuleAudit>> {
+    await this.store.ensureSeeded(this.tenant);
+    return paginate(
+      this.em,
       RuleAudit,
-      { ...this.tenant, ...(id ? { ruleId: id } : {}) },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit },
+      { ...this.tenant, ...(filter.ruleId != null && { ruleId: filter.ruleId }), ...(filter.change != null && { change: filter.change }) },
+      page,
     );
   }
 
-  put(id: string, patch: RulePatch): Promise<SaveResult> {
+  upsert(id: string, patch: RulePatch): Promise<SaveResult> {
     return this.store.save(this.tenant, id, patch, this.actor, 'upsert');
   }
 

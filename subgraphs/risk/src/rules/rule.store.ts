@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { badInput, conflict, notFound } from '../../../../platform/errors.js';
 import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
@@ -75,6 +75,33 @@ export function validatePatch(patch: RulePatch): void {
 
 export function validateRuleId(id: string): void {
   if (!RULE_ID_PATTERN.test(id)) throw badInput('rule id must be 1–64 letters, digits, "_", "-" or "." and start with a letter or digit');
+}
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A version 7 UUID (RFC 9562): the creation millisecond, a counter within it, random bits. Ids
+ * made by this process sort in the order they were made, also within one millisecond: lists of
+ * versions and audit entries are ordered by creation millisecond, then id, so a rule's versions
+ * made in the same millisecond still list newest first.
+ */
+export function orderedId(): string {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    lastMs += 1;
+    sequence = 0;
+  }
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(lastMs, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 const SELECT_RULE = `select id, name, description, condition, action, severity, enabled, version,
@@ -260,7 +287,7 @@ export class RulesStore {
       `insert into risk.rule_versions (id, organization_id, environment, rule_id, version, name, description, condition, action, severity, enabled, created_by, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
-        randomUUID(),
+        orderedId(),
         tenant.organizationId,
         tenant.environment,
         r.id,
@@ -290,7 +317,7 @@ export class RulesStore {
       `insert into risk.rule_audit (id, organization_id, environment, rule_id, version, change, actor, changes, revision, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
-        randomUUID(),
+        orderedId(),
         tenant.organizationId,
         tenant.environment,
         r.id,

@@ -19,9 +19,12 @@ export interface ScreeningEngineLike {
     source: string;
     kind: string;
     externalId: string;
+    entityType?: string;
     primaryName: string;
     matchedName: string;
     score: number;
+    programs?: string[];
+    addedDate?: string;
     listVersion: string;
     explanation?: unknown;
   }>;
@@ -45,9 +48,14 @@ export interface SanctionsHit {
   source: string;
   kind: string;
   externalId: string;
+  /** Absent in hits recorded before it was kept. */
+  entityType?: string;
   primaryName: string;
   matchedName: string;
   score: number;
+  /** Absent in hits recorded before it was kept. */
+  programs?: string[];
+  addedDate?: string | null;
   listVersion: string;
 }
 
@@ -144,9 +152,12 @@ export class SanctionsLayer {
           source: h.source,
           kind: h.kind,
           externalId: h.externalId,
+          entityType: h.entityType ?? 'UNKNOWN',
           primaryName: h.primaryName,
           matchedName: h.matchedName,
           score: Math.round(h.score * 1000) / 1000,
+          programs: h.programs ?? [],
+          addedDate: h.addedDate ?? null,
           listVersion: h.listVersion,
         });
       }

@@ -1,28 +1,41 @@
 import { Arg, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
-import { RiskJsonScalar } from '../../json.scalar.js';
+import { JSON as JSONScalar } from '../../../../../platform/graphql/scalars.js';
 import type { SubgraphContext } from '../../../../../platform/graphql/subgraph.js';
 import { authorize } from '../../../../../platform/graphql/tenancy.js';
 import type { RiskDeps } from '../../deps.js';
 
 type Ctx = SubgraphContext<RiskDeps>;
 
-@ObjectType('RiskGraphQueryResult')
+@ObjectType('RiskGraphQueryResult', { description: 'The rows a graph query returned' })
 export class RiskGraphQueryResultType {
-  @Field(() => [GraphQLJSONObject], { description: 'One object per row, keyed by the RETURN items (alias or text)' })
+  @Field(() => [JSONScalar], { description: 'One object per row, keyed by the RETURN items (their alias, else their text)' })
   results!: Record<string, unknown>[];
-  @Field(() => [String]) columns!: string[];
-  @Field(() => Int, { description: 'Graph table rows (nodes and relationships) the database read' }) nodesScanned!: number;
-  @Field(() => Float) latencyMs!: number;
-  @Field({ description: 'More rows matched than GRAPH_QUERY_MAX_ROWS; results holds the first ones' }) truncated!: boolean;
+
+  @Field(() => [String], { description: 'The RETURN items, in order' })
+  columns!: string[];
+
+  @Field(() => Int, { description: 'Graph rows (nodes and relationships) the database read to answer' })
+  nodesScanned!: number;
+
+  @Field(() => Float, { description: 'Milliseconds the query took' })
+  latencyMs!: number;
+
+  @Field({ description: 'More rows matched than the row cap: results holds the first ones' })
+  truncated!: boolean;
 }
 
 @Resolver()
 export class GraphQueryResolver {
   @Query(() => RiskGraphQueryResultType, {
-    description: 'POST /v1/graph/query (scope graph:query): the read-only openCypher subset over the organization’s graph',
+    description:
+      'Runs a read-only openCypher query (the documented subset) over the organization’s transaction graph: accounts, devices, IPs and transfers',
   })
-  riskGraphQuery(@Arg('query') query: string, @Arg('params', () => RiskJsonScalar, { nullable: true }) params: unknown, @Ctx() ctx: Ctx) {
+  riskGraphQuery(
+    @Arg('query', { description: 'The query; parameters are written $name' }) query: string,
+    @Arg('params', () => JSONScalar, { nullable: true, description: 'An object with the values of the query’s $parameters' })
+    params: unknown,
+    @Ctx() ctx: Ctx,
+  ) {
     return ctx.deps.graphQuery.run(authorize(ctx, 'risk', 'graph:query'), query, params);
   }
 }
