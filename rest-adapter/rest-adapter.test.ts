@@ -81,7 +81,7 @@ describe('credentials before the body', () => {
   });
 
   it('asks the gateway to check the credentials before reading a body larger than the default', async () => {
-    answer = reply({ sendNotificationBatch: { batchId: 'b1' } });
+    answer = reply({ sendNotificationBatch: { notificationBatch: { id: 'b1' }, userErrors: [] } });
     await call('POST', '/send/batch', { channel: 'sms', recipients: [] });
     expect(checked).toBe(1);
     await call('POST', '/verifications/identity', { userId: 'u1' });
