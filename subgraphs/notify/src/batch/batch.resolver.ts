@@ -30,7 +30,10 @@ export class BatchResolver {
     description:
       'Sends one template to up to 10,000 recipients: every recipient is checked, then all are accepted at once (status PROCESSING) and delivered in chunks. With an Idempotency-Key header, a repeat of the same request returns the first batch again',
   })
-  async sendNotificationBatch(@Arg('input') input: SendNotificationBatchInput, @Ctx() ctx: Ctx) {
+  async sendNotificationBatch(
+    @Arg('input', { description: 'The template, the channels and the recipients' }) input: SendNotificationBatchInput,
+    @Ctx() ctx: Ctx,
+  ) {
     return { notificationBatch: await service(ctx, 'send').send(input, ctx.idempotencyKey) };
   }
 

@@ -25,7 +25,10 @@ export class RecipientResolver {
   @Mutation(() => UpsertNotificationRecipientPayload, {
     description: 'Creates a recipient profile, or changes the fields given (null clears one)',
   })
-  async upsertNotificationRecipient(@Arg('input') input: UpsertNotificationRecipientInput, @Ctx() ctx: Ctx) {
+  async upsertNotificationRecipient(
+    @Arg('input', { description: 'The profile’s id and the fields to set' }) input: UpsertNotificationRecipientInput,
+    @Ctx() ctx: Ctx,
+  ) {
     const { id, ...fields } = input;
     return { notificationRecipient: await service(ctx, 'send').upsert(id, fields) };
   }
@@ -44,7 +47,10 @@ export class RecipientResolver {
   @Mutation(() => DeleteNotificationRecipientPayload, {
     description: 'Deletes a recipient profile; notifications sent to it keep their addresses',
   })
-  async deleteNotificationRecipient(@Arg('input') input: DeleteNotificationRecipientInput, @Ctx() ctx: Ctx) {
+  async deleteNotificationRecipient(
+    @Arg('input', { description: 'The profile to delete' }) input: DeleteNotificationRecipientInput,
+    @Ctx() ctx: Ctx,
+  ) {
     await service(ctx, 'send').delete(input.id);
     return { deletedNotificationRecipientId: input.id };
   }

@@ -37,7 +37,10 @@ export class NotificationResolver {
     description:
       'Sends one notification: accepted at once (status DISPATCHED), then delivered channel by channel. With an Idempotency-Key header, a repeat of the same request returns the first notification again',
   })
-  async sendNotification(@Arg('input') input: SendNotificationInput, @Ctx() ctx: Ctx) {
+  async sendNotification(
+    @Arg('input', { description: 'What to send, to whom, on which channels' }) input: SendNotificationInput,
+    @Ctx() ctx: Ctx,
+  ) {
     return { notification: await service(ctx, 'send').send(input, ctx.idempotencyKey) };
   }
 

@@ -30,7 +30,10 @@ export class TemplateResolver {
   @Mutation(() => CreateNotificationTemplatePayload, {
     description: 'Saves a template: a new immutable version of its name (1 for a new name)',
   })
-  async createNotificationTemplate(@Arg('input') input: CreateNotificationTemplateInput, @Ctx() ctx: Ctx) {
+  async createNotificationTemplate(
+    @Arg('input', { description: 'The template’s name and content' }) input: CreateNotificationTemplateInput,
+    @Ctx() ctx: Ctx,
+  ) {
     return {
       notificationTemplate: templateView(await service(ctx, 'templates:write').create(input.name, input.channels as TemplateContent)),
     };
