@@ -336,12 +336,16 @@ export const NOTIFICATION = /* GraphQL */ `
       nextAttemptAt
       updatedAt
     }
-    template
-    templateVersion
-    templateId
+    template {
+      template: name
+      templateVersion: version
+      templateId: id
+    }
     to
     recipientId
-    batchId
+    batchId: batch {
+      id
+    }
     createdAt
     updatedAt
   }
@@ -356,8 +360,10 @@ export const NOTIFICATION_BATCH = /* GraphQL */ `
     processed
     succeeded
     failed
-    template
-    templateVersion
+    template {
+      template: name
+      templateVersion: version
+    }
     channelProgress {
       channel
       queued
@@ -418,7 +424,9 @@ export const NOTIFICATION_RECIPIENT = /* GraphQL */ `
 export const SANDBOX_MESSAGE = /* GraphQL */ `
   fragment SandboxMessageFields on SandboxMessage {
     id
-    notificationId
+    notificationId: notification {
+      id
+    }
     channel
     to
     subject

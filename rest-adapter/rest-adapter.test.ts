@@ -81,7 +81,7 @@ describe('credentials before the body', () => {
   });
 
   it('asks the gateway to check the credentials before reading a body larger than the default', async () => {
-    answer = reply({ sendNotificationBatch: { batchId: 'b1' } });
+    answer = reply({ sendNotificationBatch: { notificationBatch: { id: 'b1' }, userErrors: [] } });
     await call('POST', '/send/batch', { channel: 'sms', recipients: [] });
     expect(checked).toBe(1);
     await call('POST', '/verifications/identity', { userId: 'u1' });
@@ -466,6 +466,243 @@ describe('errors', () => {
     } finally {
       await down.stop();
     }
+  });
+});
+
+describe('notify routes', () => {
+  const at = '2026-11-01T10:00:00.000Z';
+  const channel = (name: string, status: string, reason: string | null = null) => ({
+    channel: name,
+    status,
+    provider: 'sandbox',
+    latencyMs: null,
+    openedAt: null,
+    reason,
+    attempts: 0,
+    sentAt: null,
+    deliveredAt: null,
+    failedAt: null,
+    nextAttemptAt: null,
+    updatedAt: at,
+  });
+  /** What the graph answers: SCREAMING_CASE enums, the template and batch as references. */
+  const notification = {
+    id: 'n1',
+    status: 'DISPATCHED',
+    channels: [channel('EMAIL', 'QUEUED'), channel('SMS', 'UNDELIVERABLE', 'the recipient has no phone number')],
+    template: { template: 'welcome', templateVersion: 2, templateId: 't2' },
+    to: 'ama@example.com',
+    recipientId: null,
+    batchId: { id: 'b1' },
+    createdAt: at,
+    updatedAt: at,
+  };
+  const restChannel = ({ channel: _c, status, latencyMs, openedAt, ...rest }: ReturnType<typeof channel>, email: boolean) => ({
+    status: status.toLowerCase(),
+    provider: rest.provider,
+    latency_ms: latencyMs,
+    ...(email ? { opened_at: openedAt } : {}),
+    reason: rest.reason,
+    attempts: rest.attempts,
+    sent_at: rest.sentAt,
+    delivered_at: rest.deliveredAt,
+    failed_at: rest.failedAt,
+    next_attempt_at: rest.nextAttemptAt,
+    updated_at: rest.updatedAt,
+  });
+  /** The spec's record, in its key order. */
+  const restNotification = {
+    notification_id: 'n1',
+    status: 'dispatched',
+    channels: { email: restChannel(notification.channels[0], true), sms: restChannel(notification.channels[1], false) },
+    template: 'welcome',
+    template_version: 2,
+    template_id: 't2',
+    to: 'ama@example.com',
+    recipient_id: null,
+    batch_id: 'b1',
+    created_at: at,
+    updated_at: at,
+  };
+  const batch = {
+    id: 'b1',
+    total: 3,
+    queued: 1,
+    status: 'PROCESSING',
+    processed: 2,
+    succeeded: 2,
+    failed: 0,
+    template: { template: 'welcome', templateVersion: 2 },
+    channelProgress: [{ channel: 'SMS', queued: 1, sent: 0, delivered: 2, opened: 0, failed: 0, undeliverable: 0 }],
+    createdAt: at,
+    completedAt: null,
+  };
+  const restBatch = {
+    batch_id: 'b1',
+    total: 3,
+    queued: 1,
+    status: 'processing',
+    processed: 2,
+    succeeded: 2,
+    failed: 0,
+    template: 'welcome',
+    template_version: 2,
+    channels: { sms: { queued: 1, sent: 0, delivered: 2, opened: 0, failed: 0, undeliverable: 0 } },
+    created_at: at,
+    completed_at: null,
+  };
+  const template = {
+    id: 't2',
+    name: 'welcome',
+    version: 2,
+    channels: ['EMAIL', 'SMS'],
+    placeholders: ['first_name'],
+    content: { email: { subject: 'Hi', html: '<p>Hi</p>' }, sms: { body: 'Hi' }, push: null },
+    createdAt: at,
+  };
+  const restTemplate = {
+    template_id: 't2',
+    name: 'welcome',
+    version: 2,
+    channels: ['email', 'sms'],
+    placeholders: ['first_name'],
+    content: { email: { subject: 'Hi', html: '<p>Hi</p>' }, sms: { body: 'Hi' } },
+    created_at: at,
+  };
+  /** Byte for byte: the same members in the same order. */
+  const text = async (res: Response) => JSON.parse(await res.text());
+  const same = (actual: unknown, expected: unknown) => expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+
+  it('sends: the input in camelCase, the payload’s notification as the spec’s record', async () => {
+    answer = reply({ sendNotification: { notification, userErrors: [] } });
+    const body = {
+      to: 'ama@example.com',
+      template: 'welcome',
+      channels: ['email', 'sms'],
+      data: { first_name: 'Ama' },
+      template_version: 2,
+    };
+    const res = await call('POST', '/v1/send', body);
+    expect(res.status).toBe(202);
+    same(await text(res), restNotification);
+    expect(last().variables).toEqual({
+      input: { to: 'ama@example.com', template: 'welcome', channels: ['email', 'sms'], data: { first_name: 'Ama' }, templateVersion: 2 },
+    });
+  });
+
+  it('lists notifications: filter with the status in SCREAMING_CASE (other values as sent), a page as a connection slice', async () => {
+    answer = reply({ notifications: { nodes: [notification], totalCount: 6 } });
+    const res = await call('GET', '/notifications?batch_id=b1&status=partially_delivered&to=x&page=2&limit=5');
+    same(await text(res), { data: [restNotification], total: 6, page: 2, limit: 5 });
+    expect(last().variables).toEqual({
+      filter: { batchId: 'b1', status: 'PARTIALLY_DELIVERED', to: 'x' },
+      first: 5,
+      after: offsetCursor(5),
+    });
+    await call('GET', '/notifications?status=Delivered');
+    expect(last().variables).toEqual({ filter: { status: 'Delivered' }, first: 20, after: null });
+  });
+
+  it('reads a notification and a batch; null is a 404 naming the record', async () => {
+    answer = reply({ notification });
+    same(await text(await call('GET', '/notifications/n1')), restNotification);
+    answer = reply({ notificationBatch: batch });
+    same(await text(await call('GET', '/send/batch/b1')), restBatch);
+    answer = reply({ notificationBatch: null });
+    const missing = await call('GET', '/send/batch/b9');
+    expect(missing.status).toBe(404);
+    expect(await text(missing)).toMatchObject({ code: 'NOT_FOUND', message: 'Batch b9 not found' });
+    answer = reply({ notificationBatch: { ...batch, status: 'COMPLETED' } });
+    expect((await text(await call('GET', '/send/batch/b1'))).status).toBe('completed');
+  });
+
+  it('sends a batch: the payload’s batch as the spec’s record', async () => {
+    answer = reply({ sendNotificationBatch: { notificationBatch: batch, userErrors: [] } });
+    const res = await call('POST', '/send/batch', { template: 'welcome', channels: ['sms'], recipients: [{ to: '+254700000009' }] });
+    expect(res.status).toBe(202);
+    same(await text(res), restBatch);
+  });
+
+  it('templates: lower-case channels; a missing name or version is a 404 naming it; versions of an unknown name too', async () => {
+    answer = reply({ createNotificationTemplate: { notificationTemplate: template, userErrors: [] } });
+    const created = await call('POST', '/templates', { name: 'welcome', channels: { sms: { body: 'Hi' } } });
+    expect(created.status).toBe(201);
+    same(await text(created), restTemplate);
+    answer = reply({ notificationTemplate: null });
+    expect(await text(await call('GET', '/templates/welcome?version=9'))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Template welcome version 9 not found',
+    });
+    expect(await text(await call('GET', '/templates/welcome'))).toMatchObject({ code: 'NOT_FOUND', message: 'Template welcome not found' });
+    answer = reply({ notificationTemplateVersions: { nodes: [template, { ...template, version: 1 }] } });
+    same(await text(await call('GET', '/templates/welcome/versions')), { versions: [restTemplate, { ...restTemplate, version: 1 }] });
+    expect(last().variables).toEqual({ name: 'welcome', first: 100 });
+    answer = reply({ notificationTemplateVersions: { nodes: [] } });
+    const none = await call('GET', '/templates/nothing/versions');
+    expect(none.status).toBe(404);
+    expect(await text(none)).toMatchObject({ message: 'Template nothing not found' });
+    answer = reply({ notificationTemplates: { nodes: [template], totalCount: 1 } });
+    same(await text(await call('GET', '/templates')), { data: [restTemplate], total: 1, page: 1, limit: 20 });
+  });
+
+  it('recipients: the id goes in the input; a delete answers the deleted id', async () => {
+    const recipient = { id: 'r1', email: null, phone: '+254700000009', pushTokens: [], webPushSubscriptions: [], locale: null };
+    answer = reply({ upsertNotificationRecipient: { notificationRecipient: recipient, userErrors: [] } });
+    const put = await call('PUT', '/recipients/r1', { phone: '+254700000009', push_tokens: [], id: 'dropped' });
+    same(await text(put), { id: 'r1', email: null, phone: '+254700000009', push_tokens: [], web_push_subscriptions: [], locale: null });
+    expect(last().variables).toEqual({ input: { phone: '+254700000009', pushTokens: [], id: 'r1' } });
+    answer = reply({ deleteNotificationRecipient: { deletedNotificationRecipientId: 'r1', userErrors: [] } });
+    same(await text(await call('DELETE', '/recipients/r1')), { id: 'r1', deleted: true });
+    answer = reply({
+      deleteNotificationRecipient: {
+        deletedNotificationRecipientId: null,
+        userErrors: [{ field: null, code: 'NOT_FOUND', message: 'Recipient r1 not found' }],
+      },
+    });
+    const gone = await call('DELETE', '/recipients/r1');
+    expect(gone.status).toBe(404);
+    expect(await text(gone)).toMatchObject({ message: 'Recipient r1 not found' });
+  });
+
+  it('sandbox messages: the notification as its id, the channel in lower case', async () => {
+    answer = reply({
+      sandboxMessages: {
+        nodes: [
+          {
+            id: '7',
+            notificationId: { id: 'n1' },
+            channel: 'SMS',
+            to: '+254700000009',
+            subject: null,
+            html: null,
+            title: null,
+            body: 'Hi',
+            createdAt: at,
+          },
+        ],
+        totalCount: 1,
+      },
+    });
+    const res = await call('GET', '/sandbox/messages?channel=sms&notification_id=n1');
+    same(await text(res), {
+      data: [
+        {
+          id: '7',
+          notification_id: 'n1',
+          channel: 'sms',
+          to: '+254700000009',
+          subject: null,
+          html: null,
+          title: null,
+          body: 'Hi',
+          created_at: at,
+        },
+      ],
+      total: 1,
+      page: 1,
+      limit: 20,
+    });
+    expect(last().variables).toEqual({ filter: { notificationId: 'n1', channel: 'sms' }, first: 20, after: null });
   });
 });
 

@@ -347,9 +347,9 @@ describe('crash safety under mixed traffic', () => {
       },
     });
 
-    /** A notification's status with its channels' (an open changes only the channel). */
+    /** A notification's status with its channels' (an open changes only the channel), in REST's lower case. */
     const notificationState = (n: { status: string; channels: Array<{ channel: string; status: string }> }) =>
-      `${n.status} ${n.channels.map((c) => `${c.channel}:${c.status}`).join(',')}`;
+      `${n.status} ${n.channels.map((c) => `${c.channel}:${c.status}`).join(',')}`.toLowerCase();
     const notificationViews = new Map<string, View>();
     const notificationSubs = new Map<string, ReconnectingSubscription>();
     const watchNotification = (id: string) => {
@@ -357,9 +357,9 @@ describe('crash safety under mixed traffic', () => {
       notificationViews.set(id, view);
       const sub = subscribe('notify', {
         connectionParams: N,
-        query: `subscription($id: ID!) { notificationUpdated(id: $id) { id status updatedAt channels { channel status } } }`,
+        query: `subscription($id: ID!) { notificationUpdated(id: $id) { node { id status updatedAt channels { channel status } } } }`,
         variables: { id },
-        onEvent: (d) => view.merge(id, notificationState(d.notificationUpdated), d.notificationUpdated.updatedAt),
+        onEvent: (d) => view.merge(id, notificationState(d.notificationUpdated.node), d.notificationUpdated.node.updatedAt),
         onLive: async () => {
           const data = await gql(
             `query($id: ID!) { notification(id: $id) { id status updatedAt channels { channel status } } }`,
@@ -873,7 +873,7 @@ describe('crash safety under mixed traffic', () => {
           }));
           const stored = { id, status: notificationState({ status: r.body.status, channels }), updatedAt: Date.parse(r.body.updated_at) };
           expect({ id, ...notificationViews.get(id)!.items.get(id) }).toEqual(stored);
-          const event = afterReconnect(sub, r.body.updated_at, (d) => d.notificationUpdated.updatedAt === r.body.updated_at);
+          const event = afterReconnect(sub, r.body.updated_at, (d) => d.notificationUpdated.node.updatedAt === r.body.updated_at);
           if (event === null) continue;
           strict.notification += 1;
           expect({ ...stored, eventAfterReconnect: event }).toEqual({ ...stored, eventAfterReconnect: true });

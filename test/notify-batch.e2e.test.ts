@@ -1,7 +1,7 @@
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 
 const BATCH_FIELDS =
-  'id template templateVersion channels total queued processed succeeded failed status completedAt channelProgress { channel queued sent delivered failed undeliverable }';
+  'id template { name version } channels total queued processed succeeded failed status completedAt channelProgress { channel queued sent delivered failed undeliverable }';
 
 describe('notify batches: 10,000 recipients, fan-out by jobs, progress', () => {
   let stack: TestStack;
@@ -42,7 +42,7 @@ describe('notify batches: 10,000 recipients, fan-out by jobs, progress', () => {
     expect(batchId).toMatch(/^[0-9a-f-]{36}$/);
 
     const sub = stack.subscribe(
-      `subscription($id: ID!) { notificationBatchProgress(id: $id) { id processed queued status } }`,
+      `subscription($id: ID!) { notificationBatchUpdated(id: $id) { type occurredAt node { id processed queued status } } }`,
       { id: batchId },
       h,
     );
@@ -68,16 +68,14 @@ describe('notify batches: 10,000 recipients, fan-out by jobs, progress', () => {
       expect(Date.parse(done.completed_at)).not.toBeNaN();
 
       const events = await eventually(async () =>
-        sub.events.some((e) => e.data?.notificationBatchProgress.status === 'completed') ? sub.events : null,
+        sub.events.some((e) => e.data?.notificationBatchUpdated.node.status === 'COMPLETED') ? sub.events : null,
       );
-      const processed = events.map((e) => e.data.notificationBatchProgress.processed);
+      const processed = events.map((e) => e.data.notificationBatchUpdated.node.processed);
       expect(processed).toEqual([...processed].sort((a, b) => a - b));
-      expect(events[events.length - 1].data.notificationBatchProgress).toEqual({
-        id: batchId,
-        processed: 10_000,
-        queued: 0,
-        status: 'completed',
-      });
+      expect(events.slice(0, -1).every((e) => e.data.notificationBatchUpdated.type === 'BATCH_PROGRESS')).toBe(true);
+      const last = events[events.length - 1].data.notificationBatchUpdated;
+      expect(last).toMatchObject({ type: 'BATCH_COMPLETED', node: { id: batchId, processed: 10_000, queued: 0, status: 'COMPLETED' } });
+      expect(Date.parse(last.occurredAt)).not.toBeNaN();
     } finally {
       await sub.close();
     }
@@ -133,10 +131,18 @@ describe('notify batches: 10,000 recipients, fan-out by jobs, progress', () => {
     const done = await eventually(async () => {
       const b = (await stack.gql(`query($id: ID!) { notificationBatch(id: $id) { ${BATCH_FIELDS} } }`, { id: res.body.batch_id }, h)).body
         .data.notificationBatch;
-      return b.status === 'completed' ? b : null;
+      return b.status === 'COMPLETED' ? b : null;
     });
-    expect(done).toMatchObject({ total: 5, queued: 0, processed: 5, succeeded: 2, failed: 3, channels: ['sms'] });
-    expect(done.channelProgress).toEqual([{ channel: 'sms', queued: 0, sent: 0, delivered: 2, failed: 1, undeliverable: 2 }]);
+    expect(done).toMatchObject({
+      total: 5,
+      queued: 0,
+      processed: 5,
+      succeeded: 2,
+      failed: 3,
+      channels: ['SMS'],
+      template: { name: 'promo', version: 1 },
+    });
+    expect(done.channelProgress).toEqual([{ channel: 'SMS', queued: 0, sent: 0, delivered: 2, failed: 1, undeliverable: 2 }]);
   });
 
   it('a batch whose recipients cannot be reached on any channel is completed at once', async () => {
@@ -157,19 +163,57 @@ describe('notify batches: 10,000 recipients, fan-out by jobs, progress', () => {
     expect(changed.status).toBe(409);
   });
 
-  it('GraphQL: sendNotificationBatch and the progress query', async () => {
-    const res = await stack.gql(
-      `mutation($input: SendNotificationBatchInput!) { sendNotificationBatch(input: $input) { id total queued status } }`,
-      { input: { template: 'promo', channels: ['sms'], recipients: recipients(250) } },
-      h,
-    );
-    expect(res.body.data.sendNotificationBatch).toMatchObject({ total: 250, queued: 250, status: 'processing' });
-    const id = res.body.data.sendNotificationBatch.id;
+  it('GraphQL: sendNotificationBatch, the progress query, and user errors naming the input field', async () => {
+    const send = (input: Record<string, unknown>) =>
+      stack.gql(
+        `mutation($input: SendNotificationBatchInput!) { sendNotificationBatch(input: $input) {
+          notificationBatch { id total queued status template { name } } userErrors { field code message } } }`,
+        { input },
+        h,
+      );
+    const res = await send({ template: 'promo', channels: ['sms'], recipients: recipients(250) });
+    expect(res.body.data.sendNotificationBatch).toMatchObject({
+      notificationBatch: { total: 250, queued: 250, status: 'PROCESSING', template: { name: 'promo' } },
+      userErrors: [],
+    });
+    const id = res.body.data.sendNotificationBatch.notificationBatch.id;
     await eventually(
       async () =>
         (await stack.gql(`query($id: ID!) { notificationBatch(id: $id) { status } }`, { id }, h)).body.data.notificationBatch.status ===
-        'completed',
+        'COMPLETED',
     );
     expect((await stack.rest('GET', '/v1/send/batch/00000000-0000-0000-0000-000000000000', undefined, h)).status).toBe(404);
+    const missing = await stack.gql(`{ notificationBatch(id: "00000000-0000-0000-0000-000000000000") { id } }`, {}, h);
+    expect(missing.body).toEqual({ data: { notificationBatch: null } });
+
+    const invalid = await send({ template: 'promo', channels: ['sms', 'sms'], recipients: [] });
+    expect(invalid.body.data.sendNotificationBatch).toEqual({
+      notificationBatch: null,
+      userErrors: [
+        { field: ['input', 'channels'], code: 'BAD_USER_INPUT', message: 'channels must not repeat a channel' },
+        { field: ['input', 'recipients'], code: 'BAD_USER_INPUT', message: 'recipients must contain at least one recipient' },
+      ],
+    });
+    const unknown = await send({ template: 'gone', channels: ['sms'], recipients: recipients(1) });
+    expect(unknown.body.data.sendNotificationBatch.userErrors).toEqual([
+      { field: null, code: 'NOT_FOUND', message: 'Template gone not found' },
+    ]);
+  });
+
+  it('notifications of a batch page in recipient order, without gaps or repeats', async () => {
+    const res = await stack.rest('POST', '/v1/send/batch', { template: 'promo', channels: ['sms'], recipients: recipients(7) }, h);
+    const query = `query($filter: NotificationFilter, $after: String) { notifications(filter: $filter, first: 3, after: $after) {
+      totalCount nodes { to batch { id } } pageInfo { hasNextPage endCursor } } }`;
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: any = (await stack.gql(query, { filter: { batchId: res.body.batch_id }, after }, h)).body.data.notifications;
+      expect(page.totalCount).toBe(7);
+      for (const n of page.nodes) expect(n.batch).toEqual({ id: res.body.batch_id });
+      seen.push(...page.nodes.map((n: { to: string }) => n.to));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(recipients(7).map((r) => r.to));
   });
 });

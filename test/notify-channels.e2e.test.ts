@@ -154,7 +154,7 @@ describe('notify channels against local fakes of the real protocols (live keys)'
       });
 
       const sub = stack.subscribe(
-        `subscription($id: ID!) { notificationUpdated(id: $id) { status channels { channel status } } }`,
+        `subscription($id: ID!) { notificationUpdated(id: $id) { type node { status channels { channel status } } } }`,
         { id: sent.notification_id },
         h,
       );
@@ -163,7 +163,10 @@ describe('notify channels against local fakes of the real protocols (live keys)'
         const report = await at.report(callback(), { id: request.messageId!, status: 'Success', phoneNumber: '+254711223344' });
         expect(report.status).toBe(200);
         const [event] = await sub.next(1);
-        expect(event.data.notificationUpdated).toEqual({ status: 'delivered', channels: [{ channel: 'sms', status: 'delivered' }] });
+        expect(event.data.notificationUpdated).toEqual({
+          type: 'NOTIFICATION_UPDATED',
+          node: { status: 'DELIVERED', channels: [{ channel: 'SMS', status: 'DELIVERED' }] },
+        });
       } finally {
         await sub.close();
       }

@@ -1,6 +1,6 @@
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 
-const NOTIFICATION_FIELDS = `id to recipientId template templateVersion status batchId createdAt
+const NOTIFICATION_FIELDS = `id to recipientId status createdAt template { id name version } batch { id } recipient { id email }
   channels { channel status provider latencyMs openedAt reason attempts sentAt deliveredAt failedAt }`;
 
 const WELCOME = {
@@ -200,7 +200,19 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
         { id: res.body.notification_id },
         h,
       );
-      expect(gql.body.data.notification).toMatchObject({ id: res.body.notification_id, status: 'delivered', recipientId: 'user-42' });
+      expect(gql.body.data.notification).toMatchObject({
+        id: res.body.notification_id,
+        status: 'DELIVERED',
+        recipientId: 'user-42',
+        template: { id: res.body.template_id, name: 'welcome', version: 1 },
+        batch: null,
+        recipient: { id: 'user-42', email: 'kwame@example.com' },
+      });
+      expect(gql.body.data.notification.channels.map((c: any) => [c.channel, c.status])).toEqual([
+        ['EMAIL', 'DELIVERED'],
+        ['SMS', 'DELIVERED'],
+        ['PUSH', 'DELIVERED'],
+      ]);
     });
 
     it('uses an email address or an E.164 number in `to` directly; other channels are undeliverable with a reason', async () => {
@@ -339,15 +351,14 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
       const updated = await stack.rest('PUT', '/v1/recipients/cust-7', { phone: null, locale: 'fr-SN' }, h);
       expect(updated.body).toMatchObject({ email: 'c7@example.com', phone: null, locale: 'fr-SN' });
       const gql = await stack.gql(
-        `mutation { upsertNotificationRecipient(id: "cust-7", input: { pushTokens: ["t1", "t1", "t2"] }) { id email pushTokens locale } }`,
+        `mutation { upsertNotificationRecipient(input: { id: "cust-7", pushTokens: ["t1", "t1", "t2"] }) {
+          notificationRecipient { id email pushTokens locale } userErrors { field code message } } }`,
         {},
         h,
       );
       expect(gql.body.data.upsertNotificationRecipient).toEqual({
-        id: 'cust-7',
-        email: 'c7@example.com',
-        pushTokens: ['t1', 't2'],
-        locale: 'fr-SN',
+        notificationRecipient: { id: 'cust-7', email: 'c7@example.com', pushTokens: ['t1', 't2'], locale: 'fr-SN' },
+        userErrors: [],
       });
       expect((await stack.rest('GET', '/v1/recipients/cust-7', undefined, h)).body.push_tokens).toEqual(['t1', 't2']);
 
@@ -384,23 +395,28 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
     });
   });
 
-  it('lists recipient profiles by id, a page at a time (GraphQL notificationRecipients)', async () => {
+  it('lists recipient profiles newest first, a page at a time (GraphQL notificationRecipients)', async () => {
     const own = { authorization: `Bearer ${(await stack.createClient({ name: 'directory', service: 'notify' })).apiKey}` };
     for (const id of ['r-c', 'r-a', 'r-b']) {
       expect((await stack.rest('PUT', `/v1/recipients/${id}`, { email: `${id}@example.com` }, own)).status).toBe(200);
     }
-    const page = (p: number) =>
-      stack.gql(`query($p: Int) { notificationRecipients(page: $p, limit: 2) { total page limit data { id email } } }`, { p }, own);
-    expect((await page(1)).body.data.notificationRecipients).toEqual({
-      total: 3,
-      page: 1,
-      limit: 2,
-      data: [
-        { id: 'r-a', email: 'r-a@example.com' },
+    const page = (after: string | null) =>
+      stack.gql(
+        `query($after: String) { notificationRecipients(first: 2, after: $after) { totalCount nodes { id email } pageInfo { hasNextPage endCursor } } }`,
+        { after },
+        own,
+      );
+    const first = (await page(null)).body.data.notificationRecipients;
+    expect(first).toMatchObject({
+      totalCount: 3,
+      nodes: [
         { id: 'r-b', email: 'r-b@example.com' },
+        { id: 'r-a', email: 'r-a@example.com' },
       ],
+      pageInfo: { hasNextPage: true },
     });
-    expect((await page(2)).body.data.notificationRecipients.data).toEqual([{ id: 'r-c', email: 'r-c@example.com' }]);
+    const second = (await page(first.pageInfo.endCursor)).body.data.notificationRecipients;
+    expect(second).toMatchObject({ nodes: [{ id: 'r-c', email: 'r-c@example.com' }], pageInfo: { hasNextPage: false } });
   });
 
   describe('keys, permissions and tenancy', () => {
@@ -455,6 +471,333 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
     });
   });
 
+  describe('GraphQL conventions', () => {
+    const USER_ERRORS = 'userErrors { field code message }';
+    /** An organization of its own: its lists hold only what the test made. */
+    const ownKey = async (name: string) => ({
+      authorization: `Bearer ${(await stack.createClient({ name, service: 'notify', environment: 'test' })).apiKey}`,
+    });
+
+    it('lookups of what does not exist are null, without an error', async () => {
+      const res = await stack.gql(
+        `{ notification(id: "00000000-0000-4000-8000-000000000000") { id } other: notification(id: "not-a-uuid") { id }
+           notificationBatch(id: "00000000-0000-4000-8000-000000000000") { id }
+           notificationTemplate(name: "nothing") { id } version: notificationTemplate(name: "welcome", version: 9) { id }
+           notificationRecipient(id: "nobody") { id } notifyStatus { service } }`,
+        {},
+        h,
+      );
+      expect(res.body).toEqual({
+        data: {
+          notification: null,
+          other: null,
+          notificationBatch: null,
+          notificationTemplate: null,
+          version: null,
+          notificationRecipient: null,
+          notifyStatus: { service: 'notify' },
+        },
+      });
+    });
+
+    it('mutations answer mistakes as user errors naming the input field', async () => {
+      const send = async (input: Record<string, unknown>, headers = h) =>
+        (
+          await stack.gql(
+            `mutation($input: SendNotificationInput!) { sendNotification(input: $input) { notification { id } ${USER_ERRORS} } }`,
+            { input },
+            headers,
+          )
+        ).body;
+      const invalid = await send({ to: ' ', template: 'welcome', channels: ['fax'], data: { first_name: 'A', code: '1' } });
+      expect(invalid.errors).toBeUndefined();
+      expect(invalid.data.sendNotification).toEqual({
+        notification: null,
+        userErrors: [
+          { field: ['input', 'channels'], code: 'BAD_USER_INPUT', message: 'channels must be among: email, sms, push (unknown: fax)' },
+          { field: ['input', 'to'], code: 'BAD_USER_INPUT', message: 'to must not be empty' },
+        ],
+      });
+      expect((await send({ to: 'a@example.com', template: 'welcome', channels: ['email'], data: { first_name: 'A' } })).data).toEqual({
+        sendNotification: {
+          notification: null,
+          userErrors: [
+            {
+              field: ['input', 'data', 'code'],
+              code: 'BAD_USER_INPUT',
+              message: 'data.code is required by template "welcome" version 1 (email.html)',
+            },
+          ],
+        },
+      });
+      expect((await send({ to: 'stranger', template: 'welcome', channels: ['sms'], data: { first_name: 'A', code: '1' } })).data).toEqual({
+        sendNotification: { notification: null, userErrors: [{ field: null, code: 'NOT_FOUND', message: 'Recipient stranger not found' }] },
+      });
+      const body = { to: 'gq-idem@example.com', template: 'welcome', channels: ['sms', 'email'], data: { first_name: 'I', code: '1' } };
+      const keyed = { ...h, 'idempotency-key': 'graphql-idem-1' };
+      expect((await send(body, keyed)).data.sendNotification.userErrors).toEqual([]);
+      expect((await send({ ...body, channels: ['email'] }, keyed)).data.sendNotification.userErrors).toEqual([
+        { field: null, code: 'CONFLICT', message: 'This Idempotency-Key was already used for a different request' },
+      ]);
+
+      const template = await stack.gql(
+        `mutation($input: CreateNotificationTemplateInput!) { createNotificationTemplate(input: $input) { notificationTemplate { id } ${USER_ERRORS} } }`,
+        { input: { name: 'bad name!', channels: { email: { subject: ' ', html: '<p>hi</p>' } } } },
+        h,
+      );
+      expect(template.body.data.createNotificationTemplate).toEqual({
+        notificationTemplate: null,
+        userErrors: [
+          {
+            field: ['input', 'name'],
+            code: 'BAD_USER_INPUT',
+            message: 'name must be 1-100 letters, digits, _ . or -, starting with a letter or digit',
+          },
+          { field: ['input', 'channels', 'email', 'subject'], code: 'BAD_USER_INPUT', message: 'channels.email.subject must not be empty' },
+        ],
+      });
+
+      const upsert = (input: Record<string, unknown>) =>
+        stack.gql(
+          `mutation($input: UpsertNotificationRecipientInput!) { upsertNotificationRecipient(input: $input) {
+            notificationRecipient { id email phone } ${USER_ERRORS} } }`,
+          { input },
+          h,
+        );
+      expect((await upsert({ id: 'someone@example.com', email: 'nope', phone: '0712' })).body.data.upsertNotificationRecipient).toEqual({
+        notificationRecipient: null,
+        userErrors: [
+          {
+            field: ['input', 'id'],
+            code: 'BAD_USER_INPUT',
+            message: 'id must not be an email address or a phone number (those are sent to directly)',
+          },
+          { field: ['input', 'email'], code: 'BAD_USER_INPUT', message: 'email must be a valid email address' },
+          { field: ['input', 'phone'], code: 'BAD_USER_INPUT', message: 'phone must be an E.164 number, e.g. +254712345678' },
+        ],
+      });
+      expect((await upsert({ id: 'gq-person', phone: '+254711000222' })).body.data.upsertNotificationRecipient).toEqual({
+        notificationRecipient: { id: 'gq-person', email: null, phone: '+254711000222' },
+        userErrors: [],
+      });
+
+      const remove = (id: string) =>
+        stack.gql(
+          `mutation($id: String!) { deleteNotificationRecipient(input: { id: $id }) { deletedNotificationRecipientId ${USER_ERRORS} } }`,
+          { id },
+          h,
+        );
+      expect((await remove('gq-person')).body.data.deleteNotificationRecipient).toEqual({
+        deletedNotificationRecipientId: 'gq-person',
+        userErrors: [],
+      });
+      expect((await remove('gq-person')).body.data.deleteNotificationRecipient).toEqual({
+        deletedNotificationRecipientId: null,
+        userErrors: [{ field: null, code: 'NOT_FOUND', message: 'Recipient gq-person not found' }],
+      });
+    });
+
+    it('notifications are a connection filtered by address, recipient profile, status and batch, paging without gaps or repeats', async () => {
+      const own = await ownKey('connections');
+      await stack.rest('POST', '/v1/templates', WELCOME, own);
+      await stack.rest('PUT', '/v1/recipients/pager', { phone: '+254711000333' }, own);
+      const data = { first_name: 'P', code: '1' };
+      const send = async (to: string, channels = ['sms']) =>
+        (await stack.rest('POST', '/v1/send', { to, template: 'welcome', channels, data }, own)).body.notification_id as string;
+      const toProfile: string[] = [];
+      for (let i = 0; i < 5; i++) toProfile.push(await send('pager'));
+      const direct = await send('+254711000444');
+      // …0001: undeliverable, so FAILED once settled
+      const failed = await send('+254700000001');
+      const batch = await stack.rest(
+        'POST',
+        '/v1/send/batch',
+        { template: 'welcome', channels: ['sms'], recipients: ['pager', '+254711000555', '+254711000666'].map((to) => ({ to, data })) },
+        own,
+      );
+      const batchId = batch.body.batch_id;
+
+      const list = async (filter: Record<string, unknown>, first: number, after: string | null = null) =>
+        (
+          await stack.gql(
+            `query($filter: NotificationFilter, $first: Int!, $after: String) { notifications(filter: $filter, first: $first, after: $after) {
+              totalCount edges { cursor node { id to } } nodes { id to recipientId template { name } batch { id } recipient { id phone } }
+              pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+            { filter, first, after },
+            own,
+          )
+        ).body.data.notifications;
+      const all = async (filter: Record<string, unknown>, first: number) => {
+        const seen: any[] = [];
+        let after: string | null = null;
+        for (;;) {
+          const page: any = await list(filter, first, after);
+          expect(page.nodes.map((n: any) => n.id)).toEqual(page.edges.map((e: any) => e.node.id));
+          expect(page.pageInfo.hasPreviousPage).toBe(after !== null);
+          seen.push(...page.nodes);
+          if (!page.pageInfo.hasNextPage) return { seen, totalCount: page.totalCount };
+          after = page.pageInfo.endCursor;
+        }
+      };
+      const byProfile = await all({ recipientId: 'pager' }, 2);
+      expect(byProfile.totalCount).toBe(6);
+      // newest first: the batch's notification, then the single sends
+      expect(byProfile.seen[0]).toMatchObject({ to: 'pager', recipientId: 'pager', batch: { id: batchId } });
+      expect(byProfile.seen.map((n) => n.id).slice(1)).toEqual([...toProfile].reverse());
+      expect(byProfile.seen[1]).toMatchObject({
+        recipient: { id: 'pager', phone: '+254711000333' },
+        template: { name: 'welcome' },
+        batch: null,
+      });
+      expect((await all({ to: 'pager' }, 4)).seen.map((n) => n.id)).toEqual(byProfile.seen.map((n) => n.id));
+      const direct1 = await list({ to: '+254711000444' }, 5);
+      expect(direct1).toMatchObject({ totalCount: 1, nodes: [{ id: direct, recipientId: null, recipient: null }] });
+      // a batch's notifications come in recipient order
+      const inBatch = await all({ batchId }, 2);
+      expect(inBatch.seen.map((n) => n.to)).toEqual(['pager', '+254711000555', '+254711000666']);
+
+      await eventually(async () => (await list({ status: 'FAILED' }, 5)).totalCount === 1);
+      expect((await list({ status: 'FAILED' }, 5)).nodes.map((n: any) => n.id)).toEqual([failed]);
+      const everything = await all({}, 3);
+      expect(everything.totalCount).toBe(10);
+      expect(new Set(everything.seen.map((n) => n.id)).size).toBe(10);
+
+      const bad = await stack.gql(`{ notifications(filter: { batchId: "nope" }) { totalCount } }`, {}, own);
+      expect(bad.body.errors?.[0]).toMatchObject({ message: 'batchId must be a batch id', extensions: { code: 'BAD_USER_INPUT' } });
+      const foreign = Buffer.from(JSON.stringify({ k: ['2026-01-01T00:00:00.000Z', 'not-a-uuid'] })).toString('base64url');
+      const forged = await stack.gql(`query($after: String) { notifications(after: $after) { totalCount } }`, { after: foreign }, own);
+      expect(forged.body.errors?.[0]).toMatchObject({
+        message: 'after is not a cursor of this list',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    });
+
+    it('templates, their versions and sandbox messages are connections; a sandbox message refers to its notification', async () => {
+      const own = await ownKey('template lists');
+      for (const name of ['zeta', 'alpha', 'mid']) {
+        await stack.rest('POST', '/v1/templates', { name, channels: { sms: { body: `${name} v1 {{x}}` } } }, own);
+      }
+      for (let v = 2; v <= 3; v++)
+        await stack.rest('POST', '/v1/templates', { name: 'mid', channels: { sms: { body: `mid v${v}` } } }, own);
+      const templates = await stack.gql(
+        `{ notificationTemplates(first: 2) { totalCount nodes { name version channels } pageInfo { hasNextPage endCursor } } }`,
+        {},
+        own,
+      );
+      const firstPage = templates.body.data.notificationTemplates;
+      expect(firstPage).toMatchObject({
+        totalCount: 3,
+        nodes: [
+          { name: 'alpha', version: 1, channels: ['SMS'] },
+          { name: 'mid', version: 3, channels: ['SMS'] },
+        ],
+        pageInfo: { hasNextPage: true },
+      });
+      const rest = await stack.gql(
+        `query($after: String) { notificationTemplates(first: 2, after: $after) { nodes { name } pageInfo { hasNextPage } } }`,
+        { after: firstPage.pageInfo.endCursor },
+        own,
+      );
+      expect(rest.body.data.notificationTemplates).toEqual({ nodes: [{ name: 'zeta' }], pageInfo: { hasNextPage: false } });
+      const versions = await stack.gql(
+        `{ notificationTemplateVersions(name: "mid", first: 2) { totalCount nodes { version content { sms { body } } } pageInfo { endCursor } } }`,
+        {},
+        own,
+      );
+      expect(versions.body.data.notificationTemplateVersions).toMatchObject({
+        totalCount: 3,
+        nodes: [
+          { version: 3, content: { sms: { body: 'mid v3' } } },
+          { version: 2, content: { sms: { body: 'mid v2' } } },
+        ],
+      });
+      const older = await stack.gql(
+        `query($after: String) { notificationTemplateVersions(name: "mid", after: $after) { nodes { version } } }`,
+        { after: versions.body.data.notificationTemplateVersions.pageInfo.endCursor },
+        own,
+      );
+      expect(older.body.data.notificationTemplateVersions.nodes).toEqual([{ version: 1 }]);
+      const none = await stack.gql(`{ notificationTemplateVersions(name: "nothing") { totalCount nodes { id } } }`, {}, own);
+      expect(none.body.data.notificationTemplateVersions).toEqual({ totalCount: 0, nodes: [] });
+
+      const send = async (to: string) => {
+        const res = await stack.rest('POST', '/v1/send', { to, template: 'zeta', channels: ['sms'], data: { x: to.slice(-3) } }, own);
+        expect(res.status).toBe(202);
+        return res.body.notification_id as string;
+      };
+      const first = await send('+254711000777');
+      const second = await send('+254711000888');
+      const messages = async (filter: Record<string, unknown>, after: string | null = null) =>
+        (
+          await stack.gql(
+            `query($filter: SandboxMessageFilter, $after: String) { sandboxMessages(filter: $filter, first: 1, after: $after) {
+              totalCount nodes { channel to body notification { id status template { name } } } pageInfo { hasNextPage endCursor } } }`,
+            { filter, after },
+            own,
+          )
+        ).body.data.sandboxMessages;
+      const newest = await eventually(async () => {
+        const page = await messages({ channel: 'sms' });
+        return page.totalCount === 2 ? page : null;
+      });
+      expect(newest).toMatchObject({
+        nodes: [{ channel: 'SMS', to: '+254711000888', body: 'zeta v1 888', notification: { id: second, template: { name: 'zeta' } } }],
+        pageInfo: { hasNextPage: true },
+      });
+      const next = await messages({ channel: 'sms' }, newest.pageInfo.endCursor);
+      expect(next).toMatchObject({ nodes: [{ to: '+254711000777', notification: { id: first } }], pageInfo: { hasNextPage: false } });
+      expect((await messages({ notificationId: first })).nodes).toEqual([
+        {
+          channel: 'SMS',
+          to: '+254711000777',
+          body: 'zeta v1 777',
+          notification: { id: first, status: 'DELIVERED', template: { name: 'zeta' } },
+        },
+      ]);
+      expect((await messages({ channel: 'email' })).totalCount).toBe(0);
+      const wrong = await stack.gql(`{ sandboxMessages(filter: { channel: "fax" }) { totalCount } }`, {}, own);
+      expect(wrong.body.errors?.[0]).toMatchObject({ message: 'channel must be one of: email, sms, push' });
+    });
+
+    it('notificationUpdatedForUser follows the notifications sent to one recipient profile (your user id)', async () => {
+      const own = await ownKey('user feed');
+      await stack.rest('POST', '/v1/templates', WELCOME, own);
+      for (const id of ['fan-1', 'fan-2']) await stack.rest('PUT', `/v1/recipients/${id}`, { email: `${id}@example.com` }, own);
+      const sub = stack.subscribe(
+        `subscription($u: String!) { notificationUpdatedForUser(userId: $u) { type occurredAt node { id recipientId status channels { channel status } } } }`,
+        { u: 'fan-1' },
+        own,
+      );
+      try {
+        await sub.ready;
+        const send = async (to: string) =>
+          (
+            await stack.rest(
+              'POST',
+              '/v1/send',
+              { to, template: 'welcome', channels: ['email'], data: { first_name: 'F', code: '1' } },
+              own,
+            )
+          ).body.notification_id as string;
+        // sent first: were the filter broken, their events would come before fan-1's
+        const others = [await send('fan-2'), await send('fan-1@example.com')];
+        const mine = await send('fan-1');
+        const events = await eventually(async () =>
+          sub.events.some((e) => e.data?.notificationUpdatedForUser.node.status === 'DELIVERED') ? sub.events : null,
+        );
+        expect(events.map((e) => e.data.notificationUpdatedForUser.type)).toEqual(['NOTIFICATION_DISPATCHED', 'NOTIFICATION_UPDATED']);
+        for (const e of events) {
+          expect(e.data.notificationUpdatedForUser.node).toMatchObject({ id: mine, recipientId: 'fan-1' });
+          expect(Date.parse(e.data.notificationUpdatedForUser.occurredAt)).not.toBeNaN();
+        }
+        expect(events[0].data.notificationUpdatedForUser.node.channels).toEqual([{ channel: 'EMAIL', status: 'QUEUED' }]);
+        expect(JSON.stringify(events)).not.toMatch(new RegExp(others.join('|')));
+      } finally {
+        await sub.close();
+      }
+    });
+  });
+
   describe('subscriptions', () => {
     it('notificationUpdated streams channel changes through the gateway', async () => {
       const sent = await stack.rest(
@@ -466,7 +809,7 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
       const id = sent.body.notification_id;
       await settled(id);
       const sub = stack.subscribe(
-        `subscription($id: ID!) { notificationUpdated(id: $id) { id status channels { channel status openedAt } } }`,
+        `subscription($id: ID!) { notificationUpdated(id: $id) { type occurredAt node { id status channels { channel status openedAt } } } }`,
         { id },
         h,
       );
@@ -477,11 +820,11 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
         await fetch(new URL(stack.urls.notify!).origin + path);
         const [event] = await sub.next(1);
         expect(event.data.notificationUpdated).toMatchObject({
-          id,
-          status: 'delivered',
-          channels: [{ channel: 'email', status: 'opened' }],
+          type: 'NOTIFICATION_UPDATED',
+          node: { id, status: 'DELIVERED', channels: [{ channel: 'EMAIL', status: 'OPENED' }] },
         });
-        expect(Date.parse(event.data.notificationUpdated.channels[0].openedAt)).not.toBeNaN();
+        expect(Date.parse(event.data.notificationUpdated.occurredAt)).not.toBeNaN();
+        expect(Date.parse(event.data.notificationUpdated.node.channels[0].openedAt)).not.toBeNaN();
       } finally {
         await sub.close();
       }

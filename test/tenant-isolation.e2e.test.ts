@@ -185,11 +185,13 @@ describe('tenant isolation (generated from the route table and the schema)', () 
     const controls = ['identityVerificationUpdated', 'amlScreeningUpdated', 'watchlistAlertUpdated', 'riskEvaluationCreated'].map((name) =>
       open(owner, byName(name)),
     );
+    // a notification sent to the owner's recipient profile (the profile's id is the owner's user id)
+    controls.push(open(owner, byName('notificationUpdatedForUser')));
     const sentinels = CALLERS.map((caller) => open(callers[caller], byName('identityVerificationUpdated'), callers[caller].refs));
     try {
       await Promise.all(opened.map(({ sub }) => sub.ready));
       const act = async (tenant: SeededTenant) => {
-        const as = async (service: 'verification' | 'risk', method: string, path: string, body: unknown) => {
+        const as = async (service: 'verification' | 'risk' | 'notify', method: string, path: string, body: unknown) => {
           const res = await stack.rest(method, path, body, tenant.headers[service]);
           expect({ path, status: res.status < 300 }).toEqual({ path, status: true });
         };
@@ -216,6 +218,12 @@ describe('tenant isolation (generated from the route table and the schema)', () 
           currency: 'KES',
           sender: refs.RiskAccount[0],
           receiver: 'r',
+        });
+        await as('notify', 'POST', '/v1/send', {
+          to: refs.NotificationRecipient[0],
+          template: refs.NotificationTemplate[0],
+          channels: ['email'],
+          data: { first_name: tenant.marker },
         });
       };
       await act(owner);

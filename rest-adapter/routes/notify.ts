@@ -1,11 +1,22 @@
-import { NOTIFICATION, NOTIFICATION_BATCH, NOTIFICATION_RECIPIENT, NOTIFICATION_TEMPLATE, SANDBOX_MESSAGE } from '../fragments.js';
-import { camelKeys, SNAKE_CASE, type ResponseMapping } from '../mapping.js';
+import { notFound } from '../../platform/errors.js';
+import { MAX_PAGE_SIZE } from '../../platform/graphql/cursor.js';
+import {
+  NOTIFICATION,
+  NOTIFICATION_BATCH,
+  NOTIFICATION_RECIPIENT,
+  NOTIFICATION_TEMPLATE,
+  SANDBOX_MESSAGE,
+  USER_ERRORS,
+} from '../fragments.js';
+import { camelKeys, mapMember, SNAKE_CASE, upperCased, type ResponseMapping } from '../mapping.js';
+import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
 
 /**
  * Part B of the spec (notification dispatch), plus templates, recipients and the sandbox outbox.
- * Bodies and answers use the spec's snake_case (`notification_id`, `latency_ms`, `opened_at`…);
- * the GraphQL fields are their camelCase twins. Invalid bodies are 400 (the spec's Part B rule).
+ * Bodies and answers use the spec's snake_case (`notification_id`, `latency_ms`, `opened_at`…)
+ * and lower-case enum values; the GraphQL fields are their camelCase twins, its enums SCREAMING_CASE.
+ * Invalid bodies are 400 (the spec's Part B rule).
  */
 
 const NOTIFICATION_BODY: ResponseMapping = {
@@ -13,22 +24,31 @@ const NOTIFICATION_BODY: ResponseMapping = {
   rename: { id: 'notification_id' },
   keyBy: { channels: 'channel' },
   // Opens are tracked for email only: other channels have no opened_at at all.
-  keepIf: { 'channels.openedAt': (channel) => channel.channel === 'email' },
+  keepIf: { 'channels.openedAt': (channel) => channel.channel === 'EMAIL' },
+  // the template version's name, version and id, in its place
+  flatten: ['template'],
+  ids: ['batchId'],
+  lowercase: ['status', 'channels.channel', 'channels.status'],
 };
 const BATCH_BODY: ResponseMapping = {
   case: 'snake',
   rename: { id: 'batch_id', channelProgress: 'channels' },
   keyBy: { channelProgress: 'channel' },
+  flatten: ['template'],
+  lowercase: ['status', 'channelProgress.channel'],
 };
 /** `content` lists only the template's channels. */
-const TEMPLATE_BODY: ResponseMapping = { case: 'snake', rename: { id: 'template_id' }, withoutNulls: ['content'] };
-
-const PAGE_QUERY = [
-  { name: 'page', type: 'integer', description: 'Default 1' },
-  { name: 'limit', type: 'integer', description: 'Default 20, at most 100' },
-] as const;
+const TEMPLATE_BODY: ResponseMapping = { case: 'snake', rename: { id: 'template_id' }, withoutNulls: ['content'], lowercase: ['channels'] };
+const SANDBOX_BODY: ResponseMapping = { case: 'snake', ids: ['notificationId'], lowercase: ['channel'] };
 
 const CHANNELS = { array: { enum: ['email', 'sms', 'push'] } } as const;
+const NOTIFICATION_STATUSES = ['dispatched', 'delivered', 'partially_delivered', 'failed'] as const;
+
+/** A REST value of the route's own enum in GraphQL's SCREAMING_CASE; any other value as sent, for GraphQL to judge. */
+const enumValue =
+  (values: readonly string[]) =>
+  (value: unknown): unknown =>
+    typeof value === 'string' && values.includes(value) ? upperCased(value) : value;
 
 export const notifyRoutes: Route[] = [
   {
@@ -46,12 +66,19 @@ export const notifyRoutes: Route[] = [
     operation: /* GraphQL */ `
       mutation SendNotification($input: SendNotificationInput!) {
         sendNotification(input: $input) {
-          ...NotificationFields
+          notification {
+            ...NotificationFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${NOTIFICATION}
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: camelKeys(body) }),
+    result: (data) => data.sendNotification.notification,
     response: NOTIFICATION_BODY,
     status: 202,
   },
@@ -78,12 +105,19 @@ export const notifyRoutes: Route[] = [
     operation: /* GraphQL */ `
       mutation SendNotificationBatch($input: SendNotificationBatchInput!) {
         sendNotificationBatch(input: $input) {
-          ...NotificationBatchFields
+          notificationBatch {
+            ...NotificationBatchFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${NOTIFICATION_BATCH}
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: camelKeys(body) }),
+    result: (data) => data.sendNotificationBatch.notificationBatch,
     response: BATCH_BODY,
     status: 202,
   },
@@ -101,6 +135,7 @@ export const notifyRoutes: Route[] = [
     `,
     variables: ({ params }) => ({ id: params.id }),
     response: BATCH_BODY,
+    notFound: 'Batch',
   },
   {
     method: 'GET',
@@ -108,24 +143,26 @@ export const notifyRoutes: Route[] = [
     summary: 'List notifications, newest first (a batch: in recipient order)',
     query: [
       { name: 'batch_id', type: 'string' },
-      { name: 'status', type: { enum: ['dispatched', 'delivered', 'partially_delivered', 'failed'] } },
+      { name: 'status', type: { enum: NOTIFICATION_STATUSES } },
       { name: 'to', type: 'string' },
       ...PAGE_QUERY,
     ],
     operation: /* GraphQL */ `
-      query Notifications($batchId: ID, $status: NotificationStatus, $to: String, $page: Int, $limit: Int) {
-        notifications(batchId: $batchId, status: $status, to: $to, page: $page, limit: $limit) {
-          data {
+      query Notifications($filter: NotificationFilter, $first: Int, $after: String) {
+        notifications(filter: $filter, first: $first, after: $after) {
+          nodes {
             ...NotificationFields
           }
-          total
-          page
-          limit
+          totalCount
         }
       }
       ${NOTIFICATION}
     `,
-    variables: ({ query }) => camelKeys(query),
+    variables: ({ query }) => ({
+      filter: mapMember({ batchId: query.batch_id, status: query.status, to: query.to }, 'status', enumValue(NOTIFICATION_STATUSES)),
+      ...connectionSlice(query),
+    }),
+    result: (data, { query }) => pageBody(data.notifications, query),
     response: { ...NOTIFICATION_BODY, records: 'data' },
   },
   {
@@ -142,6 +179,7 @@ export const notifyRoutes: Route[] = [
     `,
     variables: ({ params }) => ({ id: params.id }),
     response: NOTIFICATION_BODY,
+    notFound: 'Notification',
   },
   {
     method: 'POST',
@@ -166,12 +204,19 @@ export const notifyRoutes: Route[] = [
     operation: /* GraphQL */ `
       mutation CreateNotificationTemplate($input: CreateNotificationTemplateInput!) {
         createNotificationTemplate(input: $input) {
-          ...NotificationTemplateFields
+          notificationTemplate {
+            ...NotificationTemplateFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${NOTIFICATION_TEMPLATE}
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: body }),
+    result: (data) => data.createNotificationTemplate.notificationTemplate,
     response: TEMPLATE_BODY,
     status: 201,
   },
@@ -179,21 +224,20 @@ export const notifyRoutes: Route[] = [
     method: 'GET',
     path: '/templates',
     summary: 'The latest version of every template',
-    query: [...PAGE_QUERY],
+    query: PAGE_QUERY,
     operation: /* GraphQL */ `
-      query NotificationTemplates($page: Int, $limit: Int) {
-        notificationTemplates(page: $page, limit: $limit) {
-          data {
+      query NotificationTemplates($first: Int, $after: String) {
+        notificationTemplates(first: $first, after: $after) {
+          nodes {
             ...NotificationTemplateFields
           }
-          total
-          page
-          limit
+          totalCount
         }
       }
       ${NOTIFICATION_TEMPLATE}
     `,
-    variables: ({ query }) => query,
+    variables: ({ query }) => connectionSlice(query),
+    result: (data, { query }) => pageBody(data.notificationTemplates, query),
     response: { ...TEMPLATE_BODY, records: 'data' },
   },
   {
@@ -201,16 +245,23 @@ export const notifyRoutes: Route[] = [
     path: '/templates/:name/versions',
     summary: 'Every version of a template, newest first',
     operation: /* GraphQL */ `
-      query NotificationTemplateVersions($name: String!) {
-        notificationTemplateVersions(name: $name) {
-          ...NotificationTemplateFields
+      query NotificationTemplateVersions($name: String!, $first: Int) {
+        notificationTemplateVersions(name: $name, first: $first) {
+          nodes {
+            ...NotificationTemplateFields
+          }
         }
       }
       ${NOTIFICATION_TEMPLATE}
     `,
-    variables: ({ params }) => ({ name: params.name }),
-    result: (data) => ({ versions: data.notificationTemplateVersions }),
+    // the most a page holds
+    variables: ({ params }) => ({ name: params.name, first: MAX_PAGE_SIZE }),
+    result: (data) => {
+      const { nodes } = data.notificationTemplateVersions;
+      return nodes.length ? { versions: nodes } : null;
+    },
     response: { ...TEMPLATE_BODY, records: 'versions' },
+    notFound: 'Template',
   },
   {
     method: 'GET',
@@ -226,6 +277,11 @@ export const notifyRoutes: Route[] = [
       ${NOTIFICATION_TEMPLATE}
     `,
     variables: ({ params, query }) => ({ name: params.name, version: query.version }),
+    result: (data, { params, query }) => {
+      if (data.notificationTemplate) return data.notificationTemplate;
+      // the record is the name, or that version of it
+      throw notFound(query.version !== undefined ? `Template ${params.name} version ${query.version}` : `Template ${params.name}`);
+    },
     response: TEMPLATE_BODY,
   },
   {
@@ -241,14 +297,21 @@ export const notifyRoutes: Route[] = [
     ],
     example: { email: 'ada@example.com', phone: '+2348012345678', locale: 'en-NG' },
     operation: /* GraphQL */ `
-      mutation UpsertNotificationRecipient($id: String!, $input: NotificationRecipientInput!) {
-        upsertNotificationRecipient(id: $id, input: $input) {
-          ...NotificationRecipientFields
+      mutation UpsertNotificationRecipient($input: UpsertNotificationRecipientInput!) {
+        upsertNotificationRecipient(input: $input) {
+          notificationRecipient {
+            ...NotificationRecipientFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${NOTIFICATION_RECIPIENT}
+      ${USER_ERRORS}
     `,
-    variables: ({ params, body }) => ({ id: params.id, input: camelKeys(body) }),
+    variables: ({ params, body }) => ({ input: { ...camelKeys(body), id: params.id } }),
+    result: (data) => data.upsertNotificationRecipient.notificationRecipient,
     response: SNAKE_CASE,
   },
   {
@@ -265,6 +328,7 @@ export const notifyRoutes: Route[] = [
     `,
     variables: ({ params }) => ({ id: params.id }),
     response: SNAKE_CASE,
+    notFound: 'Recipient',
   },
   {
     method: 'DELETE',
@@ -272,13 +336,17 @@ export const notifyRoutes: Route[] = [
     summary: 'Delete a recipient profile',
     operation: /* GraphQL */ `
       mutation DeleteNotificationRecipient($id: String!) {
-        deleteNotificationRecipient(id: $id) {
-          id
-          deleted
+        deleteNotificationRecipient(input: { id: $id }) {
+          deletedNotificationRecipientId
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
+      ${USER_ERRORS}
     `,
     variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ id: data.deleteNotificationRecipient.deletedNotificationRecipientId, deleted: true }),
   },
   {
     method: 'GET',
@@ -291,19 +359,21 @@ export const notifyRoutes: Route[] = [
       ...PAGE_QUERY,
     ],
     operation: /* GraphQL */ `
-      query SandboxMessages($notificationId: ID, $channel: String, $to: String, $page: Int, $limit: Int) {
-        sandboxMessages(notificationId: $notificationId, channel: $channel, to: $to, page: $page, limit: $limit) {
-          data {
+      query SandboxMessages($filter: SandboxMessageFilter, $first: Int, $after: String) {
+        sandboxMessages(filter: $filter, first: $first, after: $after) {
+          nodes {
             ...SandboxMessageFields
           }
-          total
-          page
-          limit
+          totalCount
         }
       }
       ${SANDBOX_MESSAGE}
     `,
-    variables: ({ query }) => camelKeys(query),
-    response: { ...SNAKE_CASE, records: 'data' },
+    variables: ({ query }) => ({
+      filter: { notificationId: query.notification_id, channel: query.channel, to: query.to },
+      ...connectionSlice(query),
+    }),
+    result: (data, { query }) => pageBody(data.sandboxMessages, query),
+    response: { ...SANDBOX_BODY, records: 'data' },
   },
 ];

@@ -66,6 +66,7 @@ const BY_NAME: Record<string, RecordKind | 'shared'> = {
   sender: 'RiskAccount',
   receiver: 'RiskAccount',
   to: 'NotificationRecipient',
+  recipientId: 'NotificationRecipient',
   template: 'NotificationTemplate',
   // reference data every organization shares (screening list snapshots)
   snapshotId: 'shared',
@@ -75,12 +76,14 @@ const NOT_REFERENCES = new Set(['organizationId', 'transactionId', 'sessionId'])
 /** Where a name means something else on one field (`field.argument`). */
 const BY_FIELD_AND_NAME: Record<string, RecordKind> = {
   'notifications.batchId': 'NotificationBatch',
+  // a recipient profile's id is the integrator's user id
+  'notificationUpdatedForUser.userId': 'NotificationRecipient',
 };
 /** `id` / `name` arguments name the record the field returns; these return types are other views of one. */
 const RETURN_TYPE_KIND: Record<string, RecordKind> = {
   CreatedApiClient: 'ApiClient',
   DeletedWebhook: 'Webhook',
-  DeletedNotificationRecipient: 'NotificationRecipient',
+  DeleteNotificationRecipientPayload: 'NotificationRecipient',
 };
 
 /** Root fields only the operator may call (X-Admin-Secret): an API key must be refused. */

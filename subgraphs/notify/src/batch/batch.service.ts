@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badInput, notFound } from '../../../../platform/errors.js';
+import { badInput } from '../../../../platform/errors.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
 import type { NotifyDeps } from '../deps.js';
@@ -13,10 +13,10 @@ import {
   checkTemplateChannels,
   missingData,
   requiredFields,
+  isDataObject,
   validateChannels,
 } from '../notifications/notification.prepare.js';
 import { insertNotifications, type NewNotification } from '../notifications/notification.store.js';
-import { isDataObject } from '../notifications/notification-data.scalar.js';
 import { uuidv7 } from '../notifications/uuidv7.js';
 import { batchSnapshot, recordBatchEvents } from '../notifications/batch.events.js';
 import { BATCH_COLUMNS, loadBatch, toBatchView, type BatchView } from '../notifications/batch.store.js';
@@ -120,9 +120,8 @@ export class BatchService {
     return batch;
   }
 
-  async get(id: string): Promise<BatchView> {
-    const batch = isUuid(id) ? await loadBatch(this.deps.pool, this.tenant, id) : null;
-    if (!batch) throw notFound('Batch', id);
-    return batch;
+  /** The caller's batch with this id, or null. */
+  find(id: string): Promise<BatchView | null> {
+    return isUuid(id) ? loadBatch(this.deps.pool, this.tenant, id) : Promise.resolve(null);
   }
 }

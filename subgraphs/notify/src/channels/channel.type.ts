@@ -1,5 +1,14 @@
 import { registerEnumType } from 'type-graphql';
-import { CHANNELS } from './channel.js';
+import type { Channel } from './channel.js';
 
-export const NotificationChannelEnum = Object.fromEntries(CHANNELS.map((c) => [c, c])) as { [K in (typeof CHANNELS)[number]]: K };
-registerEnumType(NotificationChannelEnum, { name: 'NotificationChannel' });
+/** The channels in SCREAMING_CASE (GraphQL) over their stored spelling (`email`, `sms`, `push`). */
+export const NotificationChannelEnum = { EMAIL: 'email', SMS: 'sms', PUSH: 'push' } as const satisfies Record<string, Channel>;
+registerEnumType(NotificationChannelEnum, {
+  name: 'NotificationChannel',
+  description: 'A way a notification reaches its recipient',
+  valuesConfig: {
+    EMAIL: { description: 'An email to the recipient’s address' },
+    SMS: { description: 'A text message to the recipient’s phone number' },
+    PUSH: { description: 'A push notification to each of the recipient’s devices (FCM tokens and Web Push subscriptions)' },
+  },
+});

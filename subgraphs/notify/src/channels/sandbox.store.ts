@@ -1,5 +1,7 @@
 import type { Sql } from '../../../../platform/db/transaction.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
+import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
+import { keysetConnection } from '../keyset.js';
 import type { OutgoingMessage } from './provider.js';
 
 /** What the sandbox providers "sent": kept so tests and integrators can see it (GraphQL `sandboxMessages`). */
@@ -29,19 +31,44 @@ export interface SandboxFilter {
   to?: string | null;
 }
 
+export interface SandboxMessageRow {
+  id: string;
+  notificationId: string;
+  channel: string;
+  to: string;
+  subject: string | null;
+  html: string | null;
+  title: string | null;
+  body: string | null;
+  createdAt: Date;
+}
+
 /** The tenant's sandbox messages, newest first. */
-export async function listSandboxMessages(db: Sql, tenant: Tenant, filter: SandboxFilter, page: number, limit: number) {
-  const where = ['organization_id = $1', 'environment = $2'];
+export function listSandboxMessages(
+  db: Sql,
+  tenant: Tenant,
+  filter: SandboxFilter,
+  args: ConnectionArgs,
+): Promise<Connection<SandboxMessageRow>> {
+  const where = ['s.organization_id = $1', 's.environment = $2'];
   const values: unknown[] = [tenant.organizationId, tenant.environment];
-  if (filter.notificationId) where.push(`notification_id = $${values.push(filter.notificationId)}`);
-  if (filter.channel) where.push(`channel = $${values.push(filter.channel)}`);
-  if (filter.to) where.push(`recipient = $${values.push(filter.to)}`);
-  const filtered = `from notify.sandbox_messages where ${where.join(' and ')}`;
-  const total = Number((await db.query(`select count(*) as n ${filtered}`, values)).rows[0].n);
-  const { rows } = await db.query(
-    `select id::text, notification_id as "notificationId", channel, recipient as "to", subject, html, title, body, created_at as "createdAt"
-       ${filtered} order by id desc limit $${values.length + 1} offset $${values.length + 2}`,
-    [...values, limit, (page - 1) * limit],
+  if (filter.notificationId) where.push(`s.notification_id = $${values.push(filter.notificationId)}`);
+  if (filter.channel) where.push(`s.channel = $${values.push(filter.channel)}`);
+  if (filter.to) where.push(`s.recipient = $${values.push(filter.to)}`);
+  return keysetConnection<SandboxMessageRow & { created_at: Date }, SandboxMessageRow>(
+    db,
+    {
+      from: 'notify.sandbox_messages s',
+      where,
+      values,
+      key: ['s.id'],
+      descending: true,
+      keyOf: (id) => `${id}::bigint`,
+      isId: (id) => /^\d{1,18}$/.test(id),
+      select: `s.id::text as id, s.notification_id as "notificationId", s.channel, s.recipient as "to", s.subject, s.html, s.title, s.body,
+               s.created_at as "createdAt", s.created_at`,
+    },
+    args,
+    (rows) => rows.map(({ created_at: _at, ...message }) => message),
   );
-  return { data: rows, total };
 }

@@ -1,23 +1,50 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { NotificationChannelEnum } from './channel.type.js';
 
-@ObjectType('SandboxMessage', { description: 'A message a sandbox provider "sent": recorded, never delivered' })
+@ObjectType('SandboxMessage', { description: 'A message a sandbox provider "sent": recorded so you can read it, never delivered' })
 export class SandboxMessageType {
-  @Field(() => ID) id!: string;
-  @Field(() => ID) notificationId!: string;
-  @Field(() => NotificationChannelEnum) channel!: string;
-  @Field({ description: 'Email address, E.164 number, or the push tokens / endpoints' }) to!: string;
-  @Field(() => String, { nullable: true }) subject?: string | null;
-  @Field(() => String, { nullable: true, description: 'email, with the open-tracking pixel' }) html?: string | null;
-  @Field(() => String, { nullable: true }) title?: string | null;
-  @Field(() => String, { nullable: true }) body?: string | null;
-  @Field() createdAt!: Date;
+  @Field(() => ID, { description: 'Identifier of the message' })
+  id!: string;
+
+  /** Loaded by a field resolver (sandbox.resolver.ts): the notification. */
+  notificationId!: string;
+
+  @Field(() => NotificationChannelEnum, { description: 'The channel it was "sent" on' })
+  channel!: string;
+
+  @Field({ description: 'Where it went: the email address, the E.164 number, or the push tokens / endpoints' })
+  to!: string;
+
+  @Field(() => String, { nullable: true, description: 'Email subject' })
+  subject?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Email HTML, with the open-tracking pixel' })
+  html?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Push title' })
+  title?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'SMS text or push text' })
+  body?: string | null;
+
+  @Field({ description: 'When it was "sent"' })
+  createdAt!: Date;
 }
 
-@ObjectType('SandboxMessagePage')
-export class SandboxMessagePage {
-  @Field(() => [SandboxMessageType]) data!: SandboxMessageType[];
-  @Field(() => Int) total!: number;
-  @Field(() => Int) page!: number;
-  @Field(() => Int) limit!: number;
+export const SandboxMessageConnection = ConnectionType('SandboxMessage', SandboxMessageType, 'sandbox message');
+
+@InputType({ description: 'Which sandbox messages to list (all of yours when empty)' })
+export class SandboxMessageFilter {
+  @Field(() => ID, { nullable: true, description: 'Only those of this notification' })
+  notificationId?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only those on this channel: email, sms or push (a NotificationChannel value in the lower case of the published API)',
+  })
+  channel?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only those sent to this address (email address, E.164 number or push token)' })
+  to?: string | null;
 }

@@ -54,6 +54,16 @@ export async function loadBatch(db: Sql, tenant: Tenant, id: string): Promise<Ba
   return rows[0] ? toBatchView(rows[0]) : null;
 }
 
+/** The tenant's batches with these ids (those that exist). */
+export async function loadBatches(db: Sql, tenant: Tenant, ids: readonly string[]): Promise<BatchView[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query(
+    `select ${BATCH_COLUMNS} from notify.batches where id = any($1::uuid[]) and organization_id = $2 and environment = $3`,
+    [ids, tenant.organizationId, tenant.environment],
+  );
+  return rows.map(toBatchView);
+}
+
 export interface ChannelProgress {
   channel: Channel;
   queued: number;

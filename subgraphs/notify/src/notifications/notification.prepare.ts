@@ -8,6 +8,10 @@ import { lookup, placeholdersOfContent } from '../templates/template.render.js';
 import type { NewDelivery, NewNotification } from './notification.store.js';
 import { CHANNEL_LIFECYCLE } from './notification.lifecycle.js';
 
+/** Template data must be a JSON object (any JSON reaches the service, which says so: 400). */
+export const isDataObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** `channels` of a send: a non-empty list of email, sms, push (400 otherwise). */
 export function validateChannels(channels: readonly string[], errors: string[]): Channel[] {
   if (!channels.length) errors.push('channels must contain at least one of email, sms, push');

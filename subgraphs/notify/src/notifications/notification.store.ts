@@ -1,6 +1,9 @@
 import type { Sql } from '../../../../platform/db/transaction.js';
 import type { Channel, PushTarget } from '../channels/channel.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
+import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
+import { isUuid } from '../../../../platform/ids.js';
+import { keysetConnection } from '../keyset.js';
 import { notificationStatus, type DeliveryStatus, type NotificationStatus } from './notification.lifecycle.js';
 
 export interface ChannelView {
@@ -112,38 +115,48 @@ export async function loadView(db: Sql, tenant: Tenant, id: string): Promise<Not
 
 export interface ListFilter {
   batchId?: string | null;
-  status?: string | null;
+  status?: NotificationStatus | null;
   to?: string | null;
+  recipientId?: string | null;
 }
 
-export async function listViews(
-  db: Sql,
-  tenant: Tenant,
-  filter: ListFilter,
-  page: number,
-  limit: number,
-): Promise<{ data: NotificationView[]; total: number }> {
+/**
+ * The tenant's notifications, newest first (creation time, then id); those of one batch in
+ * recipient order.
+ */
+export function listViews(db: Sql, tenant: Tenant, filter: ListFilter, args: ConnectionArgs): Promise<Connection<NotificationView>> {
   const where = ['n.organization_id = $1', 'n.environment = $2'];
   const values: unknown[] = [tenant.organizationId, tenant.environment];
   if (filter.batchId) where.push(`n.batch_id = $${values.push(filter.batchId)}`);
   if (filter.status) where.push(`n.status = $${values.push(filter.status)}`);
   if (filter.to) where.push(`n.recipient = $${values.push(filter.to)}`);
-  const order = filter.batchId ? 'n.batch_seq' : 'n.created_at desc, n.id desc';
-  const filtered = `from notify.notifications n where ${where.join(' and ')}`;
-  const total = Number((await db.query(`select count(*) as n ${filtered}`, values)).rows[0].n);
-  const { rows: ids } = await db.query<{ id: string }>(
-    `select n.id ${filtered} order by ${order} limit $${values.length + 1} offset $${values.length + 2}`,
-    [...values, limit, (page - 1) * limit],
+  if (filter.recipientId) where.push(`n.recipient_id = $${values.push(filter.recipientId)}`);
+  const inBatch = Boolean(filter.batchId);
+  return keysetConnection<{ id: string; created_at: Date }, NotificationView>(
+    db,
+    {
+      from: 'notify.notifications n',
+      where,
+      values,
+      key: inBatch ? ['n.batch_seq'] : ['n.created_at', 'n.id'],
+      descending: !inBatch,
+      keyOf: (id) => `select o.${inBatch ? 'batch_seq' : 'created_at, o.id'} from notify.notifications o where o.id = ${id}::uuid`,
+      isId: isUuid,
+      select: 'n.id, n.created_at',
+    },
+    args,
+    async (rows) => {
+      const views = new Map(
+        (
+          await loadViews(
+            db,
+            rows.map((r) => r.id),
+          )
+        ).map((v) => [v.id, v]),
+      );
+      return rows.map((r) => views.get(r.id)!);
+    },
   );
-  const views = new Map(
-    (
-      await loadViews(
-        db,
-        ids.map((r) => r.id),
-      )
-    ).map((v) => [v.id, v]),
-  );
-  return { data: ids.map((r) => views.get(r.id)!), total };
 }
 
 /** One multi-row INSERT per table (unnest), whatever the count: 1 for a send, 10,000 for a batch. */

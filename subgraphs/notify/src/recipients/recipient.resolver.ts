@@ -1,14 +1,16 @@
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { PageArgs } from '../../../../platform/graphql/pagination.js';
+import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { NotifyDeps } from '../deps.js';
 import { RecipientService } from './recipient.service.js';
 import {
-  DeletedNotificationRecipient,
-  NotificationRecipientInput,
-  NotificationRecipientPage,
+  DeleteNotificationRecipientInput,
+  DeleteNotificationRecipientPayload,
+  NotificationRecipientConnection,
   NotificationRecipientType,
+  UpsertNotificationRecipientInput,
+  UpsertNotificationRecipientPayload,
 } from './recipient.type.js';
 
 type Ctx = SubgraphContext<NotifyDeps>;
@@ -20,24 +22,36 @@ function service(ctx: Ctx, permission: 'send' | 'notifications:read'): Recipient
 
 @Resolver(() => NotificationRecipientType)
 export class RecipientResolver {
-  @Mutation(() => NotificationRecipientType, { description: 'PUT /v1/recipients/{id}: creates the profile or updates the fields given' })
-  upsertNotificationRecipient(@Arg('id') id: string, @Arg('input') input: NotificationRecipientInput, @Ctx() ctx: Ctx) {
-    return service(ctx, 'send').upsert(id, input);
+  @Mutation(() => UpsertNotificationRecipientPayload, {
+    description: 'Creates a recipient profile, or changes the fields given (null clears one)',
+  })
+  async upsertNotificationRecipient(
+    @Arg('input', { description: 'The profile’s id and the fields to set' }) input: UpsertNotificationRecipientInput,
+    @Ctx() ctx: Ctx,
+  ) {
+    const { id, ...fields } = input;
+    return { notificationRecipient: await service(ctx, 'send').upsert(id, fields) };
   }
 
-  @Query(() => NotificationRecipientType)
-  notificationRecipient(@Arg('id') id: string, @Ctx() ctx: Ctx) {
-    return service(ctx, 'notifications:read').get(id);
+  @Query(() => NotificationRecipientType, { nullable: true, description: 'One recipient profile; null when there is none with this id' })
+  notificationRecipient(@Arg('id', { description: 'Your id of the user' }) id: string, @Ctx() ctx: Ctx) {
+    return service(ctx, 'notifications:read').find(id);
   }
 
-  @Query(() => NotificationRecipientPage, { description: 'Recipient profiles by id' })
-  notificationRecipients(@Args() { page, limit }: PageArgs, @Ctx() ctx: Ctx) {
-    return service(ctx, 'notifications:read').list(page, limit);
+  @Directive(LIST_SIZE)
+  @Query(() => NotificationRecipientConnection, { description: 'The organization’s recipient profiles, newest first' })
+  notificationRecipients(@Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return service(ctx, 'notifications:read').list(page);
   }
 
-  @Mutation(() => DeletedNotificationRecipient, { description: 'Deletes the profile (past notifications keep their addresses)' })
-  async deleteNotificationRecipient(@Arg('id') id: string, @Ctx() ctx: Ctx): Promise<DeletedNotificationRecipient> {
-    await service(ctx, 'send').delete(id);
-    return { id, deleted: true };
+  @Mutation(() => DeleteNotificationRecipientPayload, {
+    description: 'Deletes a recipient profile; notifications sent to it keep their addresses',
+  })
+  async deleteNotificationRecipient(
+    @Arg('input', { description: 'The profile to delete' }) input: DeleteNotificationRecipientInput,
+    @Ctx() ctx: Ctx,
+  ) {
+    await service(ctx, 'send').delete(input.id);
+    return { deletedNotificationRecipientId: input.id };
   }
 }

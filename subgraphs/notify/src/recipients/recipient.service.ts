@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import type { PushTarget, WebPushSubscription } from '../channels/channel.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { Recipient } from './recipient.entity.js';
@@ -85,10 +85,14 @@ export class RecipientService {
     return recipient;
   }
 
-  async get(id: string): Promise<Recipient> {
-    const found = await this.em.findOne(Recipient, { ...this.tenant, id });
-    if (!found) throw notFound('Recipient', id);
-    return found;
+  /** The caller's profile with this id, or null. */
+  find(id: string): Promise<Recipient | null> {
+    return this.em.findOne(Recipient, { ...this.tenant, id });
+  }
+
+  /** The caller's profiles with these ids (those that exist, in no particular order). */
+  findByIds(ids: readonly string[]): Promise<Recipient[]> {
+    return ids.length ? this.em.find(Recipient, { ...this.tenant, id: { $in: [...ids] } }) : Promise.resolve([]);
   }
 
   async delete(id: string): Promise<void> {
@@ -96,13 +100,9 @@ export class RecipientService {
     if (!deleted) throw notFound('Recipient', id);
   }
 
-  async list(page: number, limit: number): Promise<Page<Recipient>> {
-    const [data, total] = await this.em.findAndCount(
-      Recipient,
-      { ...this.tenant },
-      { orderBy: { id: 'asc' }, limit, offset: (page - 1) * limit },
-    );
-    return { data, total, page, limit };
+  /** The caller's profiles, newest first. */
+  list(page: ConnectionArgs): Promise<Connection<Recipient>> {
+    return paginate(this.em, Recipient, { ...this.tenant }, page);
   }
 
   /**

@@ -1,12 +1,27 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { PageArgs } from '../../../../platform/graphql/pagination.js';
+import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
+import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
+import { badInput } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { NotifyDeps } from '../deps.js';
+import { loadersOf } from '../loaders.js';
+import { NotificationBatchType } from '../batch/batch.type.js';
+import { NotificationRecipientType } from '../recipients/recipient.type.js';
+import { NotificationTemplateType } from '../templates/template.type.js';
+import { templateView } from '../templates/template.service.js';
 import { NotificationService, viewFromSnapshot } from './notification.service.js';
-import { NotificationPage, NotificationStatusEnum, NotificationType, SendNotificationInput } from './notification.type.js';
+import {
+  NotificationConnection,
+  NotificationEvent,
+  NotificationFilter,
+  NotificationType,
+  SendNotificationInput,
+  SendNotificationPayload,
+} from './notification.type.js';
 import { NOTIFICATION_RESOURCE } from '../notifications/notification.events.js';
+import type { NotificationView } from '../notifications/notification.store.js';
 
 type Ctx = SubgraphContext<NotifyDeps>;
 
@@ -14,41 +29,84 @@ function service(ctx: Ctx, permission: 'send' | 'notifications:read'): Notificat
   return new NotificationService(ctx.em, ctx.deps, authorize(ctx, 'notify', permission));
 }
 
+const READ = { service: 'notify', permission: 'notifications:read' } as const;
+
 @Resolver(() => NotificationType)
 export class NotificationResolver {
-  @Mutation(() => NotificationType, {
+  @Mutation(() => SendNotificationPayload, {
     description:
-      'POST /v1/send: accepted at once (status dispatched), delivered by jobs. Idempotency-Key header: a repeat returns the first response',
+      'Sends one notification: accepted at once (status DISPATCHED), then delivered channel by channel. With an Idempotency-Key header, a repeat of the same request returns the first notification again',
   })
-  sendNotification(@Arg('input') input: SendNotificationInput, @Ctx() ctx: Ctx) {
-    return service(ctx, 'send').send(input, ctx.idempotencyKey);
-  }
-
-  @Query(() => NotificationType, { description: 'GET /v1/notifications/{id}' })
-  notification(@Arg('id', () => ID) id: string, @Ctx() ctx: Ctx) {
-    return service(ctx, 'notifications:read').get(id);
-  }
-
-  @Query(() => NotificationPage, { description: "Newest first; a batch's in recipient order" })
-  notifications(
-    @Args() { page, limit }: PageArgs,
-    @Arg('batchId', () => ID, { nullable: true }) batchId: string | null,
-    @Arg('status', () => NotificationStatusEnum, { nullable: true }) status: string | null,
-    @Arg('to', () => String, { nullable: true }) to: string | null,
+  async sendNotification(
+    @Arg('input', { description: 'What to send, to whom, on which channels' }) input: SendNotificationInput,
     @Ctx() ctx: Ctx,
   ) {
-    return service(ctx, 'notifications:read').list({ batchId, status, to }, page, limit);
+    return { notification: await service(ctx, 'send').send(input, ctx.idempotencyKey) };
   }
 
-  @Subscription(() => NotificationType, {
-    description: 'Every change of the notification: each channel moving (queued, sent, delivered, opened, failed…)',
+  @Query(() => NotificationType, {
+    nullable: true,
+    description: 'One notification with the status of each channel; null when there is none with this id',
+  })
+  notification(@Arg('id', () => ID, { description: 'Its identifier' }) id: string, @Ctx() ctx: Ctx) {
+    return service(ctx, 'notifications:read').find(id);
+  }
+
+  @Directive(LIST_SIZE)
+  @Query(() => NotificationConnection, {
+    description: 'The organization’s notifications, newest first (those of one batch in recipient order)',
+  })
+  notifications(
+    @Arg('filter', () => NotificationFilter, { nullable: true, description: 'Which ones; all when absent' })
+    filter: NotificationFilter | null,
+    @Args() page: ConnectionArgs,
+    @Ctx() ctx: Ctx,
+  ) {
+    return service(ctx, 'notifications:read').list(filter ?? {}, page);
+  }
+
+  @FieldResolver(() => NotificationTemplateType, { description: 'The template version it was rendered from' })
+  async template(@Root() n: NotificationView, @Ctx() ctx: Ctx) {
+    const template = await loadersOf(ctx).template.load(n.templateId);
+    return template && templateView(template);
+  }
+
+  @FieldResolver(() => NotificationBatchType, { nullable: true, description: 'The batch it was sent in; null for a single send' })
+  batch(@Root() n: NotificationView, @Ctx() ctx: Ctx) {
+    return n.batchId ? loadersOf(ctx).batch.load(n.batchId) : null;
+  }
+
+  @FieldResolver(() => NotificationRecipientType, {
+    nullable: true,
+    description:
+      'The recipient profile it was sent to, as it is now; null when it was sent straight to an address or the profile was deleted since',
+  })
+  recipient(@Root() n: NotificationView, @Ctx() ctx: Ctx) {
+    return n.recipientId ? loadersOf(ctx).recipient.load(n.recipientId) : null;
+  }
+
+  @Subscription(() => NotificationEvent, {
+    description: 'Every change of one notification: acceptance, then each channel moving (sent, delivered, opened, failed…)',
+    subscribe: ({ args, context }) =>
+      tenantEvents(context as Ctx, READ, NOTIFICATION_RESOURCE, { resourceId: (args as { id: string }).id }),
+  })
+  notificationUpdated(@Root() event: StreamedEvent, @Arg('id', () => ID, { description: 'The notification to follow' }) _id: string) {
+    return envelopeOf(event, viewFromSnapshot);
+  }
+
+  @Subscription(() => NotificationEvent, {
+    description:
+      'Every change of every notification sent to one recipient profile, present and future. A recipient profile’s id is your user id, so this follows one user’s notifications (those sent straight to an address are not included)',
     subscribe: ({ args, context }) => {
-      const { id } = args as { id: string };
-      const access = { service: 'notify', permission: 'notifications:read' } as const;
-      return tenantEvents(context as Ctx, access, NOTIFICATION_RESOURCE, { resourceId: id });
+      const { userId } = args as { userId: string };
+      if (!userId) throw badInput('userId must not be empty');
+      return tenantEvents(context as Ctx, READ, NOTIFICATION_RESOURCE, { userId });
     },
   })
-  notificationUpdated(@Root() event: StreamedEvent, @Arg('id', () => ID) _id: string): NotificationType {
-    return viewFromSnapshot(event.snapshot) as unknown as NotificationType;
+  notificationUpdatedForUser(
+    @Root() event: StreamedEvent,
+    @Arg('userId', { description: 'The recipient profile’s id: your id of the user whose notifications to follow' }) _userId: string,
+  ) {
+    return envelopeOf(event, viewFromSnapshot);
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
 import type { NotifyDeps } from '../deps.js';
@@ -8,7 +8,6 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
 import { describeRenderError } from '../templates/template.render.js';
-import { NOTIFICATION_STATUSES } from '../notifications/notification.lifecycle.js';
 import { enqueueDispatch } from '../dispatch/dispatch.worker.js';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from '../notifications/idempotency.js';
 import {
@@ -16,6 +15,7 @@ import {
   checkTemplateChannels,
   missingData,
   requiredFields,
+  isDataObject,
   validateChannels,
 } from '../notifications/notification.prepare.js';
 import {
@@ -27,7 +27,6 @@ import {
   type NotificationView,
 } from '../notifications/notification.store.js';
 import { notificationSnapshot, recordNotificationEvents } from '../notifications/notification.events.js';
-import { isDataObject } from '../notifications/notification-data.scalar.js';
 
 export interface SendCommand {
   to: string;
@@ -112,19 +111,20 @@ export class NotificationService {
     return view;
   }
 
+  /** The caller's notification with this id, or null. */
+  find(id: string): Promise<NotificationView | null> {
+    return isUuid(id) ? loadView(this.deps.pool, this.tenant, id) : Promise.resolve(null);
+  }
+
   async get(id: string): Promise<NotificationView> {
-    const view = isUuid(id) ? await loadView(this.deps.pool, this.tenant, id) : null;
+    const view = await this.find(id);
     if (!view) throw notFound('Notification', id);
     return view;
   }
 
-  async list(filter: ListFilter, page: number, limit: number): Promise<Page<NotificationView>> {
-    const errors: string[] = [];
-    if (filter.batchId && !isUuid(filter.batchId)) errors.push('batchId must be a batch id');
-    if (filter.status && !(NOTIFICATION_STATUSES as readonly string[]).includes(filter.status)) {
-      errors.push(`status must be one of: ${NOTIFICATION_STATUSES.join(', ')}`);
-    }
-    if (errors.length) throw badInput(errors);
-    return { ...(await listViews(this.deps.pool, this.tenant, filter, page, limit)), page, limit };
+  /** The caller's notifications (to one address or recipient, in one status, of one batch), newest first; a batch's in recipient order. */
+  list(filter: ListFilter, page: ConnectionArgs): Promise<Connection<NotificationView>> {
+    if (filter.batchId && !isUuid(filter.batchId)) throw badInput('batchId must be a batch id');
+    return listViews(this.deps.pool, this.tenant, filter, page);
   }
 }

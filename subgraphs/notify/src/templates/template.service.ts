@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
+import { keysetConnection, type KeysetList } from '../keyset.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Channel } from '../channels/channel.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
@@ -80,50 +82,64 @@ export class TemplateService {
     });
   }
 
+  /** The named version, or the latest one; null when the name (or that version) does not exist. */
+  find(name: string, version?: number | null): Promise<Template | null> {
+    return this.em.findOne(Template, { ...this.tenant, name, ...(version != null ? { version } : {}) }, { orderBy: { version: 'desc' } });
+  }
+
   /** The named version, or the latest one; 404 when the name (or that version) does not exist. */
   async get(name: string, version?: number | null): Promise<Template> {
-    const found = await this.em.findOne(
-      Template,
-      { ...this.tenant, name, ...(version != null ? { version } : {}) },
-      { orderBy: { version: 'desc' } },
-    );
+    const found = await this.find(name, version);
     if (!found) throw notFound(version != null ? `Template ${name} version ${version}` : `Template ${name}`);
     return found;
   }
 
-  async getById(id: string): Promise<Template> {
-    const found = isUuid(id) ? await this.em.findOne(Template, { id, ...this.tenant }) : null;
-    if (!found) throw notFound('Template', id);
-    return found;
+  /** The caller's template versions with these ids (those that exist, in no particular order). */
+  findByIds(ids: readonly string[]): Promise<Template[]> {
+    const valid = ids.filter(isUuid);
+    return valid.length ? this.em.find(Template, { id: { $in: valid }, ...this.tenant }) : Promise.resolve([]);
   }
 
-  /** Every version of a name, newest first. */
-  async versions(name: string): Promise<Template[]> {
-    const all = await this.em.find(Template, { ...this.tenant, name }, { orderBy: { version: 'desc' } });
-    if (!all.length) throw notFound(`Template ${name}`);
-    return all;
+  /** Every version of a name, newest first (none: the name does not exist). */
+  versions(name: string, page: ConnectionArgs): Promise<Connection<Template>> {
+    return this.connection(
+      {
+        from: 'notify.templates t',
+        where: ['t.organization_id = $1', 't.environment = $2', 't.name = $3'],
+        values: [this.tenant.organizationId, this.tenant.environment, name],
+        key: ['t.version'],
+        descending: true,
+        keyOf: (id) => `select o.version from notify.templates o where o.id = ${id}::uuid`,
+        isId: isUuid,
+        select: 't.id, t.created_at',
+      },
+      page,
+    );
   }
 
   /** The latest version of every name, by name. */
-  async listLatest(page: number, limit: number): Promise<Page<Template>> {
-    const rows = await this.em.execute<Array<{ id: string; total: string }>>(
-      `select id, count(*) over () as total from (
-         select distinct on (name) id, name from notify.templates
-          where organization_id = ? and environment = ? order by name, version desc) latest
-        order by name limit ? offset ?`,
-      [this.tenant.organizationId, this.tenant.environment, limit, (page - 1) * limit],
+  listLatest(page: ConnectionArgs): Promise<Connection<Template>> {
+    return this.connection(
+      {
+        from: `(select distinct on (name) id, name, created_at from notify.templates
+                 where organization_id = $1 and environment = $2 order by name, version desc) t`,
+        where: [],
+        values: [this.tenant.organizationId, this.tenant.environment],
+        key: ['t.name'],
+        descending: false,
+        keyOf: (id) => `select o.name from notify.templates o where o.id = ${id}::uuid`,
+        isId: isUuid,
+        select: 't.id, t.created_at',
+      },
+      page,
     );
-    const byId = new Map((await this.em.find(Template, { id: { $in: rows.map((r) => r.id) }, ...this.tenant })).map((t) => [t.id, t]));
-    const total = rows.length
-      ? Number(rows[0].total)
-      : Number(
-          (
-            await this.em.execute<Array<{ n: string }>>(
-              'select count(distinct name) as n from notify.templates where organization_id = ? and environment = ?',
-              [this.tenant.organizationId, this.tenant.environment],
-            )
-          )[0].n,
-        );
-    return { data: rows.map((r) => byId.get(r.id)!), total, page, limit };
+  }
+
+  private connection(list: KeysetList, page: ConnectionArgs): Promise<Connection<Template>> {
+    const sql = sqlOf(this.em);
+    return keysetConnection<{ id: string; created_at: Date }, Template>(sql, list, page, async (rows) => {
+      const byId = new Map((await this.findByIds(rows.map((r) => r.id))).map((t) => [t.id, t]));
+      return rows.map((r) => byId.get(r.id)!);
+    });
   }
 }

@@ -1,76 +1,122 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ConnectionType } from '../../../../platform/graphql/connection.js';
+import { UserError } from '../../../../platform/graphql/user-errors.js';
 import { NotificationChannelEnum } from '../channels/channel.type.js';
 
-@ObjectType('EmailTemplate')
+@ObjectType('EmailTemplate', { description: 'What a template sends by email' })
 export class EmailTemplateType {
-  @Field() subject!: string;
-  @Field({ description: 'Placeholders are HTML-escaped ({{{field}}} inserts raw HTML)' }) html!: string;
+  @Field({ description: 'The subject line; placeholders are inserted as they are' })
+  subject!: string;
+
+  @Field({ description: 'The HTML body; placeholders are HTML-escaped ({{{field}}} inserts raw HTML)' })
+  html!: string;
 }
 
-@ObjectType('SmsTemplate')
+@ObjectType('SmsTemplate', { description: 'What a template sends by SMS' })
 export class SmsTemplateType {
-  @Field() body!: string;
+  @Field({ description: 'The text of the message' })
+  body!: string;
 }
 
-@ObjectType('PushTemplate')
+@ObjectType('PushTemplate', { description: 'What a template sends as a push notification' })
 export class PushTemplateType {
-  @Field() title!: string;
-  @Field() body!: string;
+  @Field({ description: 'The title shown on the device' })
+  title!: string;
+
+  @Field({ description: 'The text shown under the title' })
+  body!: string;
 }
 
-@ObjectType('TemplateContent')
+@ObjectType('TemplateContent', { description: 'A template’s content on each of its channels' })
 export class TemplateContentType {
-  @Field(() => EmailTemplateType, { nullable: true }) email?: EmailTemplateType | null;
-  @Field(() => SmsTemplateType, { nullable: true }) sms?: SmsTemplateType | null;
-  @Field(() => PushTemplateType, { nullable: true }) push?: PushTemplateType | null;
+  @Field(() => EmailTemplateType, { nullable: true, description: 'Email content; null when the template has none' })
+  email?: EmailTemplateType | null;
+
+  @Field(() => SmsTemplateType, { nullable: true, description: 'SMS content; null when the template has none' })
+  sms?: SmsTemplateType | null;
+
+  @Field(() => PushTemplateType, { nullable: true, description: 'Push content; null when the template has none' })
+  push?: PushTemplateType | null;
 }
 
-@ObjectType('NotificationTemplate')
+@ObjectType('NotificationTemplate', {
+  description: 'One version of a named template: what a notification says on each channel, with {{field}} placeholders',
+})
 export class NotificationTemplateType {
-  @Field(() => ID, { description: 'Identifies this version (template_id)' }) id!: string;
-  @Field() name!: string;
-  @Field(() => Int, { description: 'Starts at 1; every save of the name adds one; versions never change' }) version!: number;
-  @Field(() => [NotificationChannelEnum]) channels!: string[];
-  @Field(() => TemplateContentType) content!: TemplateContentType;
+  @Field(() => ID, { description: 'Identifier of this version' })
+  id!: string;
+
+  @Field({ description: 'The template’s name, which sends use' })
+  name!: string;
+
+  @Field(() => Int, { description: 'Starts at 1; every save of the name adds one; versions never change' })
+  version!: number;
+
+  @Field(() => [NotificationChannelEnum], { description: 'The channels it has content for' })
+  channels!: string[];
+
+  @Field(() => TemplateContentType, { description: 'Its content per channel' })
+  content!: TemplateContentType;
+
   @Field(() => [String], { description: 'Data fields every send must give (placeholders outside {{#if}} and other blocks)' })
   placeholders!: string[];
-  @Field() createdAt!: Date;
+
+  @Field({ description: 'When this version was saved' })
+  createdAt!: Date;
 }
 
-@ObjectType('NotificationTemplatePage')
-export class NotificationTemplatePage {
-  @Field(() => [NotificationTemplateType]) data!: NotificationTemplateType[];
-  @Field(() => Int) total!: number;
-  @Field(() => Int) page!: number;
-  @Field(() => Int) limit!: number;
-}
+export const NotificationTemplateConnection = ConnectionType('NotificationTemplate', NotificationTemplateType, 'notification template');
 
-@InputType()
+@InputType({ description: 'Email content of a template' })
 export class EmailTemplateInput {
-  @Field() subject!: string;
-  @Field() html!: string;
+  @Field({ description: 'The subject line (at most 998 characters)' })
+  subject!: string;
+
+  @Field({ description: 'The HTML body (at most 256 KB); placeholders are HTML-escaped, {{{field}}} inserts raw HTML' })
+  html!: string;
 }
 
-@InputType()
+@InputType({ description: 'SMS content of a template' })
 export class SmsTemplateInput {
-  @Field() body!: string;
+  @Field({ description: 'The text (at most 1,600 characters)' })
+  body!: string;
 }
 
-@InputType()
+@InputType({ description: 'Push content of a template' })
 export class PushTemplateInput {
-  @Field() title!: string;
-  @Field() body!: string;
+  @Field({ description: 'The title (at most 200 characters)' })
+  title!: string;
+
+  @Field({ description: 'The text (at most 4,000 characters)' })
+  body!: string;
 }
 
-@InputType()
+@InputType({ description: 'A template’s content per channel: at least one' })
 export class TemplateChannelsInput {
-  @Field(() => EmailTemplateInput, { nullable: true }) email?: EmailTemplateInput | null;
-  @Field(() => SmsTemplateInput, { nullable: true }) sms?: SmsTemplateInput | null;
-  @Field(() => PushTemplateInput, { nullable: true }) push?: PushTemplateInput | null;
+  @Field(() => EmailTemplateInput, { nullable: true, description: 'Email content' })
+  email?: EmailTemplateInput | null;
+
+  @Field(() => SmsTemplateInput, { nullable: true, description: 'SMS content' })
+  sms?: SmsTemplateInput | null;
+
+  @Field(() => PushTemplateInput, { nullable: true, description: 'Push content' })
+  push?: PushTemplateInput | null;
 }
 
-@InputType()
+@InputType({ description: 'Save a template: a new version of its name' })
 export class CreateNotificationTemplateInput {
-  @Field({ description: 'Letters, digits, _ . - (at most 100); saving an existing name adds a version' }) name!: string;
-  @Field(() => TemplateChannelsInput, { description: 'Content per channel; placeholders are {{field}}' }) channels!: TemplateChannelsInput;
+  @Field({ description: 'Letters, digits, _ . - (at most 100); saving an existing name adds a version' })
+  name!: string;
+
+  @Field(() => TemplateChannelsInput, { description: 'Content per channel; placeholders are {{field}}' })
+  channels!: TemplateChannelsInput;
+}
+
+@ObjectType('CreateNotificationTemplatePayload', { description: 'The result of createNotificationTemplate' })
+export class CreateNotificationTemplatePayload {
+  @Field(() => NotificationTemplateType, { nullable: true, description: 'The new version' })
+  notificationTemplate?: NotificationTemplateType | null;
+
+  @Field(() => [UserError], { description: 'Mistakes in the input (each field named); empty on success' })
+  userErrors!: UserError[];
 }
