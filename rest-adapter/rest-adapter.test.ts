@@ -465,8 +465,15 @@ describe('errors', () => {
     answer = reply({ configureWebhook: { webhook: { id: 'wh_1' }, secret: 'whsec_x', userErrors: [] } });
     await call('POST', '/webhooks/configure', { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: 'aml.batch_complete' });
     expect(last().variables).toEqual({ input: { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: 'AML_BATCH_COMPLETE' } });
-    await call('POST', '/webhooks/configure', { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: [42, null] });
-    expect(last().variables).toMatchObject({ input: { events: [42, null] } });
+    await call('POST', '/webhooks/configure', { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: ['aml.clear', null] });
+    expect(last().variables).toMatchObject({ input: { events: ['AML_CLEAR', null] } });
+    const notStrings = await call('POST', '/webhooks/configure', {
+      clientId: 'c1',
+      callbackUrl: 'https://x.test/',
+      events: ['aml.clear', 42],
+    });
+    expect(notStrings.status).toBe(400);
+    expect(await errorBody(notStrings)).toMatchObject({ code: 'BAD_USER_INPUT', message: ['events[1] must be a string'] });
   });
 
   it.each([

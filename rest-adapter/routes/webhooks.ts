@@ -1,4 +1,4 @@
-import { invalid } from '../../platform/errors.js';
+import { badInput, invalid } from '../../platform/errors.js';
 import { MAX_PAGE_SIZE } from '../../platform/graphql/cursor.js';
 import { USER_ERRORS, WEBHOOK } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
@@ -51,15 +51,19 @@ const SECRET_SHOWN_ONCE = 'Store this signing secret securely: it will not be sh
 
 /**
  * `events` (a list, or one name: GraphQL takes a single value as a list of it) with the graph's
- * names. Names the spec does not list are refused with its words; values that are no string go to
- * GraphQL as sent, for it to judge their type.
+ * names. What the spec's list of strings refused is refused in its words: a value that is no
+ * string (400, as GraphQL said of a list of strings), a name it does not list (422); a missing
+ * value (null) goes to GraphQL as sent.
  */
 function graphEvents(value: unknown): unknown {
-  const names = Array.isArray(value) ? value : [value];
+  const list = Array.isArray(value);
+  const names = list ? value : [value];
+  const notStrings = names.flatMap((name, i) => (name === null || typeof name === 'string' ? [] : [list ? `events[${i}]` : 'events']));
+  if (notStrings.length) throw badInput(notStrings.map((at) => `${at} must be a string`));
   const unknown = names.filter((name): name is string => typeof name === 'string' && !(EVENTS as readonly string[]).includes(name));
   if (unknown.length) throw invalid(`events must be among: ${EVENTS.join(', ')} (unknown: ${unknown.join(', ')})`);
   const mapped = names.map((name) => (typeof name === 'string' ? graphName(name) : name));
-  return Array.isArray(value) ? mapped : mapped[0];
+  return list ? mapped : mapped[0];
 }
 
 /** A webhook as the spec has it: its client's id and the events' dotted names. */

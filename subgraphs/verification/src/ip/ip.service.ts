@@ -21,8 +21,8 @@ export class IpIntelligence {
 
   async analyze(rawIp: string, tenant: Tenant): Promise<IpAnalysisResult> {
     const ip = normaliseIp(rawIp);
-    // the message starts with the field at fault (`ip`), which GraphQL's userErrors name
-    if (!ip) throw invalid(`ip: ${INVALID_IP(rawIp)}`);
+    // the spec's words (REST Form A calls the field `ip`, Form B `ipAddress`): no field path to name
+    if (!ip) throw invalid(INVALID_IP(rawIp));
     const [geo, ranges, knownAbuser] = await Promise.all([geolocate(ip), this.store.lookup(ip), isKnownAbuserIp(this.db, tenant, ip)]);
     // a provider's self-published geofeed fills what the bundled database does not know
     const located = ranges.find((r) => r.country);

@@ -69,10 +69,7 @@ export class WebhookService {
     if (unknown.length) errors.push(`events must be among: ${this.opts.events.join(', ')} (unknown: ${unknown.join(', ')})`);
     if (!isUuid(cmd.clientId)) errors.push('clientId must be the id of an API client of your organization');
     if (url && !errors.length) {
-      await resolveTarget(url.href, this.opts.allowPrivateTargets).catch((err: Error) =>
-        // a DNS failure's own words name no field: the callback URL is the one at fault
-        errors.push(err.message.startsWith('callbackUrl') ? err.message : `callbackUrl: ${err.message}`),
-      );
+      await resolveTarget(url.href, this.opts.allowPrivateTargets).catch((err: Error) => errors.push(err.message));
     }
     if (errors.length) throw invalid(errors);
     // another tenant's client (another organization, or this one's other environment) does not exist here
