@@ -26,7 +26,7 @@ export class ApiClientResolver {
     description:
       'Creates an API client, in a new organization or an existing one; its key is shown this once (operator only: X-Admin-Secret)',
   })
-  async createApiClient(@Arg('input') input: CreateApiClientInput, @Ctx() ctx: Ctx) {
+  async createApiClient(@Arg('input', { description: 'The client to create' }) input: CreateApiClientInput, @Ctx() ctx: Ctx) {
     const { client, apiKey } = await service(ctx).create(input);
     return { apiClient: client, apiKey };
   }
@@ -34,7 +34,7 @@ export class ApiClientResolver {
   @Mutation(() => RevokeApiClientPayload, {
     description: 'Revokes an API client: its key is refused from the next request on, on every gateway (operator only: X-Admin-Secret)',
   })
-  async revokeApiClient(@Arg('input') input: RevokeApiClientInput, @Ctx() ctx: Ctx) {
+  async revokeApiClient(@Arg('input', { description: 'The client whose key to revoke' }) input: RevokeApiClientInput, @Ctx() ctx: Ctx) {
     return { apiClient: await service(ctx).revoke(input.id) };
   }
 
@@ -42,7 +42,10 @@ export class ApiClientResolver {
     description:
       'Replaces an API client’s key: the new one is shown this once, the old one is refused from now on (operator only: X-Admin-Secret)',
   })
-  async rotateApiClientKey(@Arg('input') input: RotateApiClientKeyInput, @Ctx() ctx: Ctx) {
+  async rotateApiClientKey(
+    @Arg('input', { description: 'The client whose key to replace' }) input: RotateApiClientKeyInput,
+    @Ctx() ctx: Ctx,
+  ) {
     const { client, apiKey } = await service(ctx).rotate(input.id);
     return { apiClient: client, apiKey };
   }

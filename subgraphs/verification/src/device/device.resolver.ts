@@ -39,7 +39,10 @@ export class DeviceResolver {
   @Mutation(() => AssessDevicePayload, {
     description: 'Assesses a user’s device from its browser fingerprint: a stable device id, signals, and a risk score with its reasons',
   })
-  async assessDevice(@Arg('input') input: AssessDeviceInput, @Ctx() ctx: Ctx) {
+  async assessDevice(
+    @Arg('input', { description: 'The user, the session and the browser fingerprint' }) input: AssessDeviceInput,
+    @Ctx() ctx: Ctx,
+  ) {
     const assessment = await service(ctx, 'write').assess({
       userId: input.userId,
       sessionId: input.sessionId,

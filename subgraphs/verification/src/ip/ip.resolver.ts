@@ -67,7 +67,7 @@ export class IpResolver {
   @Mutation(() => AnalyzeIpPayload, {
     description: 'Analyses an IP address (location, network, VPN/proxy/Tor/datacenter, known abuser) and keeps the analysis',
   })
-  async analyzeIp(@Arg('input') input: AnalyzeIpInput, @Ctx() ctx: Ctx) {
+  async analyzeIp(@Arg('input', { description: 'The address, and the user it is analysed for' }) input: AnalyzeIpInput, @Ctx() ctx: Ctx) {
     return { ipAnalysis: toIpAnalysis(await service(ctx, 'write').check(input.ip, input.userId ?? null)) };
   }
 
@@ -100,7 +100,7 @@ export class IpResolver {
     description:
       'Imports one IP feed file, replacing the feed of that name at once for every analysis (operator only: X-Admin-Secret); `npm run ip:import` does the same from files',
   })
-  async importIpFeed(@Arg('input') input: ImportIpFeedInput, @Ctx() ctx: Ctx) {
+  async importIpFeed(@Arg('input', { description: 'The feed file and how to read it' }) input: ImportIpFeedInput, @Ctx() ctx: Ctx) {
     requireAdmin(ctx.principal);
     let parsed;
     try {

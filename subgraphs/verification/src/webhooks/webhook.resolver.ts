@@ -99,7 +99,10 @@ export class WebhookResolver {
   @Mutation(() => ConfigureWebhookPayload, {
     description: 'Configures a webhook: its events are POSTed, signed, to the callback URL; the signing secret is shown this once',
   })
-  async configureWebhook(@Arg('input') input: ConfigureWebhookInput, @Ctx() ctx: Ctx) {
+  async configureWebhook(
+    @Arg('input', { description: 'Where to POST which events, for which API client' }) input: ConfigureWebhookInput,
+    @Ctx() ctx: Ctx,
+  ) {
     const webhook = await service(ctx, 'write').configure(input);
     return { webhook, secret: webhook.secret };
   }
@@ -107,7 +110,7 @@ export class WebhookResolver {
   @Mutation(() => DeactivateWebhookPayload, {
     description: 'Deactivates a webhook: it receives nothing more, pending deliveries fail, its history stays readable',
   })
-  async deactivateWebhook(@Arg('input') input: DeactivateWebhookInput, @Ctx() ctx: Ctx) {
+  async deactivateWebhook(@Arg('input', { description: 'The webhook to deactivate' }) input: DeactivateWebhookInput, @Ctx() ctx: Ctx) {
     return { webhook: await service(ctx, 'write').deactivate(input.id) };
   }
 }
@@ -150,7 +153,7 @@ export class WebhookDeliveryResolver {
   @Mutation(() => RedeliverWebhookPayload, {
     description: 'Attempts a delivery again now, whatever its status (to resend it, or after FAILED); its webhook must be active',
   })
-  async redeliverWebhook(@Arg('input') input: RedeliverWebhookInput, @Ctx() ctx: Ctx) {
+  async redeliverWebhook(@Arg('input', { description: 'The delivery to attempt again' }) input: RedeliverWebhookInput, @Ctx() ctx: Ctx) {
     const svc = service(ctx, 'write');
     const delivery = await svc.redeliver(input.deliveryId);
     ctx.deps.deliveries.wake();
