@@ -5,9 +5,12 @@
  * delivery's row without its tenant, claim and secret columns (`id`, `webhookId`, `eventId`,
  * `event`, `status`, `attemptCount`, `nextAttemptAt`, `deliveredAt`, `createdAt`, `body`).
  *
- * The delivery worker and the outbox relay (platform/delivery, platform/events) are the code that
- * moves deliveries; they record these events in the transaction of each move. These names are not
- * webhook events: no webhook can subscribe to them (a delivery about a delivery would never end).
+ * The code that moves deliveries is the platform's: the outbox relay creates them
+ * (`webhook_delivery.created`), the delivery worker records attempts (`retrying`, `delivered`,
+ * `failed`, also for a deactivated webhook) and `redeliver` makes them PENDING again
+ * (`redelivered`). Each is to record its event in the transaction of the move; until it does,
+ * the subscriptions are served and deliver nothing. These names are not webhook events: no webhook
+ * can subscribe to them (a delivery about a delivery would never end).
  */
 export const WEBHOOK_DELIVERY_RESOURCE = 'webhook_delivery';
 
