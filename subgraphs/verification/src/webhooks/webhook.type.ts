@@ -111,7 +111,8 @@ export const WebhookDeliveryEvent = EventEnvelopeType(
 
 @InputType({ description: 'A new webhook: where to POST which events' })
 export class ConfigureWebhookInput {
-  @Field(() => ID, { description: 'The API client of your organization the webhook belongs to' })
+  // String, not ID: ID would take a number, which the REST form has always refused as no string (400)
+  @Field({ description: 'The id of the API client of your organization the webhook belongs to' })
   @IsNotEmpty({ message: 'clientId must not be empty' })
   clientId!: string;
 
