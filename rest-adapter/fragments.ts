@@ -36,22 +36,6 @@ export const IDENTITY_VERIFICATION = /* GraphQL */ `
   }
 `;
 
-export const CREATED_API_CLIENT = /* GraphQL */ `
-  fragment CreatedApiClientFields on CreatedApiClient {
-    id
-    name
-    organizationId
-    service
-    environment
-    apiKey
-    keyPrefix
-    permissions
-    rateLimit
-    message
-    createdAt
-  }
-`;
-
 export const API_CLIENT = /* GraphQL */ `
   fragment ApiClientFields on ApiClient {
     id
@@ -67,35 +51,16 @@ export const API_CLIENT = /* GraphQL */ `
   }
 `;
 
-export const CREATED_WEBHOOK = /* GraphQL */ `
-  fragment CreatedWebhookFields on CreatedWebhook {
-    id
-    clientId
-    callbackUrl
-    events
-    secret
-    message
-    active
-    createdAt
-  }
-`;
-
 export const WEBHOOK = /* GraphQL */ `
   fragment WebhookFields on Webhook {
     id
-    clientId
+    clientId: client {
+      id
+    }
     callbackUrl
     events
     active
     createdAt
-  }
-`;
-
-export const DELETED_WEBHOOK = /* GraphQL */ `
-  fragment DeletedWebhookFields on DeletedWebhook {
-    id
-    active
-    message
   }
 `;
 

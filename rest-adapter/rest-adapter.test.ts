@@ -18,6 +18,8 @@ interface Canned {
 }
 
 const logger = createLogger('rest-adapter-test');
+const KEY_SHOWN_ONCE = 'Store this API key securely: it will not be shown again.';
+const SECRET_SHOWN_ONCE = 'Store this signing secret securely: it will not be shown again.';
 let gateway: Server;
 let adapter: RunningRestAdapter;
 let received: Received[] = [];
@@ -126,8 +128,10 @@ describe('routes → operations', () => {
       path: '/admin/api-clients',
       body: { name: 'Acme', permissions: ['identity:read'], rateLimit: 100, environment: 'test', extra: 'dropped' },
       field: 'createApiClient',
-      variables: { input: { name: 'Acme', permissions: ['identity:read'], rateLimit: 100, environment: 'test' } },
-      data: { id: 'c1', apiKey: 'vk_test_x' },
+      variables: { input: { name: 'Acme', permissions: ['identity:read'], rateLimit: 100, environment: 'TEST' } },
+      answer: { apiClient: { id: 'c1', environment: 'TEST' }, apiKey: 'vk_test_x', userErrors: [] },
+      // the notice of a key shown once is the spec's (the graph returns the key as a payload field)
+      data: { id: 'c1', environment: 'test', apiKey: 'vk_test_x', message: KEY_SHOWN_ONCE },
       status: 201,
     },
     {
@@ -176,26 +180,80 @@ describe('routes → operations', () => {
       path: '/webhooks/configure',
       body: { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: ['identity.verified'] },
       field: 'configureWebhook',
-      variables: { input: { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: ['identity.verified'] } },
-      data: { id: 'wh_1', secret: 'whsec_x' },
+      variables: { input: { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: ['IDENTITY_VERIFIED'] } },
+      answer: { webhook: { id: 'wh_1', clientId: { id: 'c1' }, events: ['IDENTITY_VERIFIED'] }, secret: 'whsec_x', userErrors: [] },
+      // the notice of a secret shown once is the spec's (the graph returns the secret as a payload field)
+      data: { id: 'wh_1', clientId: 'c1', events: ['identity.verified'], secret: 'whsec_x', message: SECRET_SHOWN_ONCE },
       status: 201,
     },
     {
       name: 'list webhooks of a client',
       method: 'GET',
       path: '/webhooks/client/c1',
-      field: 'webhooksByClient',
-      variables: { clientId: 'c1' },
-      data: [{ id: 'wh_1', active: true }],
+      field: 'webhooks',
+      variables: { clientId: 'c1', first: 100 },
+      answer: {
+        nodes: [
+          { id: 'wh_2', active: true },
+          { id: 'wh_1', active: true },
+        ],
+      },
+      data: [
+        { id: 'wh_1', active: true },
+        { id: 'wh_2', active: true },
+      ],
       status: 200,
     },
     {
       name: 'delete webhook',
       method: 'DELETE',
       path: '/webhooks/wh_1',
-      field: 'deleteWebhook',
+      field: 'deactivateWebhook',
       variables: { id: 'wh_1' },
-      data: { id: 'wh_1', active: false, message: 'Webhook deactivated' },
+      answer: { webhook: { id: 'wh_1', active: false }, userErrors: [] },
+      // the spec's notice names the webhook (the graph returns the webhook itself)
+      data: { id: 'wh_1', active: false, message: 'Webhook deactivated: wh_1' },
+      status: 200,
+    },
+    {
+      name: 'revoke API client',
+      method: 'DELETE',
+      path: '/admin/api-clients/c1',
+      field: 'revokeApiClient',
+      variables: { id: 'c1' },
+      answer: { apiClient: { id: 'c1', service: 'RISK', environment: 'LIVE', active: false }, userErrors: [] },
+      data: { id: 'c1', service: 'risk', environment: 'live', active: false },
+      status: 200,
+    },
+    {
+      name: 'rotate API client key',
+      method: 'POST',
+      path: '/admin/api-clients/c1/rotate',
+      field: 'rotateApiClientKey',
+      variables: { id: 'c1' },
+      answer: { apiClient: { id: 'c1', service: 'NOTIFY' }, apiKey: 'nk_live_y', userErrors: [] },
+      data: { id: 'c1', service: 'notify', apiKey: 'nk_live_y', message: KEY_SHOWN_ONCE },
+      status: 201,
+    },
+    {
+      name: 'get device assessment',
+      method: 'GET',
+      path: '/intelligence/device/dfp_1',
+      field: 'deviceAssessment',
+      variables: { id: 'dfp_1' },
+      answer: { id: 'da_1', device: { deviceType: 'MOBILE' }, reasons: [{ signal: 'KNOWN_FRAUD_DEVICE', weight: 0.6 }] },
+      data: { id: 'da_1', device: { deviceType: 'mobile' }, reasons: [{ signal: 'knownFraudDevice', weight: 0.6 }] },
+      status: 200,
+    },
+    {
+      name: 'analyse an IP (Form B)',
+      method: 'POST',
+      path: '/intelligence/ip/check',
+      body: { ipAddress: '8.8.8.8', userId: 'u1' },
+      field: 'analyzeIp',
+      variables: { ipAddress: '8.8.8.8', userId: 'u1' },
+      answer: { ipAnalysis: { id: 'ip_1', ip: '8.8.8.8' }, userErrors: [] },
+      data: { id: 'ip_1', ip: '8.8.8.8' },
       status: 200,
     },
   ];
@@ -244,7 +302,7 @@ describe('headers', () => {
   it('forwards credentials, idempotency key, request id and client IP; copies rate-limit headers back', async () => {
     answer = {
       headers: { 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-reset': '60', 'x-internal': 'no' },
-      body: { data: { createApiClient: { id: 'c1' } } },
+      body: { data: { createApiClient: { apiClient: { id: 'c1' }, apiKey: 'vk_test_x', userErrors: [] } } },
     };
     const res = await call(
       'POST',
@@ -374,6 +432,48 @@ describe('errors', () => {
     const res = await call('GET', '/verifications/identity/iv_9');
     expect(res.status).toBe(404);
     expect(await errorBody(res)).toMatchObject({ code: 'NOT_FOUND', message: 'Identity verification iv_9 not found' });
+  });
+
+  it('answers 404 for a device assessment the graph does not find', async () => {
+    answer = reply({ deviceAssessment: null });
+    const res = await call('GET', '/intelligence/device/dfp_9');
+    expect(res.status).toBe(404);
+    expect(await errorBody(res)).toMatchObject({ code: 'NOT_FOUND', message: 'Device assessment dfp_9 not found' });
+  });
+
+  it('refuses enum values the spec does not list, in its words, and maps the ones it does', async () => {
+    const admin = { 'x-admin-secret': 's3cret' };
+    for (const service of ['RISK', 'Risk', 'spaceship', 7]) {
+      const res = await call('POST', '/admin/api-clients', { name: 'Acme', service, environment: 'TEST' }, admin);
+      expect(res.status).toBe(422);
+      expect(await errorBody(res)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: ['service must be one of: verification, risk, notify, all', 'environment must be one of: live, test'],
+      });
+    }
+    const events = await call('POST', '/webhooks/configure', {
+      clientId: 'c1',
+      callbackUrl: 'https://example.test/hook',
+      events: ['identity.verified', 'IDENTITY_REJECTED', 'identity.exploded'],
+    });
+    expect(events.status).toBe(422);
+    expect(((await errorBody(events)).message as string[])[0]).toMatch(
+      /^events must be among: document\.verified, .*, batch\.completed \(unknown: IDENTITY_REJECTED, identity\.exploded\)$/,
+    );
+    expect(received).toHaveLength(0);
+
+    answer = reply({ configureWebhook: { webhook: { id: 'wh_1' }, secret: 'whsec_x', userErrors: [] } });
+    await call('POST', '/webhooks/configure', { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: 'aml.batch_complete' });
+    expect(last().variables).toEqual({ input: { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: 'AML_BATCH_COMPLETE' } });
+    await call('POST', '/webhooks/configure', { clientId: 'c1', callbackUrl: 'https://example.test/hook', events: ['aml.clear', null] });
+    expect(last().variables).toMatchObject({ input: { events: ['AML_CLEAR', null] } });
+    const notStrings = await call('POST', '/webhooks/configure', {
+      clientId: 'c1',
+      callbackUrl: 'https://x.test/',
+      events: ['aml.clear', 42],
+    });
+    expect(notStrings.status).toBe(400);
+    expect(await errorBody(notStrings)).toMatchObject({ code: 'BAD_USER_INPUT', message: ['events[1] must be a string'] });
   });
 
   it.each([

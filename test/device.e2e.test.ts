@@ -38,11 +38,11 @@ describe('device intelligence end to end', () => {
     stack = await startTestStack();
     h = { 'x-api-key': (await stack.createClient({ name: 'devices' })).apiKey };
     const tor = await stack.gql(
-      `mutation { importIpFeed(input: { feed: "tor", content: "${TOR_IP}\\n" }) { entries } }`,
+      `mutation { importIpFeed(input: { feed: "tor", content: "${TOR_IP}\\n" }) { ipFeed { entries } } }`,
       {},
       { 'x-admin-secret': ADMIN_SECRET },
     );
-    expect(tor.body.data.importIpFeed.entries).toBe(1);
+    expect(tor.body.data.importIpFeed.ipFeed.entries).toBe(1);
   });
   afterAll(() => stack?.stop());
 
@@ -144,18 +144,21 @@ describe('device intelligence end to end', () => {
     const viaRest = await assess({ userId: 'no-ip', sessionId: 'n-1', fingerprint: PHONE });
     expect(viaRest.body).toMatchObject({ ip: '127.0.0.1', ipDetected: true });
     const viaGraphQL = await stack.gql(
-      `mutation($input: AssessDeviceInput!) { assessDevice(input: $input) { ${DEVICE_FIELDS} } }`,
+      `mutation($input: AssessDeviceInput!) { assessDevice(input: $input) { deviceAssessment { ${DEVICE_FIELDS} } userErrors { field } } }`,
       { input: { userId: 'no-ip', sessionId: 'n-2', fingerprint: PHONE } },
       { ...h, 'x-forwarded-for': CAMEROON_IP }, // from loopback, a trusted proxy (TRUSTED_PROXIES)
     );
-    expect(viaGraphQL.body.data.assessDevice).toMatchObject({ ip: CAMEROON_IP, ipDetected: true, location: { country: 'CM' } });
+    expect(viaGraphQL.body.data.assessDevice).toMatchObject({
+      deviceAssessment: { ip: CAMEROON_IP, ipDetected: true, location: { country: 'CM' }, device: { deviceType: 'MOBILE' } },
+      userErrors: [],
+    });
     // 10.0.0.1 is not a trusted proxy: what it claims about the hop before it is not believed
     const spoofed = await stack.gql(
-      `mutation($input: AssessDeviceInput!) { assessDevice(input: $input) { ip } }`,
+      `mutation($input: AssessDeviceInput!) { assessDevice(input: $input) { deviceAssessment { ip } userErrors { field } } }`,
       { input: { userId: 'no-ip', sessionId: 'n-3', fingerprint: PHONE } },
       { ...h, 'x-forwarded-for': `${CAMEROON_IP}, 10.0.0.1` },
     );
-    expect(spoofed.body.data.assessDevice.ip).toBe('10.0.0.1');
+    expect(spoofed.body.data.assessDevice.deviceAssessment.ip).toBe('10.0.0.1');
   });
 
   it('validates: 400 for missing or mistyped fields, 422 for invalid values', async () => {
@@ -172,6 +175,23 @@ describe('device intelligence end to end', () => {
     expect(badTz.body.message).toEqual(['fingerprint.timezone must be an IANA time zone (e.g. Africa/Lagos)']);
     expect((await assess({ userId: 'v', sessionId: 's', fingerprint: { ...PHONE, ip: '300.1.1.1' } })).status).toBe(422);
     expect((await assess({ userId: '', sessionId: 's', fingerprint: PHONE })).status).toBe(422);
+    // GraphQL answers the same mistakes as user errors naming the field
+    const invalid = await stack.gql(
+      `mutation($input: AssessDeviceInput!) { assessDevice(input: $input) { deviceAssessment { id } userErrors { field code message } } }`,
+      { input: { userId: 'v', sessionId: 's', fingerprint: { ...PHONE, timezone: 'Mars/Olympus', ip: '300.1.1.1' } } },
+      h,
+    );
+    expect(invalid.body.data.assessDevice).toEqual({
+      deviceAssessment: null,
+      userErrors: [
+        {
+          field: ['input', 'fingerprint', 'timezone'],
+          code: 'VALIDATION_FAILED',
+          message: 'fingerprint.timezone must be an IANA time zone (e.g. Africa/Lagos)',
+        },
+        { field: ['input', 'fingerprint', 'ip'], code: 'VALIDATION_FAILED', message: expect.stringMatching(/^fingerprint\.ip: /) },
+      ],
+    });
     // members beyond the spec's (SDKs send more) are ignored by the REST form
     expect(
       (await assess({ userId: 'v', sessionId: 's', fingerprint: { ...PHONE, colorDepth: 24, hardwareConcurrency: 8 }, ip: CAMEROON_IP }))
@@ -188,7 +208,21 @@ describe('device intelligence end to end', () => {
     expect((await stack.rest('GET', `/intelligence/device/${mine.body.id}`, undefined, other)).status).toBe(404);
     expect((await stack.rest('GET', `/intelligence/device/${mine.body.deviceId}`, undefined, other)).status).toBe(404);
     expect((await stack.rest('GET', '/intelligence/device/not-an-id', undefined, h)).status).toBe(404);
-    const byUser = await stack.gql(`{ deviceAssessmentsByUser(userId: "amina", limit: 2) { total page limit data { userId } } }`, {}, h);
-    expect(byUser.body.data.deviceAssessmentsByUser).toMatchObject({ total: 3, page: 1, limit: 2 });
+    const byUser = await stack.gql(
+      `{ deviceAssessments(filter: { userId: "amina" }, first: 2) { totalCount nodes { userId } pageInfo { hasNextPage } } }`,
+      {},
+      h,
+    );
+    expect(byUser.body.data.deviceAssessments).toEqual({
+      totalCount: 3,
+      nodes: [{ userId: 'amina' }, { userId: 'amina' }],
+      pageInfo: { hasNextPage: true },
+    });
+    const lookup = `query($id: ID!) { deviceAssessment(id: $id) { id deviceId } }`;
+    expect((await stack.gql(lookup, { id: mine.body.deviceId }, h)).body.data.deviceAssessment).toMatchObject({
+      deviceId: mine.body.deviceId,
+    });
+    expect((await stack.gql(lookup, { id: mine.body.id }, other)).body.data.deviceAssessment).toBeNull();
+    expect((await stack.gql(lookup, { id: mine.body.deviceId }, other)).body.data.deviceAssessment).toBeNull();
   });
 });

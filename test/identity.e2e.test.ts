@@ -30,12 +30,47 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       expect(res.body.apiKey).toMatch(/^risk_test_[A-Za-z0-9_-]{20,}$/);
       expect(res.body.message).toMatch(/not be shown again/);
       const viaGraphQL = await stack.gql(
-        `mutation { createApiClient(input: { name: "notify", service: notify }) { apiKey rateLimit permissions } }`,
+        `mutation { createApiClient(input: { name: "notify", service: NOTIFY }) {
+          apiClient { service environment rateLimit permissions active } apiKey userErrors { field }
+        } }`,
         {},
         { 'x-admin-secret': ADMIN_SECRET },
       );
-      expect(viaGraphQL.body.data.createApiClient.apiKey).toMatch(/^nk_live_/);
-      expect(viaGraphQL.body.data.createApiClient.rateLimit).toBe(1000);
+      expect(viaGraphQL.body.data.createApiClient).toEqual({
+        apiClient: { service: 'NOTIFY', environment: 'LIVE', rateLimit: 1000, permissions: [], active: true },
+        apiKey: expect.stringMatching(/^nk_live_/),
+        userErrors: [],
+      });
+    });
+
+    it('answers GraphQL mistakes as user errors naming the field', async () => {
+      const admin = { 'x-admin-secret': ADMIN_SECRET };
+      const create = `mutation($input: CreateApiClientInput!) {
+        createApiClient(input: $input) { apiClient { id } apiKey userErrors { field code message } }
+      }`;
+      const empty = await stack.gql(create, { input: { name: '', rateLimit: 0 } }, admin);
+      expect(empty.body.data.createApiClient).toEqual({
+        apiClient: null,
+        apiKey: null,
+        userErrors: [{ field: ['input', 'name'], code: 'VALIDATION_FAILED', message: 'name must not be empty' }],
+      });
+      const limits = await stack.gql(create, { input: { name: 'x', rateLimit: 0 } }, admin);
+      expect(limits.body.data.createApiClient.userErrors).toEqual([
+        { field: ['input', 'rateLimit'], code: 'VALIDATION_FAILED', message: expect.stringMatching(/^rateLimit must be an integer/) },
+      ]);
+      const permissions = await stack.gql(create, { input: { name: 'x', permissions: ['fly'] } }, admin);
+      expect(permissions.body.data.createApiClient.userErrors).toEqual([
+        { field: ['input', 'permissions'], code: 'VALIDATION_FAILED', message: expect.stringMatching(/^permissions must be among/) },
+      ]);
+      const revoke = `mutation($id: ID!) { revokeApiClient(input: { id: $id }) { apiClient { id } userErrors { field code message } } }`;
+      const unknown = await stack.gql(revoke, { id: '00000000-0000-4000-8000-000000000000' }, admin);
+      expect(unknown.body.data.revokeApiClient).toEqual({
+        apiClient: null,
+        userErrors: [{ field: null, code: 'NOT_FOUND', message: 'API client 00000000-0000-4000-8000-000000000000 not found' }],
+      });
+      // a key is no operator: refused at the top, whatever the input
+      const key = { 'x-api-key': (await stack.createClient({ name: 'not an operator' })).apiKey };
+      expect((await stack.gql(create, { input: { name: 'x' } }, key)).body.errors![0].extensions.code).toBe('FORBIDDEN');
     });
 
     it('refuses a missing or wrong admin secret and invalid input', async () => {

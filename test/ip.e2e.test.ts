@@ -29,12 +29,18 @@ describe('IP intelligence end to end (feeds, GraphQL, REST Form A and B)', () =>
 
   async function importFeed(feed: string, content: string, extra: Record<string, unknown> = {}) {
     const res = await stack.gql(
-      `mutation($input: ImportIpFeedInput!) { importIpFeed(input: $input) { feed category provider format entries previousEntries changed skipped version importedAt } }`,
+      `mutation($input: ImportIpFeedInput!) {
+        importIpFeed(input: $input) {
+          ipFeed { feed category provider format entries version importedAt } previousEntries changed skipped userErrors { message }
+        }
+      }`,
       { input: { feed, content, ...extra } },
       admin,
     );
     expect(res.body.errors).toBeUndefined();
-    return res.body.data.importIpFeed;
+    const { ipFeed, userErrors, ...outcome } = res.body.data.importIpFeed;
+    expect(userErrors).toEqual([]);
+    return { ...ipFeed, ...outcome };
   }
 
   beforeAll(async () => {
@@ -50,7 +56,7 @@ describe('IP intelligence end to end (feeds, GraphQL, REST Form A and B)', () =>
   describe('feeds', () => {
     it('imports feeds as versions (admin only) and lists them', async () => {
       const again = await importFeed('tor', TOR_FIXTURE);
-      expect(again).toMatchObject({ feed: 'tor', category: 'TOR', format: 'list', entries: 2, previousEntries: 2, changed: false });
+      expect(again).toMatchObject({ feed: 'tor', category: 'TOR', format: 'LIST', entries: 2, previousEntries: 2, changed: false });
       const custom = await importFeed('spamhaus-drop', '; DROP\n1.10.16.0/20 ; SBL256894\nnonsense\n', { category: 'BOTNET' });
       expect(custom).toMatchObject({
         feed: 'spamhaus-drop',
@@ -60,26 +66,49 @@ describe('IP intelligence end to end (feeds, GraphQL, REST Form A and B)', () =>
         changed: true,
         previousEntries: 0,
       });
-      const list = await stack.gql('{ ipFeeds { feed category provider entries } }', {}, h);
-      expect(list.body.data.ipFeeds).toEqual(
+      const list = await stack.gql('{ ipFeeds { totalCount nodes { feed category provider entries } } }', {}, h);
+      expect(list.body.data.ipFeeds.nodes).toEqual(
         expect.arrayContaining([
           { feed: 'aws', category: 'DATACENTER', provider: 'Amazon Web Services', entries: 2 },
           { feed: 'tor', category: 'TOR', provider: 'Tor Project', entries: 2 },
           { feed: 'spamhaus-drop', category: 'BOTNET', provider: null, entries: 1 },
         ]),
       );
+      // last imported first, a page at a time
+      expect(list.body.data.ipFeeds.nodes[0].feed).toBe('spamhaus-drop');
+      const pages = `query($after: String) { ipFeeds(first: 2, after: $after) { nodes { feed } pageInfo { hasNextPage endCursor } } }`;
+      const seen: string[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page: { nodes: Array<{ feed: string }>; pageInfo: { hasNextPage: boolean; endCursor: string } } = (
+          await stack.gql(pages, { after }, admin)
+        ).body.data.ipFeeds;
+        seen.push(...page.nodes.map((f) => f.feed));
+        if (!page.pageInfo.hasNextPage) break;
+        after = page.pageInfo.endCursor;
+      }
+      expect(seen).toEqual(list.body.data.ipFeeds.nodes.map((f: { feed: string }) => f.feed));
+      expect(seen).toHaveLength(list.body.data.ipFeeds.totalCount);
     });
 
     it('refuses imports without the admin secret, unknown feeds without a category, and bad content', async () => {
-      const denied = await stack.gql(`mutation { importIpFeed(input: { feed: "tor", content: "1.2.3.4" }) { feed } }`, {}, h);
+      const importing = (input: string) =>
+        `mutation { importIpFeed(input: { ${input} }) { ipFeed { feed } userErrors { field code message } } }`;
+      const denied = await stack.gql(importing('feed: "tor", content: "1.2.3.4"'), {}, h);
       expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
-      const unknown = await stack.gql(`mutation { importIpFeed(input: { feed: "mylist", content: "1.2.3.4" }) { feed } }`, {}, admin);
-      expect(unknown.body.errors![0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED' } });
-      expect(unknown.body.errors![0].message).toMatch(/give its category/);
-      const empty = await stack.gql(`mutation { importIpFeed(input: { feed: "tor", content: "# nothing" }) { feed } }`, {}, admin);
-      expect(empty.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
+      const unknown = await stack.gql(importing('feed: "mylist", content: "1.2.3.4"'), {}, admin);
+      expect(unknown.body.data.importIpFeed).toEqual({
+        ipFeed: null,
+        userErrors: [{ field: ['input', 'category'], code: 'VALIDATION_FAILED', message: expect.stringMatching(/give its category/) }],
+      });
+      const empty = await stack.gql(importing('feed: "tor", content: "# nothing"'), {}, admin);
+      expect(empty.body.data.importIpFeed.userErrors).toEqual([
+        { field: ['input', 'content'], code: 'VALIDATION_FAILED', message: expect.stringMatching(/^content: No IP address/) },
+      ]);
+      const badName = await stack.gql(importing('feed: "Bad Name!", content: "1.2.3.4", category: VPN'), {}, admin);
+      expect(badName.body.data.importIpFeed.userErrors[0].field).toEqual(['input', 'feed']);
       const badCategory = await stack.gql(
-        `mutation { importIpFeed(input: { feed: "x", content: "1.2.3.4", category: SPACESHIP }) { feed } }`,
+        `mutation { importIpFeed(input: { feed: "x", content: "1.2.3.4", category: SPACESHIP }) { ipFeed { feed } userErrors { message } } }`,
         {},
         admin,
       );
@@ -208,18 +237,41 @@ describe('IP intelligence end to end (feeds, GraphQL, REST Form A and B)', () =>
       expect((await stack.rest('POST', '/intelligence/ip', { ip: '185.220.101.1' }, h)).body.threats.isTor).toBe(false);
     });
 
-    it('is queryable by id in GraphQL, and by user; other organizations get 404', async () => {
-      const created = await stack.gql(`mutation { analyzeIp(input: { ip: "3.5.140.9", userId: "gq-user" }) { ${IP_FIELDS} } }`, {}, h);
-      const analysis = created.body.data.analyzeIp;
+    it('is queryable by id in GraphQL, and by user as a connection; other organizations see nothing', async () => {
+      const analyze = (ip: string) =>
+        stack.gql(
+          `mutation { analyzeIp(input: { ip: "${ip}", userId: "gq-user" }) { ipAnalysis { ${IP_FIELDS} } userErrors { field code } } }`,
+          {},
+          h,
+        );
+      const created = (await analyze('3.5.140.9')).body.data.analyzeIp;
+      expect(created.userErrors).toEqual([]);
+      const analysis = created.ipAnalysis;
       expect(analysis.threats.isDatacenter).toBe(true);
       const read = await stack.gql(`query($id: ID!) { ipAnalysis(id: $id) { ${IP_FIELDS} } }`, { id: analysis.id }, h);
       expect(read.body.data.ipAnalysis).toEqual(analysis);
-      const byUser = await stack.gql(`{ ipAnalysesByUser(userId: "gq-user") { total data { id } } }`, {}, h);
-      expect(byUser.body.data.ipAnalysesByUser).toEqual({ total: 1, data: [{ id: analysis.id }] });
+      const second = (await analyze('41.202.207.1')).body.data.analyzeIp.ipAnalysis;
+      const byUser = await stack.gql(
+        `{ ipAnalyses(filter: { userId: "gq-user" }, first: 1) { totalCount nodes { id } pageInfo { endCursor } } }`,
+        {},
+        h,
+      );
+      expect(byUser.body.data.ipAnalyses).toMatchObject({ totalCount: 2, nodes: [{ id: second.id }] });
+      const next = await stack.gql(
+        `query($after: String) { ipAnalyses(filter: { userId: "gq-user" }, first: 1, after: $after) { nodes { id } pageInfo { hasNextPage } } }`,
+        { after: byUser.body.data.ipAnalyses.pageInfo.endCursor },
+        h,
+      );
+      expect(next.body.data.ipAnalyses).toEqual({ nodes: [{ id: analysis.id }], pageInfo: { hasNextPage: false } });
+      // the spec's message names no field (its two forms call it ip and ipAddress): a user error of no field
+      expect((await analyze('999.1.1.1')).body.data.analyzeIp).toEqual({
+        ipAnalysis: null,
+        userErrors: [{ field: null, code: 'VALIDATION_FAILED' }],
+      });
       const other = { 'x-api-key': (await stack.createClient({ name: 'other2' })).apiKey };
       expect(
-        (await stack.gql(`query($id: ID!) { ipAnalysis(id: $id) { id } }`, { id: analysis.id }, other)).body.errors![0].extensions.code,
-      ).toBe('NOT_FOUND');
+        (await stack.gql(`query($id: ID!) { ipAnalysis(id: $id) { id } }`, { id: analysis.id }, other)).body.data.ipAnalysis,
+      ).toBeNull();
     });
   });
 

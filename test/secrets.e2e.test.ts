@@ -163,8 +163,15 @@ describe('secrets never in logs nor in responses after creation', () => {
     expect(made.status).toBe(201);
     verificationClient = { id: made.body.id, key: created('verification API key', made.body.apiKey) };
     expect(made.body.keyPrefix).toBe(verificationClient.key.slice(0, 12));
-    const riskMade = await gql(`mutation { createApiClient(input: {name: "risk", service: risk}) { id apiKey } }`, {}, admin);
-    const risk = { id: riskMade.body.data.createApiClient.id, key: created('risk API key', riskMade.body.data.createApiClient.apiKey) };
+    const riskMade = await gql(
+      `mutation { createApiClient(input: {name: "risk", service: RISK}) { apiClient { id } apiKey userErrors { message } } }`,
+      {},
+      admin,
+    );
+    const risk = {
+      id: riskMade.body.data.createApiClient.apiClient.id,
+      key: created('risk API key', riskMade.body.data.createApiClient.apiKey),
+    };
     const { key } = verificationClient;
 
     // both headers on REST and GraphQL
@@ -202,9 +209,15 @@ describe('secrets never in logs nor in responses after creation', () => {
       expect((await gql(byUser, {}, headers)).status).toBe(401);
     }
     expect((await rest('POST', '/admin/api-clients', { name: 'x' }, { 'x-admin-secret': wrongAdmin })).status).toBe(401);
-    expect((await gql(`mutation { createApiClient(input: {name: "x"}) { apiKey } }`, {}, { 'x-admin-secret': wrongAdmin })).status).toBe(
-      401,
-    );
+    expect(
+      (
+        await gql(
+          `mutation { createApiClient(input: {name: "x"}) { apiKey userErrors { message } } }`,
+          {},
+          { 'x-admin-secret': wrongAdmin },
+        )
+      ).status,
+    ).toBe(401);
     const refused = socket('wrong key', { 'x-api-key': nearMiss });
     expect((await refused.closed()).code).toBe(4401);
     const refusedAdmin = socket('wrong admin secret', { 'x-admin-secret': wrongAdmin });
@@ -217,7 +230,11 @@ describe('secrets never in logs nor in responses after creation', () => {
     expect((await rest('GET', `/verifications/identity/${identity.body.id}`, undefined, { 'x-api-key': key })).status).toBe(401);
     expect((await byKey.closed()).code).toBe(4401);
     expect((await byBearer.closed()).code).toBe(4401);
-    const rotatedRisk = await gql(`mutation($id: ID!) { rotateApiClientKey(id: $id) { apiKey keyPrefix } }`, { id: risk.id }, admin);
+    const rotatedRisk = await gql(
+      `mutation($id: ID!) { rotateApiClientKey(input: { id: $id }) { apiKey apiClient { keyPrefix } userErrors { message } } }`,
+      { id: risk.id },
+      admin,
+    );
     const riskKey = created('rotated risk API key', rotatedRisk.body.data.rotateApiClientKey.apiKey);
     expect(
       (await rest('POST', '/v1/evaluate', { ...evaluation, transaction_id: 'tx-secret-2' }, { authorization: `Bearer ${risk.key}` }))
@@ -225,8 +242,12 @@ describe('secrets never in logs nor in responses after creation', () => {
     ).toBe(401);
 
     // revocation (GraphQL and REST); the answer shows the client, never its key
-    const revoked = await gql(`mutation($id: ID!) { revokeApiClient(id: $id) { id keyPrefix active } }`, { id: risk.id }, admin);
-    expect(revoked.body.data.revokeApiClient).toMatchObject({ active: false, keyPrefix: riskKey.slice(0, 14) });
+    const revoked = await gql(
+      `mutation($id: ID!) { revokeApiClient(input: { id: $id }) { apiClient { id keyPrefix active } userErrors { message } } }`,
+      { id: risk.id },
+      admin,
+    );
+    expect(revoked.body.data.revokeApiClient.apiClient).toMatchObject({ active: false, keyPrefix: riskKey.slice(0, 14) });
     expect(
       (await rest('POST', '/v1/evaluate', { ...evaluation, transaction_id: 'tx-secret-3' }, { authorization: `Bearer ${riskKey}` })).status,
     ).toBe(401);
@@ -263,12 +284,12 @@ describe('secrets never in logs nor in responses after creation', () => {
     expect(viaRest.status).toBe(201);
     const restSecret = created('webhook secret (REST)', viaRest.body.secret);
     const viaGql = await gql(
-      `mutation($input: ConfigureWebhookInput!) { configureWebhook(input: $input) { id secret } }`,
-      { input: { clientId: verificationClient.id, callbackUrl: receiver.url, events: ['identity.verified'] } },
+      `mutation($input: ConfigureWebhookInput!) { configureWebhook(input: $input) { webhook { id } secret userErrors { message } } }`,
+      { input: { clientId: verificationClient.id, callbackUrl: receiver.url, events: ['IDENTITY_VERIFIED'] } },
       { authorization: `Bearer ${verificationClient.key}` },
     );
     const gqlSecret = created('webhook secret (GraphQL)', viaGql.body.data.configureWebhook.secret);
-    const hooks = [viaRest.body.id as string, viaGql.body.data.configureWebhook.id as string];
+    const hooks = [viaRest.body.id as string, viaGql.body.data.configureWebhook.webhook.id as string];
 
     const identity = await rest('POST', '/verifications/identity', { userId: 'kofi', tier: 'STANDARD' }, h);
     await rest(
@@ -290,22 +311,34 @@ describe('secrets never in logs nor in responses after creation', () => {
 
     expect((await rest('GET', `/webhooks/client/${verificationClient.id}`, undefined, h)).body).toHaveLength(2);
     const listed = await gql(
-      `query($id: String!) { webhooksByClient(clientId: $id) { id callbackUrl active } }`,
+      `query($id: ID!) { webhooks(filter: { clientId: $id }) { nodes { id callbackUrl active client { id keyPrefix } } } }`,
       { id: verificationClient.id },
       h,
     );
-    expect(listed.body.data.webhooksByClient).toHaveLength(2);
-    const deliveriesOf = `query($id: ID!) { webhookDeliveries(webhookId: $id) { data { id status body attempts { number statusCode error } } } }`;
+    expect(listed.body.data.webhooks.nodes).toHaveLength(2);
+    const deliveriesOf = `query($id: ID!) {
+      webhookDeliveries(filter: { webhookId: $id }) { nodes { id status body attempts { number statusCode error } webhook { id callbackUrl } } }
+    }`;
     const delivered = await eventually(async () => {
       const pages = await Promise.all(hooks.map((id) => gql(deliveriesOf, { id }, h)));
-      const all = pages.flatMap((p) => p.body.data.webhookDeliveries.data);
+      const all = pages.flatMap((p) => p.body.data.webhookDeliveries.nodes);
       return all.length === 2 && all.every((d: { status: string }) => d.status === 'DELIVERED') ? all : null;
     }, 15_000);
-    const again = await gql(`mutation($id: ID!) { redeliverWebhook(deliveryId: $id) { id status } }`, { id: delivered[0].id }, h);
+    const again = await gql(
+      `mutation($id: ID!) { redeliverWebhook(input: { deliveryId: $id }) { webhookDelivery { id status } userErrors { message } } }`,
+      { id: delivered[0].id },
+      h,
+    );
     expect(again.body.errors).toBeUndefined();
+    expect(again.body.data.redeliverWebhook.userErrors).toEqual([]);
     await receiver.requests(4);
     expect((await rest('DELETE', `/webhooks/${hooks[0]}`, undefined, h)).status).toBe(200);
-    expect((await gql(`mutation($id: ID!) { deleteWebhook(id: $id) { id } }`, { id: hooks[1] }, h)).body.errors).toBeUndefined();
+    const deactivated = await gql(
+      `mutation($id: ID!) { deactivateWebhook(input: { id: $id }) { webhook { id active } userErrors { message } } }`,
+      { id: hooks[1] },
+      h,
+    );
+    expect(deactivated.body.data.deactivateWebhook).toEqual({ webhook: { id: hooks[1], active: false }, userErrors: [] });
 
     // an AML batch's callback secret
     const csv = 'id,name,kind\nS-1,"MUSA, Ahmed Bello",SANCTIONS\n';

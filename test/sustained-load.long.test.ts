@@ -246,7 +246,11 @@ describe('sustained load against npm start', () => {
           kind: 'GraphQL IP analysis',
           weight: 1,
           call: () =>
-            gqlCall(`mutation($i: AnalyzeIpInput!) { analyzeIp(input: $i) { riskScore riskLevel } }`, { i: { ip: '3.5.140.9' } }, v),
+            gqlCall(
+              `mutation($i: AnalyzeIpInput!) { analyzeIp(input: $i) { ipAnalysis { riskScore riskLevel } userErrors { message } } }`,
+              { i: { ip: '3.5.140.9' } },
+              v,
+            ),
           check: okGraphQL,
         },
       ];

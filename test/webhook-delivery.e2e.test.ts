@@ -17,8 +17,8 @@ describe('webhook delivery in every service', () => {
       const full = await startTestStack({}, { databaseUrl, webhookCa: cert.cert });
       const client = await full.createClient({ name: 'risk hooks', service: 'risk' });
       const configured = await full.gql(
-        `mutation($input: ConfigureWebhookInput!) { configureWebhook(input: $input) { id secret } }`,
-        { input: { clientId: client.id, callbackUrl: receiver.url, events: ['evaluation.allow'] } },
+        `mutation($input: ConfigureWebhookInput!) { configureWebhook(input: $input) { webhook { id } secret userErrors { message } } }`,
+        { input: { clientId: client.id, callbackUrl: receiver.url, events: ['EVALUATION_ALLOW'] } },
         { authorization: `Bearer ${(await full.createClient({ name: 'admin of hooks', organizationId: client.organizationId })).apiKey}` },
       );
       await full.stop();
@@ -97,11 +97,11 @@ describe('webhook delivery in every service', () => {
         const webhookId = await verifyIdentityFor(receiver.url);
         const delivery = await eventually(async () => {
           const res = await stack.gql(
-            `query($id: ID!) { webhookDeliveries(webhookId: $id) { data { status attemptCount nextAttemptAt attempts { startedAt statusCode durationMs } } } }`,
+            `query($id: ID!) { webhookDeliveries(filter: { webhookId: $id }) { nodes { status attemptCount nextAttemptAt attempts { startedAt statusCode durationMs } } } }`,
             { id: webhookId },
             h,
           );
-          const d = res.body.data?.webhookDeliveries.data[0];
+          const d = res.body.data?.webhookDeliveries.nodes[0];
           return d?.attemptCount === 1 ? d : null;
         });
         expect(delivery).toMatchObject({ status: 'PENDING', attempts: [{ statusCode: 500 }] });

@@ -56,8 +56,8 @@ export interface Connection<T> {
   totalCount: number;
 }
 
-/** `XConnection` and `XEdge` object types for a node type. */
-export function ConnectionType<T extends object>(name: string, node: ClassType<T>, what: string) {
+/** `XConnection` and `XEdge` object types for a node type; `whats` is `what`'s plural when it is not `what` + s. */
+export function ConnectionType<T extends object>(name: string, node: ClassType<T>, what: string, whats = `${what}s`) {
   @ObjectType(`${name}Edge`, { description: `One ${what} in a page, with its cursor` })
   class EdgeType {
     @Field({ description: 'Opaque position of this record in the list' })
@@ -67,18 +67,18 @@ export function ConnectionType<T extends object>(name: string, node: ClassType<T
     node!: T;
   }
 
-  @ObjectType(`${name}Connection`, { description: `A page of ${what}s, newest first` })
+  @ObjectType(`${name}Connection`, { description: `A page of ${whats}, newest first` })
   class ConnectionObject {
-    @Field(() => [EdgeType], { description: `The ${what}s of this page with their cursors` })
+    @Field(() => [EdgeType], { description: `The ${whats} of this page with their cursors` })
     edges!: Edge<T>[];
 
-    @Field(() => [node], { description: `The ${what}s of this page` })
+    @Field(() => [node], { description: `The ${whats} of this page` })
     nodes!: T[];
 
     @Field(() => PageInfo, { description: 'Cursors and whether more pages follow' })
     pageInfo!: PageInfo;
 
-    @Field(() => Int, { description: `How many ${what}s the whole list holds` })
+    @Field(() => Int, { description: `How many ${whats} the whole list holds` })
     totalCount!: number;
   }
   return ConnectionObject;
@@ -90,23 +90,30 @@ interface Keyed {
 }
 
 // creation to the millisecond: a JavaScript Date's precision, so a cursor names its record exactly
-const createdMs = (alias: string) => `date_trunc('milliseconds', ${alias}.created_at)`;
+const createdMs = (alias: string, column = 'created_at') => `date_trunc('milliseconds', ${alias}.${column})`;
 
-/** One page of `entity` rows matching `where`, newest first, as a connection. */
+/**
+ * One page of `entity` rows matching `where`, newest first, as a connection. `createdColumn`: the
+ * column of the entity's `createdAt` when it is not `created_at` (a table whose creation time has
+ * its own name, e.g. `checked_at`).
+ */
 export async function paginate<E extends Keyed, N = E>(
   em: EntityManager,
   entity: EntityName<E>,
   where: FilterQuery<E>,
   args: ConnectionArgs,
   toNode: (row: E) => N = (row) => row as unknown as N,
+  createdColumn = 'created_at',
 ): Promise<Connection<N>> {
   const cursor = args.after ? decodeCursor(args.after) : null;
   const keyset =
-    cursor && 'k' in cursor ? { [raw((alias: string) => `(${createdMs(alias)}, ${alias}.id) < (?::timestamptz, ?)`, cursor.k)]: [] } : {};
+    cursor && 'k' in cursor
+      ? { [raw((alias: string) => `(${createdMs(alias, createdColumn)}, ${alias}.id) < (?::timestamptz, ?)`, cursor.k)]: [] }
+      : {};
   const offset = cursor && 'o' in cursor ? cursor.o + 1 : 0;
   const [rows, totalCount] = await Promise.all([
     em.find(entity, { $and: [where, keyset] } as FilterQuery<E>, {
-      orderBy: [{ [raw((alias: string) => createdMs(alias))]: 'desc' }, { id: 'desc' }] as never,
+      orderBy: [{ [raw((alias: string) => createdMs(alias, createdColumn))]: 'desc' }, { id: 'desc' }] as never,
       limit: args.first + 1,
       offset,
     }),

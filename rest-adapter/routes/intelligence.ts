@@ -1,5 +1,5 @@
-import { DEVICE_ASSESSMENT, IP_ANALYSIS } from '../fragments.js';
-import { mapMember, onlyMembers } from '../mapping.js';
+import { DEVICE_ASSESSMENT, IP_ANALYSIS, USER_ERRORS } from '../fragments.js';
+import { mapMember, onlyMembers, type ResponseMapping } from '../mapping.js';
 import type { Route } from '../route.js';
 
 /** Browser SDKs send more fingerprint members than the spec's: only the spec's go to GraphQL. */
@@ -8,11 +8,24 @@ const FINGERPRINT_MEMBERS = ['userAgent', 'platform', 'screenResolution', 'timez
 const ANALYZE_IP = /* GraphQL */ `
   mutation AnalyzeIp($input: AnalyzeIpInput!) {
     analyzeIp(input: $input) {
-      ...IpAnalysisFields
+      ipAnalysis {
+        ...IpAnalysisFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
   ${IP_ANALYSIS}
+  ${USER_ERRORS}
 `;
+
+/** The spec's assessment: the device type in lower case (the graph's is SCREAMING_CASE). */
+const DEVICE_BODY: ResponseMapping = { lowercase: ['device.deviceType'] };
+/** The graph's risk signals (KNOWN_FRAUD_DEVICE) as the spec names them (knownFraudDevice). */
+const specSignal = (signal: string) => signal.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const specAssessment = (assessment: { reasons: Array<{ signal: string }> } | null) =>
+  assessment && { ...assessment, reasons: assessment.reasons.map((reason) => ({ ...reason, signal: specSignal(reason.signal) })) };
 
 export const intelligenceRoutes: Route[] = [
   {
@@ -46,19 +59,27 @@ export const intelligenceRoutes: Route[] = [
     operation: /* GraphQL */ `
       mutation AssessDevice($input: AssessDeviceInput!) {
         assessDevice(input: $input) {
-          ...DeviceAssessmentFields
+          deviceAssessment {
+            ...DeviceAssessmentFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${DEVICE_ASSESSMENT}
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: mapMember(body, 'fingerprint', (fingerprint) => onlyMembers(fingerprint, FINGERPRINT_MEMBERS)) }),
+    result: (data) => specAssessment(data.assessDevice.deviceAssessment),
+    response: DEVICE_BODY,
   },
   {
     method: 'GET',
     path: '/intelligence/device/:id',
     summary: 'Get a device assessment (assessment id, or dfp_ device id for its latest)',
     operation: /* GraphQL */ `
-      query DeviceAssessment($id: String!) {
+      query DeviceAssessment($id: ID!) {
         deviceAssessment(id: $id) {
           ...DeviceAssessmentFields
         }
@@ -66,6 +87,9 @@ export const intelligenceRoutes: Route[] = [
       ${DEVICE_ASSESSMENT}
     `,
     variables: ({ params }) => ({ id: params.id }),
+    result: (data) => specAssessment(data.deviceAssessment),
+    response: DEVICE_BODY,
+    notFound: 'Device assessment',
   },
   {
     method: 'POST',
@@ -78,6 +102,7 @@ export const intelligenceRoutes: Route[] = [
     example: { ip: '102.89.34.10', userId: 'user_1001' },
     operation: ANALYZE_IP,
     variables: ({ body }) => ({ input: body }),
+    result: (data) => data.analyzeIp.ipAnalysis,
   },
   {
     method: 'POST',
@@ -91,11 +116,18 @@ export const intelligenceRoutes: Route[] = [
     operation: /* GraphQL */ `
       mutation CheckIp($ipAddress: String!, $userId: String!) {
         analyzeIp(input: { ip: $ipAddress, userId: $userId }) {
-          ...IpAnalysisFields
+          ipAnalysis {
+            ...IpAnalysisFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${IP_ANALYSIS}
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ ipAddress: body.ipAddress, userId: body.userId }),
+    result: (data) => data.analyzeIp.ipAnalysis,
   },
 ];

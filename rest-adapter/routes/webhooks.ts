@@ -1,5 +1,75 @@
-import { CREATED_WEBHOOK, DELETED_WEBHOOK, WEBHOOK } from '../fragments.js';
-import type { Route } from '../route.js';
+import { badInput, invalid } from '../../platform/errors.js';
+import { MAX_PAGE_SIZE } from '../../platform/graphql/cursor.js';
+import { USER_ERRORS, WEBHOOK } from '../fragments.js';
+import type { ResponseMapping } from '../mapping.js';
+import type { OperationData, Route } from '../route.js';
+
+/**
+ * The spec's event names, in the order its error lists them: the verification events, then
+ * risk's and notify's. The graph's are the same names in SCREAMING_CASE (`identity.manual_review`
+ * is IDENTITY_MANUAL_REVIEW).
+ */
+export const EVENTS = [
+  'document.verified',
+  'document.rejected',
+  'liveness.passed',
+  'liveness.failed',
+  'identity.verified',
+  'identity.rejected',
+  'identity.manual_review',
+  'phone.verified',
+  'phone.failed',
+  'email.verified',
+  'email.failed',
+  'address.verified',
+  'address.rejected',
+  'address.manual_review',
+  'aml.clear',
+  'aml.flagged',
+  'aml.batch_complete',
+  'watchlist.alert',
+  'watchlist.clear',
+  'business.verified',
+  'business.rejected',
+  'business.manual_review',
+  'dedup.unique',
+  'dedup.match',
+  'mobile_money.verified',
+  'mobile_money.failed',
+  'verification.completed',
+  'evaluation.allow',
+  'evaluation.review',
+  'evaluation.block',
+  'notification.dispatched',
+  'notification.updated',
+  'batch.completed',
+] as const;
+const graphName = (event: string) => event.toUpperCase().replace(/\./g, '_');
+const SPEC_NAME = new Map<string, string>(EVENTS.map((event) => [graphName(event), event]));
+/** Signing secrets are shown once, with the spec's words. */
+const SECRET_SHOWN_ONCE = 'Store this signing secret securely: it will not be shown again.';
+
+/**
+ * `events` (a list, or one name: GraphQL takes a single value as a list of it) with the graph's
+ * names. What the spec's list of strings refused is refused in its words: a value that is no
+ * string (400, as GraphQL said of a list of strings), a name it does not list (422); a missing
+ * value (null) goes to GraphQL as sent.
+ */
+function graphEvents(value: unknown): unknown {
+  const list = Array.isArray(value);
+  const names = list ? value : [value];
+  const notStrings = names.flatMap((name, i) => (name === null || typeof name === 'string' ? [] : [list ? `events[${i}]` : 'events']));
+  if (notStrings.length) throw badInput(notStrings.map((at) => `${at} must be a string`));
+  const unknown = names.filter((name): name is string => typeof name === 'string' && !(EVENTS as readonly string[]).includes(name));
+  if (unknown.length) throw invalid(`events must be among: ${EVENTS.join(', ')} (unknown: ${unknown.join(', ')})`);
+  const mapped = names.map((name) => (typeof name === 'string' ? graphName(name) : name));
+  return list ? mapped : mapped[0];
+}
+
+/** A webhook as the spec has it: its client's id and the events' dotted names. */
+const WEBHOOK_BODY: ResponseMapping = { ids: ['clientId'] };
+const specWebhook = (webhook: OperationData): OperationData =>
+  Array.isArray(webhook.events) ? { ...webhook, events: webhook.events.map((e: string) => SPEC_NAME.get(e) ?? e) } : webhook;
 
 export const webhookRoutes: Route[] = [
   {
@@ -19,40 +89,70 @@ export const webhookRoutes: Route[] = [
     operation: /* GraphQL */ `
       mutation ConfigureWebhook($input: ConfigureWebhookInput!) {
         configureWebhook(input: $input) {
-          ...CreatedWebhookFields
+          webhook {
+            ...WebhookFields
+          }
+          secret
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
-      ${CREATED_WEBHOOK}
+      ${WEBHOOK}
+      ${USER_ERRORS}
     `,
-    variables: ({ body }) => ({ input: body }),
+    variables: ({ body }) => ({ input: 'events' in body ? { ...body, events: graphEvents(body.events) } : body }),
+    // the spec's record: the secret and its notice between the events and `active`
+    result: (data) => {
+      const { webhook, secret } = data.configureWebhook;
+      const { active, createdAt, ...head } = specWebhook(webhook);
+      return { ...head, secret, message: SECRET_SHOWN_ONCE, active, createdAt };
+    },
+    response: WEBHOOK_BODY,
     status: 201,
   },
   {
     method: 'GET',
     path: '/webhooks/client/:clientId',
     summary: "List a client's webhooks",
+    // the spec's list is every webhook of the client, oldest first: the newest MAX_PAGE_SIZE (100,
+    // a page's maximum; a client with more is not expected), turned oldest first
     operation: /* GraphQL */ `
-      query WebhooksByClient($clientId: String!) {
-        webhooksByClient(clientId: $clientId) {
-          ...WebhookFields
+      query WebhooksOfClient($clientId: ID!, $first: Int) {
+        webhooks(filter: { clientId: $clientId }, first: $first) {
+          nodes {
+            ...WebhookFields
+          }
         }
       }
       ${WEBHOOK}
     `,
-    variables: ({ params }) => ({ clientId: params.clientId }),
+    variables: ({ params }) => ({ clientId: params.clientId, first: MAX_PAGE_SIZE }),
+    result: (data) => (data.webhooks.nodes as OperationData[]).map(specWebhook).reverse(),
+    response: WEBHOOK_BODY,
   },
   {
     method: 'DELETE',
     path: '/webhooks/:id',
     summary: 'Deactivate a webhook',
     operation: /* GraphQL */ `
-      mutation DeleteWebhook($id: ID!) {
-        deleteWebhook(id: $id) {
-          ...DeletedWebhookFields
+      mutation DeactivateWebhook($id: ID!) {
+        deactivateWebhook(input: { id: $id }) {
+          webhook {
+            ...WebhookFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
-      ${DELETED_WEBHOOK}
+      ${WEBHOOK}
+      ${USER_ERRORS}
     `,
     variables: ({ params }) => ({ id: params.id }),
+    result: (data) => {
+      const { id, active } = data.deactivateWebhook.webhook;
+      return { id, active, message: `Webhook deactivated: ${id}` };
+    },
   },
 ];

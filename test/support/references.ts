@@ -81,8 +81,6 @@ const BY_FIELD_AND_NAME: Record<string, RecordKind> = {
 };
 /** `id` / `name` arguments name the record the field returns; these return types are other views of one. */
 const RETURN_TYPE_KIND: Record<string, RecordKind> = {
-  CreatedApiClient: 'ApiClient',
-  DeletedWebhook: 'Webhook',
   DeleteNotificationRecipientPayload: 'NotificationRecipient',
 };
 

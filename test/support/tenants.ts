@@ -88,11 +88,11 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
   );
   const delivery = await eventually(async () => {
     const res = await stack.gql(
-      `query($id: ID!) { webhookDeliveries(webhookId: $id) { data { id } } }`,
+      `query($id: ID!) { webhookDeliveries(filter: { webhookId: $id }) { nodes { id } } }`,
       { id: webhook.id },
       headers.verification,
     );
-    return res.body.data?.webhookDeliveries.data[0];
+    return res.body.data?.webhookDeliveries.nodes[0];
   });
 
   const template = `${marker}-template`;

@@ -5,7 +5,7 @@ import type { VerificationDeps } from './deps.js';
 import { IdentityVerification } from './identity/identity.entity.js';
 import { IdentityResolver, resolveIdentityReference } from './identity/identity.resolver.js';
 import { ApiClientResolver } from './admin/api-client.resolver.js';
-import { WebhookResolver } from './webhooks/webhook.resolver.js';
+import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { VERIFICATION_WEBHOOK_EVENTS } from './webhooks/webhook.service.js';
 import { acquireScreeningEngine } from '../../../screening/index.js';
 import { ListsResolver } from './lists/lists.resolver.js';
@@ -46,6 +46,7 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     ApiClientResolver,
     IdentityResolver,
     WebhookResolver,
+    WebhookDeliveryResolver,
     ListsResolver,
     IpResolver,
     DeviceResolver,

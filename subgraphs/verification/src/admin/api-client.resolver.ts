@@ -1,36 +1,52 @@
-import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { requireAdmin } from '../../../../platform/auth/permissions.js';
-import { ApiClientService, KEY_SHOWN_ONCE } from '../../../../platform/auth/api-client.service.js';
+import { ApiClientService } from '../../../../platform/auth/api-client.service.js';
 import type { VerificationDeps } from '../deps.js';
-import { ApiClientType, CreateApiClientInput, CreatedApiClient } from './api-client.type.js';
+import {
+  CreateApiClientInput,
+  CreateApiClientPayload,
+  RevokeApiClientInput,
+  RevokeApiClientPayload,
+  RotateApiClientKeyInput,
+  RotateApiClientKeyPayload,
+} from './api-client.type.js';
+
+type Ctx = SubgraphContext<VerificationDeps>;
+
+/** The operator's service (X-Admin-Secret): an API key is refused. */
+function service(ctx: Ctx): ApiClientService {
+  requireAdmin(ctx.principal);
+  return new ApiClientService(ctx.em, ctx.deps.config.DEFAULT_RATE_LIMIT);
+}
 
 @Resolver()
 export class ApiClientResolver {
-  @Mutation(() => CreatedApiClient, { description: 'POST /admin/api-clients (requires X-Admin-Secret)' })
-  async createApiClient(
-    @Arg('input') input: CreateApiClientInput,
-    @Ctx() ctx: SubgraphContext<VerificationDeps>,
-  ): Promise<CreatedApiClient> {
-    requireAdmin(ctx.principal);
-    const { client, apiKey } = await new ApiClientService(ctx.em, ctx.deps.config.DEFAULT_RATE_LIMIT).create(input);
-    return { ...client, apiKey, message: KEY_SHOWN_ONCE };
+  @Mutation(() => CreateApiClientPayload, {
+    description:
+      'Creates an API client, in a new organization or an existing one; its key is shown this once (operator only: X-Admin-Secret)',
+  })
+  async createApiClient(@Arg('input', { description: 'The client to create' }) input: CreateApiClientInput, @Ctx() ctx: Ctx) {
+    const { client, apiKey } = await service(ctx).create(input);
+    return { apiClient: client, apiKey };
   }
 
-  @Mutation(() => ApiClientType, {
-    description: 'DELETE /admin/api-clients/{id} (requires X-Admin-Secret): the key is refused from the next request on, on every gateway',
+  @Mutation(() => RevokeApiClientPayload, {
+    description: 'Revokes an API client: its key is refused from the next request on, on every gateway (operator only: X-Admin-Secret)',
   })
-  async revokeApiClient(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext<VerificationDeps>): Promise<ApiClientType> {
-    requireAdmin(ctx.principal);
-    return new ApiClientService(ctx.em, ctx.deps.config.DEFAULT_RATE_LIMIT).revoke(id);
+  async revokeApiClient(@Arg('input', { description: 'The client whose key to revoke' }) input: RevokeApiClientInput, @Ctx() ctx: Ctx) {
+    return { apiClient: await service(ctx).revoke(input.id) };
   }
 
-  @Mutation(() => CreatedApiClient, {
-    description: 'POST /admin/api-clients/{id}/rotate (requires X-Admin-Secret): a new key, shown once; the old one is refused from now on',
+  @Mutation(() => RotateApiClientKeyPayload, {
+    description:
+      'Replaces an API client’s key: the new one is shown this once, the old one is refused from now on (operator only: X-Admin-Secret)',
   })
-  async rotateApiClientKey(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext<VerificationDeps>): Promise<CreatedApiClient> {
-    requireAdmin(ctx.principal);
-    const { client, apiKey } = await new ApiClientService(ctx.em, ctx.deps.config.DEFAULT_RATE_LIMIT).rotate(id);
-    return { ...client, apiKey, message: KEY_SHOWN_ONCE };
+  async rotateApiClientKey(
+    @Arg('input', { description: 'The client whose key to replace' }) input: RotateApiClientKeyInput,
+    @Ctx() ctx: Ctx,
+  ) {
+    const { client, apiKey } = await service(ctx).rotate(input.id);
+    return { apiClient: client, apiKey };
   }
 }

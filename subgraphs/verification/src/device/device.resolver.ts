@@ -1,11 +1,19 @@
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { PageArgs } from '../../../../platform/graphql/pagination.js';
+import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { VerificationDeps } from '../deps.js';
+import { isoCountry } from '../ip/ip.type.js';
 import { DeviceService } from './device.service.js';
 import type { DeviceAssessment } from './device.entity.js';
-import { AssessDeviceInput, DeviceAssessmentPage, DeviceAssessmentType } from './device.type.js';
+import {
+  AssessDeviceInput,
+  AssessDevicePayload,
+  DeviceAssessmentConnection,
+  DeviceAssessmentFilter,
+  DeviceAssessmentType,
+  DeviceTypeEnum,
+} from './device.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -14,39 +22,56 @@ function service(ctx: Ctx, access: 'read' | 'write'): DeviceService {
   return new DeviceService(ctx.em, tenant, ctx.deps.ipIntelligence, ctx.deps.ipIntelligence.db);
 }
 
+const DEVICE_TYPES: readonly string[] = Object.values(DeviceTypeEnum);
+
 function toType(a: DeviceAssessment): DeviceAssessmentType {
-  return { ...a, device: a.fingerprint.parsed ?? { browser: null, os: null, deviceType: null, vendor: null, model: null } };
+  const parsed = a.fingerprint.parsed ?? { browser: null, os: null, deviceType: null, vendor: null, model: null };
+  return {
+    ...a,
+    location: a.location && { ...a.location, country: isoCountry(a.location.country) },
+    // a device type a newer user-agent parser knows and the enum does not yet is unknown (null)
+    device: { ...parsed, deviceType: parsed.deviceType && DEVICE_TYPES.includes(parsed.deviceType) ? parsed.deviceType : null },
+  };
 }
 
 @Resolver()
 export class DeviceResolver {
-  @Mutation(() => DeviceAssessmentType, { description: 'POST /intelligence/device/fingerprint' })
-  async assessDevice(@Arg('input') input: AssessDeviceInput, @Ctx() ctx: Ctx): Promise<DeviceAssessmentType> {
-    const svc = service(ctx, 'write');
-    return toType(
-      await svc.assess({
-        userId: input.userId,
-        sessionId: input.sessionId,
-        fingerprint: { ...input.fingerprint, ip: input.ip ?? input.fingerprint.ip },
-        detectedIp: ctx.clientIp,
-      }),
-    );
+  @Mutation(() => AssessDevicePayload, {
+    description: 'Assesses a user’s device from its browser fingerprint: a stable device id, signals, and a risk score with its reasons',
+  })
+  async assessDevice(
+    @Arg('input', { description: 'The user, the session and the browser fingerprint' }) input: AssessDeviceInput,
+    @Ctx() ctx: Ctx,
+  ) {
+    const assessment = await service(ctx, 'write').assess({
+      userId: input.userId,
+      sessionId: input.sessionId,
+      fingerprint: { ...input.fingerprint, ip: input.ip ?? input.fingerprint.ip },
+      detectedIp: ctx.clientIp,
+    });
+    return { deviceAssessment: toType(assessment) };
   }
 
   @Query(() => DeviceAssessmentType, {
-    description: 'GET /intelligence/device/{id}: an assessment id, or a dfp_ device id (its latest assessment)',
+    nullable: true,
+    description: 'One device assessment, or the latest of one device; null when there is none',
   })
-  async deviceAssessment(@Arg('id') id: string, @Ctx() ctx: Ctx): Promise<DeviceAssessmentType> {
-    return toType(await service(ctx, 'read').get(id));
+  async deviceAssessment(
+    @Arg('id', () => ID, { description: 'An assessment’s identifier, or a device’s dfp_… identifier (its latest assessment)' }) id: string,
+    @Ctx() ctx: Ctx,
+  ) {
+    const found = await service(ctx, 'read').find(id);
+    return found && toType(found);
   }
 
-  @Query(() => DeviceAssessmentPage, { description: "A user's device assessments, newest first" })
-  async deviceAssessmentsByUser(
-    @Arg('userId') userId: string,
-    @Args() { page, limit }: PageArgs,
+  @Directive(LIST_SIZE)
+  @Query(() => DeviceAssessmentConnection, { description: 'The organization’s device assessments, newest first, or one user’s' })
+  deviceAssessments(
+    @Arg('filter', () => DeviceAssessmentFilter, { nullable: true, description: 'Which ones; all when absent' })
+    filter: DeviceAssessmentFilter | null,
+    @Args() page: ConnectionArgs,
     @Ctx() ctx: Ctx,
-  ): Promise<DeviceAssessmentPage> {
-    const result = await service(ctx, 'read').listByUser(userId, page, limit);
-    return { ...result, data: result.data.map(toType) };
+  ) {
+    return service(ctx, 'read').list(filter ?? {}, page, toType);
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { isKnownFraudDevice, type Queryable } from '../ip/fraud-links.js';
@@ -117,23 +117,23 @@ export class DeviceService {
     });
   }
 
-  /** By assessment id, or by `dfp_…` device id (its latest assessment). */
+  /** By assessment id, or by `dfp_…` device id (its latest assessment); null when the caller has none. */
+  find(id: string): Promise<DeviceAssessment | null> {
+    if (isUuid(id)) return this.em.findOne(DeviceAssessment, { id, ...this.tenant });
+    if (/^dfp_[0-9a-f]{32}$/.test(id)) {
+      return this.em.findOne(DeviceAssessment, { deviceId: id, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    }
+    return Promise.resolve(null);
+  }
+
   async get(id: string): Promise<DeviceAssessment> {
-    const found = isUuid(id)
-      ? await this.em.findOne(DeviceAssessment, { id, ...this.tenant })
-      : /^dfp_[0-9a-f]{32}$/.test(id)
-        ? await this.em.findOne(DeviceAssessment, { deviceId: id, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' } })
-        : null;
+    const found = await this.find(id);
     if (!found) throw notFound('Device assessment', id);
     return found;
   }
 
-  async listByUser(userId: string, page: number, limit: number): Promise<Page<DeviceAssessment>> {
-    const [data, total] = await this.em.findAndCount(
-      DeviceAssessment,
-      { userId, ...this.tenant },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
-    );
-    return { data, total, page, limit };
+  /** The organization's assessments (of one user), newest first. */
+  list<N>(filter: { userId?: string | null }, page: ConnectionArgs, toNode: (a: DeviceAssessment) => N): Promise<Connection<N>> {
+    return paginate(this.em, DeviceAssessment, { ...this.tenant, ...(filter.userId != null && { userId: filter.userId }) }, page, toNode);
   }
 }

@@ -68,7 +68,15 @@ export interface FeedOptions {
   format?: FeedFormat;
 }
 
-export class FeedError extends Error {}
+/** A feed that cannot be imported; `field` names the import option at fault, when one is. */
+export class FeedError extends Error {
+  constructor(
+    message: string,
+    readonly field?: 'feed' | 'category' | 'format' | 'content',
+  ) {
+    super(message);
+  }
+}
 
 export const FEED_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 
@@ -146,7 +154,7 @@ export function detectFormat(content: string): FeedFormat {
     try {
       json = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      throw new FeedError('The file looks like JSON but does not parse');
+      throw new FeedError('The file looks like JSON but does not parse', 'content');
     }
     const prefixes = json.prefixes as Array<Record<string, unknown>> | undefined;
     if (Array.isArray(prefixes) && ('ip_prefix' in (prefixes[0] ?? {}) || Array.isArray(json.ipv6_prefixes))) return 'aws';
@@ -154,7 +162,7 @@ export function detectFormat(content: string): FeedFormat {
     if (Array.isArray(json.values) && (json.values as Array<Record<string, unknown>>).some((v) => typeof v.properties === 'object'))
       return 'azure';
     if (Array.isArray(json.regions)) return 'oracle';
-    throw new FeedError('Unknown JSON feed: expected the AWS, Google Cloud, Azure service tags or Oracle format');
+    throw new FeedError('Unknown JSON feed: expected the AWS, Google Cloud, Azure service tags or Oracle format', 'content');
   }
   const lines = dataLines(content);
   if (lines.length && lines.slice(0, 20).every((l) => /^[^,\s]+\s*,\s*[A-Za-z]{0,2}\s*,/.test(l))) return 'geofeed';
@@ -172,13 +180,13 @@ function dataLines(content: string): string[] {
 /** Parses one feed file. Throws FeedError when the content is not the format named or detected. */
 export function parseFeed(content: string, opts: FeedOptions): ParsedFeed {
   const feed = opts.feed.toLowerCase();
-  if (!FEED_NAME.test(feed)) throw new FeedError(`Feed name must match ${FEED_NAME} (got "${opts.feed}")`);
+  if (!FEED_NAME.test(feed)) throw new FeedError(`Feed name must match ${FEED_NAME} (got "${opts.feed}")`, 'feed');
   const known = KNOWN_FEEDS[feed];
   const category = opts.category ?? known?.category;
-  if (!category) throw new FeedError(`Feed "${feed}" is not a known feed: give its category (${FEED_CATEGORIES.join(', ')})`);
-  if (!FEED_CATEGORIES.includes(category)) throw new FeedError(`category must be one of: ${FEED_CATEGORIES.join(', ')}`);
+  if (!category) throw new FeedError(`Feed "${feed}" is not a known feed: give its category (${FEED_CATEGORIES.join(', ')})`, 'category');
+  if (!FEED_CATEGORIES.includes(category)) throw new FeedError(`category must be one of: ${FEED_CATEGORIES.join(', ')}`, 'category');
   const format = opts.format ?? detectFormat(content);
-  if (!FEED_FORMATS.includes(format)) throw new FeedError(`format must be one of: ${FEED_FORMATS.join(', ')}`);
+  if (!FEED_FORMATS.includes(format)) throw new FeedError(`format must be one of: ${FEED_FORMATS.join(', ')}`, 'format');
 
   let raw: RawRange[];
   switch (format) {
@@ -214,7 +222,7 @@ export function parseFeed(content: string, opts: FeedOptions): ParsedFeed {
     const { cidr: _c, ...rest } = r;
     ranges.push({ ...rest, network });
   }
-  if (!ranges.length) throw new FeedError(`No IP address or CIDR range found in the ${format} feed "${feed}"`);
+  if (!ranges.length) throw new FeedError(`No IP address or CIDR range found in the ${format} feed "${feed}"`, 'content');
   return {
     feed,
     category,
@@ -230,7 +238,7 @@ function json(content: string): any {
   try {
     return JSON.parse(content);
   } catch {
-    throw new FeedError('The feed is not valid JSON');
+    throw new FeedError('The feed is not valid JSON', 'content');
   }
 }
 

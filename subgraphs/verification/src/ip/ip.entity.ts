@@ -51,4 +51,9 @@ export class IpCheck {
 
   @Property({ type: 'datetime' })
   checkedAt: Date & Opt = new Date();
+
+  /** Its creation time, for connections (not a column of its own). */
+  get createdAt(): Date & Opt {
+    return this.checkedAt;
+  }
 }

@@ -1,13 +1,25 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { PageArgs } from '../../../../platform/graphql/pagination.js';
+import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
+import { decodeCursor, encodeCursor } from '../../../../platform/graphql/cursor.js';
 import { requireAdmin, requirePermission } from '../../../../platform/auth/permissions.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
-import { invalid } from '../../../../platform/errors.js';
+import { badInput, invalid } from '../../../../platform/errors.js';
 import type { VerificationDeps } from '../deps.js';
 import { IpService } from './ip.service.js';
 import type { IpCheck } from './ip.entity.js';
-import { AnalyzeIpInput, ImportedIpFeedType, ImportIpFeedInput, IpAnalysisPage, IpAnalysisType, IpFeedType } from './ip.type.js';
+import {
+  AnalyzeIpInput,
+  AnalyzeIpPayload,
+  ImportIpFeedInput,
+  ImportIpFeedPayload,
+  IpAnalysisConnection,
+  IpAnalysisFilter,
+  IpAnalysisType,
+  IpFeedConnection,
+  isoCountry,
+  type IpFeedType,
+} from './ip.type.js';
 import { FeedError, parseFeed } from './ip-feeds.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
@@ -17,39 +29,78 @@ function service(ctx: Ctx, access: 'read' | 'write'): IpService {
 }
 
 export function toIpAnalysis(c: IpCheck): IpAnalysisType {
-  return { ...c.result, id: c.id, userId: c.userId ?? null, checkedAt: c.checkedAt };
+  const { geolocation } = c.result;
+  return {
+    ...c.result,
+    geolocation: { ...geolocation, country: isoCountry(geolocation.country) },
+    id: c.id,
+    userId: c.userId ?? null,
+    checkedAt: c.checkedAt,
+  };
+}
+
+/**
+ * The feeds are a short catalog (one row per feed name, re-imported in place), read whole: a page
+ * is a slice after an offset cursor, last imported first (then by name).
+ */
+function feedPage(catalog: IpFeedType[], page: ConnectionArgs): Connection<IpFeedType> {
+  const feeds = [...catalog].sort((a, b) => b.importedAt.getTime() - a.importedAt.getTime() || a.feed.localeCompare(b.feed));
+  const cursor = page.after ? decodeCursor(page.after) : null;
+  if (cursor && !('o' in cursor)) throw badInput('after is not a cursor of this list');
+  const start = cursor ? cursor.o + 1 : 0;
+  const edges = feeds.slice(start, start + page.first).map((node, i) => ({ cursor: encodeCursor({ o: start + i }), node }));
+  return {
+    edges,
+    nodes: edges.map((edge) => edge.node),
+    totalCount: feeds.length,
+    pageInfo: {
+      hasNextPage: start + page.first < feeds.length,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 }
 
 @Resolver()
 export class IpResolver {
-  @Mutation(() => IpAnalysisType, {
-    description: 'POST /intelligence/ip (Form A: ip, userId) and /intelligence/ip/check (Form B: ipAddress, userId)',
+  @Mutation(() => AnalyzeIpPayload, {
+    description: 'Analyses an IP address (location, network, VPN/proxy/Tor/datacenter, known abuser) and keeps the analysis',
   })
-  async analyzeIp(@Arg('input') input: AnalyzeIpInput, @Ctx() ctx: Ctx): Promise<IpAnalysisType> {
-    return toIpAnalysis(await service(ctx, 'write').check(input.ip, input.userId ?? null));
+  async analyzeIp(@Arg('input', { description: 'The address, and the user it is analysed for' }) input: AnalyzeIpInput, @Ctx() ctx: Ctx) {
+    return { ipAnalysis: toIpAnalysis(await service(ctx, 'write').check(input.ip, input.userId ?? null)) };
   }
 
-  @Query(() => IpAnalysisType, { description: 'An earlier IP analysis' })
-  async ipAnalysis(@Arg('id', () => ID) id: string, @Ctx() ctx: Ctx): Promise<IpAnalysisType> {
-    return toIpAnalysis(await service(ctx, 'read').get(id));
+  @Query(() => IpAnalysisType, { nullable: true, description: 'One IP analysis; null when there is none with this id' })
+  async ipAnalysis(@Arg('id', () => ID, { description: 'Its identifier' }) id: string, @Ctx() ctx: Ctx) {
+    const check = await service(ctx, 'read').find(id);
+    return check && toIpAnalysis(check);
   }
 
-  @Query(() => IpAnalysisPage, { description: "A user's IP analyses, newest first" })
-  async ipAnalysesByUser(@Arg('userId') userId: string, @Args() { page, limit }: PageArgs, @Ctx() ctx: Ctx): Promise<IpAnalysisPage> {
-    const result = await service(ctx, 'read').listByUser(userId, page, limit);
-    return { ...result, data: result.data.map(toIpAnalysis) };
+  @Directive(LIST_SIZE)
+  @Query(() => IpAnalysisConnection, { description: 'The organization’s IP analyses, newest first, or those of one user' })
+  ipAnalyses(
+    @Arg('filter', () => IpAnalysisFilter, { nullable: true, description: 'Which ones; all when absent' }) filter: IpAnalysisFilter | null,
+    @Args() page: ConnectionArgs,
+    @Ctx() ctx: Ctx,
+  ) {
+    return service(ctx, 'read').list(filter ?? {}, page, toIpAnalysis);
   }
 
-  @Query(() => [IpFeedType], { description: 'Imported IP feeds (admin secret or intelligence:read)' })
-  ipFeeds(@Ctx() ctx: Ctx) {
+  @Directive(LIST_SIZE)
+  @Query(() => IpFeedConnection, {
+    description: 'The imported IP feeds every analysis uses, last imported first (operator, or a key with intelligence:read)',
+  })
+  async ipFeeds(@Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     if (ctx.principal?.kind !== 'admin') requirePermission(ctx.principal, 'verification', 'intelligence:read');
-    return ctx.deps.ipFeeds.list();
+    return feedPage(await ctx.deps.ipFeeds.list(), page);
   }
 
-  @Mutation(() => ImportedIpFeedType, {
-    description: 'Import (replace) one IP feed (requires X-Admin-Secret); `npm run ip:import -- <files>` does the same from files',
+  @Mutation(() => ImportIpFeedPayload, {
+    description:
+      'Imports one IP feed file, replacing the feed of that name at once for every analysis (operator only: X-Admin-Secret); `npm run ip:import` does the same from files',
   })
-  async importIpFeed(@Arg('input') input: ImportIpFeedInput, @Ctx() ctx: Ctx): Promise<ImportedIpFeedType> {
+  async importIpFeed(@Arg('input', { description: 'The feed file and how to read it' }) input: ImportIpFeedInput, @Ctx() ctx: Ctx) {
     requireAdmin(ctx.principal);
     let parsed;
     try {
@@ -60,9 +111,12 @@ export class IpResolver {
         provider: input.provider,
       });
     } catch (err) {
-      if (err instanceof FeedError) throw invalid(err.message);
+      // the message starts with the option at fault, which GraphQL's userErrors name
+      if (err instanceof FeedError)
+        throw invalid(err.field && !err.message.startsWith(err.field) ? `${err.field}: ${err.message}` : err.message);
       throw err;
     }
-    return ctx.deps.ipFeeds.import(parsed, 'graphql');
+    const { previousEntries, changed, skipped, ...ipFeed } = await ctx.deps.ipFeeds.import(parsed, 'graphql');
+    return { ipFeed, previousEntries, changed, skipped };
   }
 }

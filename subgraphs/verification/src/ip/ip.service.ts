@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { countryName, geolocate } from './geolocation.js';
@@ -21,6 +21,7 @@ export class IpIntelligence {
 
   async analyze(rawIp: string, tenant: Tenant): Promise<IpAnalysisResult> {
     const ip = normaliseIp(rawIp);
+    // the spec's words (REST Form A calls the field `ip`, Form B `ipAddress`): no field path to name
     if (!ip) throw invalid(INVALID_IP(rawIp));
     const [geo, ranges, knownAbuser] = await Promise.all([geolocate(ip), this.store.lookup(ip), isKnownAbuserIp(this.db, tenant, ip)]);
     // a provider's self-published geofeed fills what the bundled database does not know
@@ -69,18 +70,21 @@ export class IpService {
     return check;
   }
 
+  /** The caller's analysis with this id, or null. */
+  find(id: string): Promise<IpCheck | null> {
+    return isUuid(id) ? this.em.findOne(IpCheck, { id, ...this.tenant }) : Promise.resolve(null);
+  }
+
   async get(id: string): Promise<IpCheck> {
-    const check = isUuid(id) ? await this.em.findOne(IpCheck, { id, ...this.tenant }) : null;
+    const check = await this.find(id);
     if (!check) throw notFound('IP analysis', id);
     return check;
   }
 
-  async listByUser(userId: string, page: number, limit: number): Promise<Page<IpCheck>> {
-    const [data, total] = await this.em.findAndCount(
-      IpCheck,
-      { userId, ...this.tenant },
-      { orderBy: { checkedAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
-    );
-    return { data, total, page, limit };
+  /** The organization's analyses (of one user), newest first. */
+  list<N>(filter: { userId?: string | null }, page: ConnectionArgs, toNode: (check: IpCheck) => N): Promise<Connection<N>> {
+    const where = { ...this.tenant, ...(filter.userId != null && { userId: filter.userId }) };
+    // an analysis's creation time is its checked_at
+    return paginate(this.em, IpCheck, where, page, toNode, 'checked_at');
   }
 }

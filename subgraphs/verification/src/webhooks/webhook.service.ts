@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiClient } from '../../../../platform/auth/api-client.entity.js';
-import { invalid, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import { conflict, invalid, notFound } from '../../../../platform/errors.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { Delivery, DeliveryAttempt, Webhook } from '../../../../platform/delivery/delivery.entity.js';
+import type { DeliveryStatus } from '../../../../platform/delivery/delivery.lifecycle.js';
 import { redeliver } from '../../../../platform/delivery/delivery.worker.js';
 import { generateWebhookSecret } from '../../../../platform/delivery/signature.js';
 import { resolveTarget } from '../../../../platform/delivery/target.js';
@@ -40,8 +41,6 @@ export const VERIFICATION_WEBHOOK_EVENTS = [
   'mobile_money.failed',
   'verification.completed',
 ] as const;
-
-export const SECRET_SHOWN_ONCE = 'Store this signing secret securely: it will not be shown again.';
 
 export interface ConfigureCommand {
   clientId: string;
@@ -93,14 +92,28 @@ export class WebhookService {
     return webhook;
   }
 
-  listByClient(clientId: string): Promise<Webhook[]> {
-    return this.em.find(Webhook, { clientId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  /** The organization's webhooks (of one API client), newest first. */
+  list(filter: { clientId?: string | null }, page: ConnectionArgs): Promise<Connection<Webhook>> {
+    return paginate(this.em, Webhook, { ...this.tenant, ...(filter.clientId != null && { clientId: filter.clientId }) }, page);
+  }
+
+  /** The caller's webhook with this id, or null. */
+  find(id: string): Promise<Webhook | null> {
+    return isUuid(id) ? this.em.findOne(Webhook, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async get(id: string): Promise<Webhook> {
-    const w = isUuid(id) ? await this.em.findOne(Webhook, { id, ...this.tenant }) : null;
+    const w = await this.find(id);
     if (!w) throw notFound('Webhook', id);
     return w;
+  }
+
+  /** The caller's API client with this id (a webhook's owner), or null. */
+  findClient(id: string): Promise<ApiClient | null> {
+    const { organizationId, environment } = this.tenant;
+    return isUuid(id)
+      ? this.em.findOne(ApiClient, { id, organizationId, environment: environment as ApiClient['environment'] })
+      : Promise.resolve(null);
   }
 
   /** DELETE deactivates: deliveries stop, history stays queryable. */
@@ -114,16 +127,28 @@ export class WebhookService {
     return w;
   }
 
-  async deliveries(webhookId: string, page: number, limit: number): Promise<Page<Delivery>> {
-    await this.get(webhookId);
-    const [data, total] = await this.em.findAndCount(
+  /** The organization's webhook deliveries (of one webhook, in one status), newest first. */
+  deliveries(filter: { webhookId?: string | null; status?: DeliveryStatus | null }, page: ConnectionArgs): Promise<Connection<Delivery>> {
+    const { webhookId, status } = filter;
+    // a webhook id that is no id names no webhook: nothing matches it (the column is a uuid)
+    return paginate(
+      this.em,
       Delivery,
-      { webhookId, ...this.tenant },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
+      {
+        ...this.tenant,
+        webhookId: webhookId == null ? { $ne: null } : isUuid(webhookId) ? webhookId : { $in: [] },
+        ...(status != null && { status }),
+      },
+      page,
     );
-    return { data, total, page, limit };
   }
 
+  /** The caller's webhook delivery with this id (callbacks of other capabilities are not), or null. */
+  findDelivery(id: string): Promise<Delivery | null> {
+    return isUuid(id) ? this.em.findOne(Delivery, { id, webhookId: { $ne: null }, ...this.tenant }) : Promise.resolve(null);
+  }
+
+  /** The attempts of deliveries already read through this tenant, by delivery. */
   async attemptsOf(deliveryIds: string[]): Promise<Map<string, DeliveryAttempt[]>> {
     const attempts = await this.em.find(DeliveryAttempt, { deliveryId: { $in: deliveryIds } }, { orderBy: { number: 'asc' } });
     const byDelivery = new Map<string, DeliveryAttempt[]>(deliveryIds.map((id) => [id, []]));
@@ -133,10 +158,10 @@ export class WebhookService {
 
   /** Manual redelivery: the delivery becomes PENDING again and is attempted now. */
   async redeliver(deliveryId: string): Promise<Delivery> {
-    const d = isUuid(deliveryId) ? await this.em.findOne(Delivery, { id: deliveryId, webhookId: { $ne: null }, ...this.tenant }) : null;
+    const d = await this.findDelivery(deliveryId);
     if (!d) throw notFound('Webhook delivery', deliveryId);
     const webhook = await this.get(d.webhookId!);
-    if (!webhook.active) throw invalid('The webhook is deactivated');
+    if (!webhook.active) throw conflict('The webhook is deactivated; configure a new one to receive its events');
     await redeliver(sqlOf(this.em), d.id);
     return this.em.findOneOrFail(Delivery, { id: d.id }, { refresh: true });
   }
