@@ -126,6 +126,13 @@ describe('GraphQL conventions', () => {
   it('refuses a page larger than the cap and a cursor that is not one', async () => {
     const big = await stack.gql(`{ identityVerifications(first: 101) { totalCount } }`, {}, h);
     expect(big.body.errors?.[0]).toMatchObject({ message: 'first must be at most 100', extensions: { code: 'VALIDATION_FAILED' } });
+    const keyOfAnotherKind = Buffer.from(JSON.stringify({ k: ['2026-11-25T10:00:00.000Z', 'not-a-uuid'] })).toString('base64url');
+    const other = await stack.gql(
+      `query($after: String) { identityVerifications(after: $after) { totalCount } }`,
+      { after: keyOfAnotherKind },
+      h,
+    );
+    expect(other.body.errors?.[0]).toMatchObject({ message: 'after is not a cursor of this list', extensions: { code: 'BAD_USER_INPUT' } });
     const forged = await stack.gql(`{ identityVerifications(after: "not-a-cursor") { totalCount } }`, {}, h);
     expect(forged.body.errors?.[0]).toMatchObject({
       message: 'after is not a cursor of this list',

@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { IsInt, Max, Min } from 'class-validator';
 import { ArgsType, Directive, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE } from './cursor.js';
+import { badInput } from '../errors.js';
+import { isUuid } from '../ids.js';
 
 /**
  * Relay connections for every list: `first` (at most MAX_PAGE_SIZE, declared in the schema with
@@ -106,6 +108,10 @@ export async function paginate<E extends Keyed, N = E>(
   createdColumn = 'created_at',
 ): Promise<Connection<N>> {
   const cursor = args.after ? decodeCursor(args.after) : null;
+  // a cursor's id must be one this list could hold (a uuid column refuses anything else as a fault)
+  const meta = em.getMetadata().find(entity);
+  const uuidKeyed = meta?.primaryKeys.every((key) => meta.properties[key]?.columnTypes?.[0] === 'uuid') ?? false;
+  if (cursor && 'k' in cursor && uuidKeyed && !isUuid(cursor.k[1])) throw badInput('after is not a cursor of this list');
   const keyset =
     cursor && 'k' in cursor
       ? { [raw((alias: string) => `(${createdMs(alias, createdColumn)}, ${alias}.id) < (?::timestamptz, ?)`, cursor.k)]: [] }

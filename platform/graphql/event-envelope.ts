@@ -16,7 +16,7 @@ export interface EventEnvelope<T> {
 /** `identity.manual_review` → `IDENTITY_MANUAL_REVIEW`. */
 export const eventTypeOf = (event: string) => event.toUpperCase().replace(/\./g, '_');
 
-/** The `XEventType` enum of these event names and the `XEvent` envelope type around `node`. */
+/** The `XEventType` enum of these event names and the `XEvent` envelope type around `node`; `what` names the node without an article. */
 export function EventEnvelopeType<T extends object>(name: string, node: ClassType<T>, events: Record<string, string>, what: string) {
   const values = Object.fromEntries(Object.keys(events).map((event) => [eventTypeOf(event), eventTypeOf(event)]));
   registerEnumType(values, {
@@ -25,7 +25,9 @@ export function EventEnvelopeType<T extends object>(name: string, node: ClassTyp
     valuesConfig: Object.fromEntries(Object.entries(events).map(([event, description]) => [eventTypeOf(event), { description }])),
   });
 
-  @ObjectType(`${name}Event`, { description: `A change of ${what}: what happened, when, and the record after it` })
+  @ObjectType(`${name}Event`, {
+    description: `${what[0].toUpperCase()}${what.slice(1)} change: what happened, when, and the record after it`,
+  })
   class Envelope {
     @Field(() => values, { description: 'What happened' })
     type!: string;

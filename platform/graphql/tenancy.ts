@@ -38,8 +38,9 @@ export function tenantEvents(
       n.organizationId === tenant.organizationId &&
       n.environment === tenant.environment &&
       (!tenant.userId || n.userId === tenant.userId) &&
-      (!resourceId || n.resourceId === resourceId) &&
-      (!userId || n.userId === userId) &&
+      // given means given: an empty id follows nothing rather than everything
+      (resourceId == null || n.resourceId === resourceId) &&
+      (userId == null || n.userId === userId) &&
       (!events || events.includes(n.event)),
   );
 }

@@ -53,7 +53,11 @@ const isUserErrorCode = (code: ErrorCode): code is UserErrorCode => (USER_ERROR_
  * user error's `field` when it names one of the mutation's arguments or fields of its input.
  */
 export function fieldOf(message: string, mutation: GraphQLField<unknown, unknown>): string[] | null {
-  const path = /^([A-Za-z_]\w*(?:\.\w+)*)\b/.exec(message)?.[1]?.split('.');
+  // `recipients[3].to` and `recipients.3.to` are the same path
+  const path = /^([A-Za-z_]\w*(?:\.\w+|\[\d+\])*)(?=[\s:]|$)/
+    .exec(message)?.[1]
+    ?.replace(/\[(\d+)\]/g, '.$1')
+    .split('.');
   if (!path) return null;
   if (mutation.args.some((arg) => arg.name === path[0])) return path;
   for (const arg of mutation.args) {

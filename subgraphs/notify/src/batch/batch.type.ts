@@ -88,7 +88,7 @@ export const NotificationBatchEvent = EventEnvelopeType(
   'NotificationBatch',
   NotificationBatchType,
   BATCH_EVENT_DESCRIPTIONS,
-  'a notification batch',
+  'notification batch',
 );
 
 @InputType({ description: 'One recipient of a batch' })

@@ -130,7 +130,7 @@ export const NOTIFICATION_EVENT_DESCRIPTIONS: Record<string, string> = {
   'notification.dispatched': 'The notification was accepted (single sends; a batch announces its notifications with the batch)',
   'notification.updated': 'A channel of the notification moved (sent, delivered, opened, failed…)',
 };
-export const NotificationEvent = EventEnvelopeType('Notification', NotificationType, NOTIFICATION_EVENT_DESCRIPTIONS, 'a notification');
+export const NotificationEvent = EventEnvelopeType('Notification', NotificationType, NOTIFICATION_EVENT_DESCRIPTIONS, 'notification');
 
 @InputType({ description: 'Which notifications to list (all of the organization’s when empty)' })
 export class NotificationFilter {

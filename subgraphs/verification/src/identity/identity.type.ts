@@ -94,7 +94,7 @@ export const IdentityVerificationEvent = EventEnvelopeType(
   'IdentityVerification',
   IdentityVerificationType,
   IDENTITY_EVENT_DESCRIPTIONS,
-  'an identity verification',
+  'identity verification',
 );
 
 @ObjectType('CreateIdentityVerificationPayload', { description: 'The result of createIdentityVerification' })
