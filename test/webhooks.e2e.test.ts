@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import pg from 'pg';
-import { insertEvents } from '../platform/events/outbox.js';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate, startReceiver, verifiedPayload, type Responder } from './support/https-receiver.js';
 
@@ -282,96 +280,57 @@ describe('webhooks end to end', () => {
       await receiver.close();
     });
 
-    /**
-     * The delivery worker does not record a delivery's moves in the outbox yet (see
-     * webhooks/webhook-delivery.events.ts): the events it will record are written here as it
-     * would, and the subscriptions deliver them as envelopes, to their own webhook's followers only.
-     */
-    it('follows a delivery, and the deliveries of one webhook, as event envelopes', async () => {
+    it('follows the deliveries of one webhook, and one delivery, as event envelopes: created, delivered, redelivered', async () => {
       const receiver = await startReceiver(cert, () => 200);
       const hooks: string[] = [];
       for (let i = 0; i < 2; i++) {
         const input = { clientId: client.id, callbackUrl: `${receiver.url}?s=${i}`, events: ['IDENTITY_VERIFIED'] };
         hooks.push((await stack.gql(CONFIGURE, { input }, h)).body.data.configureWebhook.webhook.id);
       }
-      await verifiedIdentity('subscriber');
-      const deliveryOf = (webhookId: string) =>
-        eventually(async () => {
-          const res = await stack.gql(
-            `query($id: ID!) { webhookDeliveries(filter: { webhookId: $id }) { nodes { id } } }`,
-            { id: webhookId },
-            h,
-          );
-          return res.body.data.webhookDeliveries.nodes[0]?.id as string | undefined;
-        });
-      const [mine, theirs] = [await deliveryOf(hooks[0]), await deliveryOf(hooks[1])];
-
-      const selection = '{ type occurredAt node { id status event attemptCount webhook { id } attempts { number } } }';
+      const selection = '{ type occurredAt node { id status event attemptCount webhook { id } } }';
+      const forWebhook = (id: string, headers = h) =>
+        stack.subscribe(`subscription($id: ID!) { webhookDeliveryUpdatedForWebhook(webhookId: $id) ${selection} }`, { id }, headers);
       const other = { 'x-api-key': (await stack.createClient({ name: 'eavesdropper' })).apiKey };
-      const one = stack.subscribe(`subscription($id: ID!) { webhookDeliveryUpdated(id: $id) ${selection} }`, { id: mine }, h);
-      const byHook = stack.subscribe(
-        `subscription($id: ID!) { webhookDeliveryUpdatedForWebhook(webhookId: $id) ${selection} }`,
-        { id: hooks[0] },
-        h,
-      );
-      const otherHook = stack.subscribe(
-        `subscription($id: ID!) { webhookDeliveryUpdatedForWebhook(webhookId: $id) ${selection} }`,
-        { id: hooks[1] },
-        h,
-      );
-      const eavesdropper = stack.subscribe(`subscription($id: ID!) { webhookDeliveryUpdated(id: $id) ${selection} }`, { id: mine }, other);
-      const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
+      const byHook = forWebhook(hooks[0]);
+      const otherHook = forWebhook(hooks[1]);
+      const eavesdropper = forWebhook(hooks[0], other);
+      const subs = [byHook, otherHook, eavesdropper];
       try {
-        await Promise.all([one.ready, byHook.ready, otherHook.ready, eavesdropper.ready]);
-        const moved = async (id: string, event: string) => {
-          const { rows } = await db.query(
-            `select id, webhook_id as "webhookId", event_id as "eventId", event, status, attempt_count as "attemptCount",
-                    next_attempt_at as "nextAttemptAt", delivered_at as "deliveredAt", created_at as "createdAt", body
-               from platform.deliveries where id = $1`,
-            [id],
-          );
-          const snapshot = JSON.parse(JSON.stringify(rows[0]));
-          await insertEvents(db, [
-            {
-              organizationId: client.organizationId,
-              environment: 'live',
-              event,
-              resourceType: 'webhook_delivery',
-              resourceId: id,
-              data: { deliveryId: id, status: snapshot.status },
-              snapshot,
-            },
-          ]);
-        };
-        await moved(mine, 'webhook_delivery.delivered');
-        await moved(theirs, 'webhook_delivery.redelivered');
-        const [event] = await one.next(1);
-        const envelope = {
-          type: 'WEBHOOK_DELIVERY_DELIVERED',
-          occurredAt: expect.any(String),
-          node: {
-            id: mine,
-            status: 'DELIVERED',
-            event: 'IDENTITY_VERIFIED',
-            attemptCount: 1,
-            webhook: { id: hooks[0] },
-            attempts: [{ number: 1 }],
-          },
-        };
-        expect(event.data.webhookDeliveryUpdated).toEqual(envelope);
-        expect((await byHook.next(1))[0].data.webhookDeliveryUpdatedForWebhook).toEqual(envelope);
-        const [theirEvent] = await otherHook.next(1);
-        expect(theirEvent.data.webhookDeliveryUpdatedForWebhook).toMatchObject({
-          type: 'WEBHOOK_DELIVERY_REDELIVERED',
-          node: { id: theirs },
+        await Promise.all(subs.map((sub) => sub.ready));
+        await verifiedIdentity('subscriber');
+        const [created, delivered] = (await byHook.next(2)).map((e) => e.data.webhookDeliveryUpdatedForWebhook);
+        expect(created).toMatchObject({
+          type: 'WEBHOOK_DELIVERY_CREATED',
+          node: { status: 'PENDING', event: 'IDENTITY_VERIFIED', attemptCount: 0, webhook: { id: hooks[0] } },
         });
-        // events arrive in commit order: by now a leak would have arrived too
-        expect(byHook.events).toHaveLength(1);
-        expect(otherHook.events).toHaveLength(1);
+        expect(delivered).toMatchObject({
+          type: 'WEBHOOK_DELIVERY_DELIVERED',
+          node: { id: created.node.id, status: 'DELIVERED', attemptCount: 1 },
+        });
+        expect(Date.parse(delivered.occurredAt)).toBeGreaterThanOrEqual(Date.parse(created.occurredAt));
+
+        const one = stack.subscribe(`subscription($id: ID!) { webhookDeliveryUpdated(id: $id) ${selection} }`, { id: created.node.id }, h);
+        subs.push(one);
+        await one.ready;
+        const redelivered = await stack.gql(
+          `mutation($id: ID!) { redeliverWebhook(input: { deliveryId: $id }) { webhookDelivery { status } userErrors { code } } }`,
+          { id: created.node.id },
+          h,
+        );
+        expect(redelivered.body.data.redeliverWebhook).toEqual({ webhookDelivery: { status: 'PENDING' }, userErrors: [] });
+        expect(
+          (await one.next(2)).map((e) => [e.data.webhookDeliveryUpdated.type, e.data.webhookDeliveryUpdated.node.attemptCount]),
+        ).toEqual([
+          ['WEBHOOK_DELIVERY_REDELIVERED', 1],
+          ['WEBHOOK_DELIVERY_DELIVERED', 2],
+        ]);
+        // each webhook's followers see its deliveries only; events arrive in commit order, so by now a leak would be here
+        const theirs = (await otherHook.next(2)).map((e) => e.data.webhookDeliveryUpdatedForWebhook.node.webhook.id);
+        expect(new Set(theirs)).toEqual(new Set([hooks[1]]));
+        expect(byHook.events.every((e) => e.data.webhookDeliveryUpdatedForWebhook.node.webhook.id === hooks[0])).toBe(true);
         expect(eavesdropper.events).toEqual([]);
       } finally {
-        await Promise.all([one, byHook, otherHook, eavesdropper].map((sub) => sub.close()));
-        await db.end();
+        await Promise.all(subs.map((sub) => sub.close()));
         for (const id of hooks) await stack.rest('DELETE', `/webhooks/${id}`, undefined, h);
         await receiver.close();
       }

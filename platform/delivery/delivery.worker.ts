@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import { inTransaction, type Sql } from '../db/transaction.js';
+import { deliveryEventsFrom } from './delivery.events.js';
 import { DELIVERY_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from './delivery.lifecycle.js';
 import { isSuccess, signedPost, type PostOptions, type PostOutcome } from './post.js';
 
@@ -92,9 +93,11 @@ export async function scheduleDelivery(db: Sql, d: NewDelivery): Promise<string>
 /** Manual redelivery: the delivery is attempted again now, whatever its status. */
 export async function redeliver(db: Sql, id: string): Promise<void> {
   await db.query(
-    `update platform.deliveries set status = $2, next_attempt_at = now(), claim_id = null, claimed_until = null
-      where id = $1 and status = any($3::text[])`,
-    [id, DELIVERY_LIFECYCLE.target('redeliver'), DELIVERY_LIFECYCLE.sources('redeliver')],
+    `with moved as (
+       update platform.deliveries set status = $2, next_attempt_at = now(), claim_id = null, claimed_until = null
+        where id = $1 and status = any($3::text[]) returning *)
+     ${deliveryEventsFrom('moved', '$4::text')}`,
+    [id, DELIVERY_LIFECYCLE.target('redeliver'), DELIVERY_LIFECYCLE.sources('redeliver'), DELIVERY_LIFECYCLE.eventOf('redeliver')],
   );
 }
 
@@ -225,13 +228,16 @@ export class DeliveryWorker {
         delivered_at: Date | null;
         next_attempt_at: Date | null;
       }>(
-        `update platform.deliveries
-            set status = $3, attempt_count = $4, last_status_code = case when $9::boolean then $5 else last_status_code end, last_error = $6,
-                delivered_at = case when $3 = 'DELIVERED' then now() else delivered_at end,
-                next_attempt_at = case when $7::float8 is null then null else now() + make_interval(secs => $7::float8) end,
-                claim_id = null, claimed_until = null
-          where id = $1 and claim_id = $2 and status = any($8::text[])
-          returning status, delivered_at, next_attempt_at`,
+        `with moved as (
+           update platform.deliveries
+              set status = $3, attempt_count = $4, last_status_code = case when $9::boolean then $5 else last_status_code end, last_error = $6,
+                  delivered_at = case when $3 = 'DELIVERED' then now() else delivered_at end,
+                  next_attempt_at = case when $7::float8 is null then null else now() + make_interval(secs => $7::float8) end,
+                  claim_id = null, claimed_until = null
+            where id = $1 and claim_id = $2 and status = any($8::text[])
+            returning *),
+         events as (${deliveryEventsFrom('moved', '$10::text')})
+         select status, delivered_at, next_attempt_at from moved`,
         [
           d.id,
           d.claim_id,
@@ -242,6 +248,7 @@ export class DeliveryWorker {
           trigger === 'attempt.retry' ? attempt!.retryIn : null,
           DELIVERY_LIFECYCLE.sources(trigger),
           attempt !== null,
+          DELIVERY_LIFECYCLE.eventOf(trigger) ?? null,
         ],
       );
       // the claim expired and another worker took the delivery: its outcome counts

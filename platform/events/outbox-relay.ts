@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import { inTransaction } from '../db/transaction.js';
 import { DELIVERY_LIFECYCLE } from '../delivery/delivery.lifecycle.js';
+import { deliveryEventsFrom } from '../delivery/delivery.events.js';
 import type { EventStream } from './event-stream.js';
 
 const RELAY_CHUNK = 1000;
@@ -109,13 +110,17 @@ export class OutboxRelay {
             where relayed_at is null order by id limit ${RELAY_CHUNK} for update skip locked`,
         );
         if (!rows.length) return { events: 0, deliveries: 0 };
+        // each new delivery is an event of its own (webhook_delivery.created): one per inserted row
         const inserted = await client.query(
-          `insert into platform.deliveries (id, organization_id, environment, webhook_id, event_id, event, url, body, status, next_attempt_at)
-           select gen_random_uuid(), w.organization_id, w.environment, w.id, e.event_id, e.event, w.callback_url, e.body, $6, now()
-             from unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::text[]) as e(event_id, event, body, organization_id, environment)
-             join platform.webhooks w
-               on w.organization_id = e.organization_id and w.environment = e.environment and w.active and w.events ? e.event
-           on conflict (webhook_id, event_id) do nothing`,
+          `with created as (
+             insert into platform.deliveries (id, organization_id, environment, webhook_id, event_id, event, url, body, status, next_attempt_at)
+             select gen_random_uuid(), w.organization_id, w.environment, w.id, e.event_id, e.event, w.callback_url, e.body, $6, now()
+               from unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::text[]) as e(event_id, event, body, organization_id, environment)
+               join platform.webhooks w
+                 on w.organization_id = e.organization_id and w.environment = e.environment and w.active and w.events ? e.event
+             on conflict (webhook_id, event_id) do nothing
+             returning *)
+           ${deliveryEventsFrom('created', '$7::text')}`,
           [
             rows.map((e) => e.event_id),
             rows.map((e) => e.event),
@@ -123,6 +128,7 @@ export class OutboxRelay {
             rows.map((e) => e.organization_id),
             rows.map((e) => e.environment),
             DELIVERY_LIFECYCLE.target('created'),
+            DELIVERY_LIFECYCLE.eventOf('created'),
           ],
         );
         await client.query('update platform.outbox_events set relayed_at = now() where id = any($1)', [rows.map((r) => r.id)]);
