@@ -119,6 +119,9 @@ describe('GraphQL conventions', () => {
     const big = await stack.gql(`{ identityVerifications(first: 101) { totalCount } }`, {}, h);
     expect(big.body.errors?.[0]).toMatchObject({ message: 'first must be at most 100', extensions: { code: 'VALIDATION_FAILED' } });
     const forged = await stack.gql(`{ identityVerifications(after: "not-a-cursor") { totalCount } }`, {}, h);
-    expect(forged.body.errors?.[0]).toMatchObject({ message: 'after is not a cursor of this list', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(forged.body.errors?.[0]).toMatchObject({
+      message: 'after is not a cursor of this list',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 });

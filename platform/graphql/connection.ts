@@ -2,6 +2,7 @@ import { raw, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { IsInt, Max, Min } from 'class-validator';
 import { ArgsType, Directive, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { badInput } from '../errors.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE } from './cursor.js';
 
 /**
@@ -56,8 +57,8 @@ export interface Connection<T> {
   totalCount: number;
 }
 
-/** `XConnection` and `XEdge` object types for a node type. */
-export function ConnectionType<T extends object>(name: string, node: ClassType<T>, what: string) {
+/** `XConnection` and `XEdge` object types for a node type; `order` says how the list is sorted. */
+export function ConnectionType<T extends object>(name: string, node: ClassType<T>, what: string, order = 'newest first') {
   @ObjectType(`${name}Edge`, { description: `One ${what} in a page, with its cursor` })
   class EdgeType {
     @Field({ description: 'Opaque position of this record in the list' })
@@ -67,7 +68,7 @@ export function ConnectionType<T extends object>(name: string, node: ClassType<T
     node!: T;
   }
 
-  @ObjectType(`${name}Connection`, { description: `A page of ${what}s, newest first` })
+  @ObjectType(`${name}Connection`, { description: `A page of ${what}s, ${order}` })
   class ConnectionObject {
     @Field(() => [EdgeType], { description: `The ${what}s of this page with their cursors` })
     edges!: Edge<T>[];
@@ -120,6 +121,33 @@ export async function paginate<E extends Keyed, N = E>(
     totalCount,
     pageInfo: {
       hasNextPage: rows.length > args.first,
+      hasPreviousPage: cursor !== null,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+/**
+ * One page of a list whose members and order never change once written (a batch's subjects in
+ * submission order, the changes of a list version), with offset cursors: `fetch` returns up to
+ * `limit` nodes from `offset` in the list's own order, and the list's size.
+ */
+export async function paginateOffset<N>(
+  args: ConnectionArgs,
+  fetch: (offset: number, limit: number) => Promise<{ nodes: N[]; totalCount: number }>,
+): Promise<Connection<N>> {
+  const cursor = args.after ? decodeCursor(args.after) : null;
+  if (cursor && !('o' in cursor)) throw badInput('after is not a cursor of this list');
+  const offset = cursor ? cursor.o + 1 : 0;
+  const { nodes, totalCount } = await fetch(offset, args.first + 1);
+  const edges = nodes.slice(0, args.first).map((node, i) => ({ cursor: encodeCursor({ o: offset + i }), node }));
+  return {
+    edges,
+    nodes: edges.map((edge) => edge.node),
+    totalCount,
+    pageInfo: {
+      hasNextPage: nodes.length > args.first,
       hasPreviousPage: cursor !== null,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,

@@ -5,6 +5,7 @@ import { Migration20261122030000Intelligence } from './Migration20261122030000In
 import { Migration20261122040000Risk } from './Migration20261122040000Risk.js';
 import { Migration20261124000000Deliveries } from './Migration20261124000000Deliveries.js';
 import { Migration20261125000000KeyPrefixes } from './Migration20261125000000KeyPrefixes.js';
+import { Migration20261126000000WatchlistAlertCreatedAt } from './Migration20261126000000WatchlistAlertCreatedAt.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: 'Migration20261122040000Risk', class: Migration20261122040000Risk },
   { name: 'Migration20261124000000Deliveries', class: Migration20261124000000Deliveries },
   { name: 'Migration20261125000000KeyPrefixes', class: Migration20261125000000KeyPrefixes },
+  { name: 'Migration20261126000000WatchlistAlertCreatedAt', class: Migration20261126000000WatchlistAlertCreatedAt },
 ];
