@@ -108,7 +108,7 @@ export class AmlResolver {
   @Mutation(() => ScreenAmlPayload, {
     description: 'Screens one person against the loaded lists now; refused (UNAVAILABLE) while no list of the kinds asked for is loaded',
   })
-  async screenAml(@Arg('input') input: ScreenAmlInput, @Ctx() ctx: Ctx) {
+  async screenAml(@Arg('input', { description: 'The person to screen' }) input: ScreenAmlInput, @Ctx() ctx: Ctx) {
     return { amlScreening: toAmlScreening(await service(ctx, 'write').screen(input)) };
   }
 
@@ -141,7 +141,7 @@ export class AmlResolver {
     description:
       'A reviewer resolves one match as a true or false positive, with who and why; a match is resolved once (then a CONFLICT user error)',
   })
-  async resolveAmlMatch(@Arg('input') input: ResolveAmlMatchInput, @Ctx() ctx: Ctx) {
+  async resolveAmlMatch(@Arg('input', { description: 'The match and its resolution' }) input: ResolveAmlMatchInput, @Ctx() ctx: Ctx) {
     return { amlScreening: toAmlScreening(await service(ctx, 'write').resolveMatch(input.screeningId, input.matchId, input)) };
   }
 
@@ -172,7 +172,10 @@ export class AmlBatchResolver {
   @Mutation(() => CreateAmlBatchPayload, {
     description: 'Accepts up to 100 people to screen in the background; callbackUrl is called, signed, when every one is done',
   })
-  async createAmlBatch(@Arg('input') input: CreateAmlBatchInput, @Ctx() ctx: Ctx) {
+  async createAmlBatch(
+    @Arg('input', { description: 'The people to screen and where to call back' }) input: CreateAmlBatchInput,
+    @Ctx() ctx: Ctx,
+  ) {
     const { batch, callbackSecret } = await service(ctx, 'write').createBatch(input);
     // no callback delivery before the batch completes
     return { amlBatch: withCallback(batch, null), callbackSecret };

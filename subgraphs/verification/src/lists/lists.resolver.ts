@@ -24,7 +24,10 @@ export class ListsResolver {
       'Each list becomes a new version with its differences from the previous one, and every running process starts screening against it. ' +
       'Requests are limited to 2 MB: larger files go through `npm run lists:import`.',
   })
-  async importScreeningList(@Arg('input') input: ImportScreeningListInput, @Ctx() ctx: Ctx) {
+  async importScreeningList(
+    @Arg('input', { description: 'The list files and what they must be' }) input: ImportScreeningListInput,
+    @Ctx() ctx: Ctx,
+  ) {
     const svc = service(ctx);
     if (!input.content.trim()) throw badInput('content must not be empty');
     const name = input.fileName ?? (input.source ? input.source.toLowerCase() : 'list');

@@ -84,14 +84,17 @@ export class WatchlistSubscriptionResolver {
       'Starts monitoring a person: screened at once (a listed person gets an alert now), then on schedule and on every new list version; ' +
       'one ACTIVE subscription per person (otherwise a CONFLICT user error)',
   })
-  async subscribeWatchlist(@Arg('input') input: SubscribeWatchlistInput, @Ctx() ctx: Ctx) {
+  async subscribeWatchlist(@Arg('input', { description: 'The person to monitor' }) input: SubscribeWatchlistInput, @Ctx() ctx: Ctx) {
     return { watchlistSubscription: await service(ctx, 'write').subscribe(input) };
   }
 
   @Mutation(() => CancelWatchlistSubscriptionPayload, {
     description: 'Cancels the monitoring of a person: no more screenings or alerts; the alerts raised stay',
   })
-  async cancelWatchlistSubscription(@Arg('input') input: CancelWatchlistSubscriptionInput, @Ctx() ctx: Ctx) {
+  async cancelWatchlistSubscription(
+    @Arg('input', { description: 'The subscription to cancel' }) input: CancelWatchlistSubscriptionInput,
+    @Ctx() ctx: Ctx,
+  ) {
     return { watchlistSubscription: await service(ctx, 'write').cancel(input.id) };
   }
 
@@ -169,7 +172,10 @@ export class WatchlistAlertResolver {
   @Mutation(() => ReviewWatchlistAlertPayload, {
     description: 'Records a reviewer’s decision on an OPEN alert, with a note; only OPEN alerts (otherwise a CONFLICT user error)',
   })
-  async reviewWatchlistAlert(@Arg('input') input: ReviewWatchlistAlertInput, @Ctx() ctx: Ctx) {
+  async reviewWatchlistAlert(
+    @Arg('input', { description: 'The alert and the decision' }) input: ReviewWatchlistAlertInput,
+    @Ctx() ctx: Ctx,
+  ) {
     return { watchlistAlert: toAlert(await service(ctx, 'write').reviewAlert(input.id, input)) };
   }
 
