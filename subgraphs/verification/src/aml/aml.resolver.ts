@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
@@ -47,6 +48,26 @@ function related(ctx: Ctx): AmlService {
   } catch {
     return service(ctx, 'write');
   }
+}
+
+/**
+ * The batches of the screenings being answered, read together (one read for a page of screenings);
+ * nothing is cached between ticks, so a subscription's later events see the batch as it is then.
+ */
+const batchLoaders = new WeakMap<Ctx, DataLoader<string, AmlBatchView | null>>();
+function batchOf(ctx: Ctx, id: string): Promise<AmlBatchView | null> {
+  let loader = batchLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(
+      async (ids: readonly string[]) => {
+        const found = await related(ctx).findBatches(ids);
+        return ids.map((one) => found.find((b) => b.id === one) ?? null);
+      },
+      { cache: false },
+    );
+    batchLoaders.set(ctx, loader);
+  }
+  return loader.load(id);
 }
 
 const toHit = (h: AmlHit): ScreeningHitType => ({
@@ -134,7 +155,7 @@ export class AmlResolver {
 
   @FieldResolver(() => AmlBatchType, { nullable: true, description: 'The batch that screened this person, if one did' })
   batch(@Root() screening: AmlScreeningType, @Ctx() ctx: Ctx) {
-    return screening.batchId ? related(ctx).findBatch(screening.batchId) : null;
+    return screening.batchId ? batchOf(ctx, screening.batchId) : null;
   }
 
   @Mutation(() => ResolveAmlMatchPayload, {

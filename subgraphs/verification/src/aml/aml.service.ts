@@ -299,6 +299,15 @@ export class AmlService {
     return withCallback(batch, delivery);
   }
 
+  /** The caller's batches among these ids, with their callbacks' state (two queries for a page of screenings). */
+  async findBatches(ids: readonly string[]): Promise<AmlBatchView[]> {
+    const valid = ids.filter(isUuid);
+    const batches = valid.length ? await this.em.find(AmlBatch, { id: { $in: valid }, ...this.tenant }) : [];
+    const deliveryIds = batches.map((b) => b.callbackDeliveryId).filter((id): id is string => Boolean(id));
+    const deliveries = deliveryIds.length ? await this.em.find(Delivery, { id: { $in: deliveryIds }, ...this.tenant }) : [];
+    return batches.map((b) => withCallback(b, deliveries.find((d) => d.id === b.callbackDeliveryId) ?? null));
+  }
+
   async getBatch(id: string): Promise<AmlBatchView> {
     const batch = await this.findBatch(id);
     if (!batch) throw notFound('AML batch', id);

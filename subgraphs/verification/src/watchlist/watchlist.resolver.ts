@@ -1,12 +1,14 @@
+import DataLoader from 'dataloader';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
+import { notFound } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { ScreeningHitType } from '../../../../screening/screening-hit.type.js';
 import type { VerificationDeps } from '../deps.js';
-import type { AlertMatch, WatchlistAlert } from './watchlist.entity.js';
+import type { AlertMatch, WatchlistAlert, WatchlistSubscription } from './watchlist.entity.js';
 import { WatchlistService } from './watchlist.service.js';
 import { WATCHLIST_ALERT_RESOURCE, WATCHLIST_SUBSCRIPTION_RESOURCE } from './watchlist.events.js';
 import {
@@ -40,6 +42,26 @@ function related(ctx: Ctx): WatchlistService {
   } catch {
     return service(ctx, 'write');
   }
+}
+
+/**
+ * The subscriptions of the alerts being answered, read together (one query for a page of alerts);
+ * nothing is cached between ticks, so a subscription's later events see its current state.
+ */
+const subscriptionLoaders = new WeakMap<Ctx, DataLoader<string, WatchlistSubscription | null>>();
+function subscriptionOf(ctx: Ctx, id: string): Promise<WatchlistSubscription | null> {
+  let loader = subscriptionLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(
+      async (ids: readonly string[]) => {
+        const found = await related(ctx).findSubscriptions(ids);
+        return ids.map((one) => found.find((s) => s.id === one) ?? null);
+      },
+      { cache: false },
+    );
+    subscriptionLoaders.set(ctx, loader);
+  }
+  return loader.load(id);
 }
 
 const toHit = (m: AlertMatch): ScreeningHitType => ({
@@ -166,7 +188,9 @@ export class WatchlistAlertResolver {
 
   @FieldResolver(() => WatchlistSubscriptionType, { description: 'The subscription whose monitoring raised the alert' })
   async subscription(@Root() alert: WatchlistAlertType, @Ctx() ctx: Ctx) {
-    return related(ctx).getSubscription(alert.subscriptionId);
+    const subscription = await subscriptionOf(ctx, alert.subscriptionId);
+    if (!subscription) throw notFound('Watchlist subscription', alert.subscriptionId);
+    return subscription;
   }
 
   @Mutation(() => ReviewWatchlistAlertPayload, {

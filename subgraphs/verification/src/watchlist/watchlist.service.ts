@@ -213,6 +213,12 @@ export class WatchlistService {
     return isUuid(id) ? this.em.findOne(WatchlistSubscription, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
+  /** The caller's subscriptions among these ids (one query for the alerts of a page). */
+  findSubscriptions(ids: readonly string[]): Promise<WatchlistSubscription[]> {
+    const valid = ids.filter(isUuid);
+    return valid.length ? this.em.find(WatchlistSubscription, { id: { $in: valid }, ...this.tenant }) : Promise.resolve([]);
+  }
+
   async getSubscription(id: string): Promise<WatchlistSubscription> {
     const sub = await this.findSubscription(id);
     if (!sub) throw notFound('Watchlist subscription', id);
