@@ -393,19 +393,25 @@ describe('watchlist monitoring end to end', () => {
       await forUser.ready;
       const bad = await stack.gql(
         SUBSCRIBE,
-        { input: { userId: 'gql-sub', fullName: 'Valid Name', nationality: 'Nigerian', lists: ['PEP', 'LAW_ENFORCEMENT'] } },
+        { input: { userId: 'gql-sub', fullName: 'Valid Name', nationality: 'Nigerian', dateOfBirth: '1980-02-30' } },
         h,
       );
       expect(bad.body.data.subscribeWatchlist).toEqual({
         watchlistSubscription: null,
         userErrors: [
+          { field: ['input', 'dateOfBirth'], code: 'VALIDATION_FAILED', message: 'dateOfBirth must be a date in YYYY-MM-DD format' },
           {
             field: ['input', 'nationality'],
             code: 'VALIDATION_FAILED',
             message: 'nationality must be an uppercase ISO 3166-1 alpha-2 country code',
           },
-          { field: ['input', 'lists'], code: 'VALIDATION_FAILED', message: 'lists[1] must be one of: SANCTIONS, PEP, ADVERSE_MEDIA' },
         ],
+      });
+      // law-enforcement lists are not watched: not a value of the input's enum
+      const unwatched = await stack.gql(SUBSCRIBE, { input: { userId: 'gql-sub', fullName: 'Valid Name', lists: ['LAW_ENFORCEMENT'] } }, h);
+      expect(unwatched.body.errors?.[0]).toMatchObject({
+        message: 'lists[0] must be one of: SANCTIONS, PEP, ADVERSE_MEDIA',
+        extensions: { code: 'VALIDATION_FAILED' },
       });
       const ok = await stack.gql(
         SUBSCRIBE,

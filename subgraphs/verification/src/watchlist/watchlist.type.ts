@@ -6,13 +6,21 @@ import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
 import { CountryCode, LocalDate } from '../../../../platform/graphql/scalars.js';
-import { ALERT_STATUSES, SUBSCRIPTION_STATUSES, type AlertStatus, type SubscriptionStatus } from './watchlist.lifecycle.js';
+import {
+  ALERT_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  WATCHLIST_LISTS,
+  type AlertStatus,
+  type SubscriptionStatus,
+} from './watchlist.lifecycle.js';
 
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
 export const WatchlistSubscriptionStatusEnum = enumOf(SUBSCRIPTION_STATUSES);
 export const WatchlistAlertStatusEnum = enumOf(ALERT_STATUSES);
 export const WatchlistAlertDecisionEnum = enumOf(['REVIEWED', 'DISMISSED'] as const);
+/** The ScreeningListKinds a subscription may watch (input only: outputs say ScreeningListKind). */
+export const WatchlistListKindEnum = enumOf(WATCHLIST_LISTS);
 registerEnumType(WatchlistSubscriptionStatusEnum, {
   name: 'WatchlistSubscriptionStatus',
   description: 'Whether a person is being monitored',
@@ -28,6 +36,15 @@ registerEnumType(WatchlistAlertStatusEnum, {
     OPEN: { description: 'Waiting for a reviewer (the review queue)' },
     REVIEWED: { description: 'A reviewer acted on it' },
     DISMISSED: { description: 'A reviewer dismissed it (e.g. a namesake)' },
+  },
+});
+registerEnumType(WatchlistListKindEnum, {
+  name: 'WatchlistListKind',
+  description: 'The kinds of lists monitoring can watch: the ScreeningListKinds but LAW_ENFORCEMENT',
+  valuesConfig: {
+    SANCTIONS: { description: 'Sanctioned people and entities' },
+    PEP: { description: 'Politically exposed persons' },
+    ADVERSE_MEDIA: { description: 'People named in adverse media' },
   },
 });
 registerEnumType(WatchlistAlertDecisionEnum, {
@@ -163,10 +180,7 @@ export class SubscribeWatchlistInput {
   @IsOptional()
   country?: string | null;
 
-  @Field(() => [ScreeningListKindEnum], {
-    nullable: true,
-    description: 'The kinds of lists to watch: SANCTIONS, PEP and ADVERSE_MEDIA (the default: all three)',
-  })
+  @Field(() => [WatchlistListKindEnum], { nullable: true, description: 'The kinds of lists to watch; default all three' })
   @IsOptional()
   lists?: string[] | null;
 }
