@@ -164,17 +164,19 @@ export const AML_SCREENING = /* GraphQL */ `
     matchCount
     matches {
       id
-      listName
-      source
-      kind
-      externalId
-      entityType
-      primaryName
-      matchedName
-      score
-      programs
-      addedDate
-      listVersion
+      hit {
+        listName
+        source
+        kind
+        externalId
+        entityType
+        primaryName
+        matchedName
+        score
+        programs
+        addedDate
+        listVersion
+      }
       explanation {
         nameScore
         tokens {
@@ -201,7 +203,9 @@ export const AML_SCREENING = /* GraphQL */ `
       version
       kind
     }
-    batchId
+    batchId: batch {
+      id
+    }
     checkedAt
     resolvedAt
     createdAt
@@ -209,6 +213,10 @@ export const AML_SCREENING = /* GraphQL */ `
   }
 `;
 
+/**
+ * A batch with every subject's line: the operation declares `$subjects: Int` and passes 100 (a batch
+ * holds at most 100 subjects, one page).
+ */
 export const AML_BATCH = /* GraphQL */ `
   fragment AmlBatchFields on AmlBatch {
     id
@@ -226,15 +234,19 @@ export const AML_BATCH = /* GraphQL */ `
     callbackNextAttemptAt
     createdAt
     completedAt
-    results {
-      position
-      userId
-      fullName
-      status
-      screeningId
-      riskLevel
-      matchCount
-      error
+    results: subjects(first: $subjects) {
+      nodes {
+        position
+        userId
+        fullName
+        status
+        screeningId: screening {
+          id
+        }
+        riskLevel
+        matchCount
+        error
+      }
     }
   }
 `;
@@ -260,12 +272,14 @@ export const WATCHLIST_SUBSCRIPTION = /* GraphQL */ `
 export const WATCHLIST_ALERT = /* GraphQL */ `
   fragment WatchlistAlertFields on WatchlistAlert {
     id
-    subscriptionId
+    subscriptionId: subscription {
+      id
+    }
     userId
     status
     match {
       listName
-      matchScore
+      matchScore: score
       matchedName
       source
       addedDate

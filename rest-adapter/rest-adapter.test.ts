@@ -1024,3 +1024,233 @@ describe('risk routes', () => {
     expect(last().variables).toEqual({ query: 'MATCH (a) RETURN a.id AS b_id', params: { id: 'a' } });
   });
 });
+
+describe('screening routes → operations (GraphQL shapes back to the spec’s records)', () => {
+  const hit = {
+    listName: 'UN_SC',
+    source: 'UN_SC',
+    kind: 'SANCTIONS',
+    externalId: 'QDi.901',
+    entityType: 'INDIVIDUAL',
+    primaryName: 'Ahmed Musa Bello',
+    matchedName: 'Ahmed Musa Bello',
+    score: 0.97,
+    programs: ['ISIL'],
+    addedDate: '2019-05-02',
+    listVersion: 'v1',
+  };
+  const review = { resolution: 'OPEN', resolvedBy: null, resolutionReason: null, resolvedAt: null };
+  const explanation = (how: string, kind: string) => ({
+    nameScore: 0.95,
+    tokens: [{ query: 'ahmed', matched: 'ahmed', how, score: 1, weight: 1 }],
+    qualifiers: [{ kind, effect: 0.05, detail: 'exact date of birth 1970-03-12' }],
+  });
+  const screening = (match: Record<string, unknown>, batch: unknown) => ({
+    id: 's1',
+    userId: 'u1',
+    fullName: 'Bello Ahmed Musa',
+    dateOfBirth: '1970-03-12',
+    nationality: 'NG',
+    documentNumber: null,
+    matchThreshold: 0.85,
+    lists: ['SANCTIONS'],
+    status: 'POTENTIAL_MATCH',
+    riskLevel: 'HIGH',
+    matchCount: 1,
+    matches: [match],
+    listsChecked: ['UN_SC'],
+    listVersions: [{ source: 'UN_SC', version: 'v1', kind: 'SANCTIONS' }],
+    batchId: batch,
+    checkedAt: '2026-11-01T10:00:00.000Z',
+    resolvedAt: null,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+  });
+  const graphScreening = screening({ id: 'm1', hit, explanation: explanation('EXACT', 'DATE_OF_BIRTH'), ...review }, { id: 'b1' });
+  const restScreening = screening({ id: 'm1', ...hit, explanation: explanation('exact', 'dateOfBirth'), ...review }, 'b1');
+  const batch = (results: unknown) => ({
+    id: 'b1',
+    status: 'COMPLETED',
+    total: 1,
+    processed: 1,
+    clearCount: 0,
+    flaggedCount: 1,
+    failedCount: 0,
+    callbackUrl: null,
+    callbackStatus: null,
+    callbackAttempts: 0,
+    callbackLastStatusCode: null,
+    callbackDeliveredAt: null,
+    callbackNextAttemptAt: null,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    completedAt: '2026-11-01T10:00:01.000Z',
+    results,
+  });
+  const line = (screeningId: unknown) => ({
+    position: 0,
+    userId: 'u1',
+    fullName: 'Ahmed Musa Bello',
+    status: 'POTENTIAL_MATCH',
+    screeningId,
+    riskLevel: 'HIGH',
+    matchCount: 1,
+    error: null,
+  });
+  const alert = (subscriptionId: unknown, match: Record<string, unknown>) => ({
+    id: 'wa1',
+    subscriptionId,
+    userId: 'u1',
+    status: 'OPEN',
+    match,
+    detectedAt: '2026-11-01T10:00:00.000Z',
+    clearedAt: null,
+    reviewedBy: null,
+    reviewNote: null,
+    reviewedAt: null,
+  });
+  const alertMatch = {
+    listName: 'UN_SC',
+    matchScore: 0.97,
+    matchedName: 'Ahmed Musa Bello',
+    source: 'UN_SC',
+    addedDate: null,
+    kind: 'SANCTIONS',
+    externalId: 'QDi.901',
+    primaryName: 'Ahmed Musa Bello',
+    listVersion: 'v1',
+    programs: [],
+  };
+  const subscription = { id: 'ws1', userId: 'u1', status: 'CANCELLED' };
+
+  const cases: Array<{
+    name: string;
+    method: string;
+    path: string;
+    body?: unknown;
+    field: string;
+    variables: Record<string, unknown>;
+    answer: unknown;
+    data: unknown;
+    status: number;
+  }> = [
+    {
+      name: 'screen a person',
+      method: 'POST',
+      path: '/screening/aml',
+      body: { userId: 'u1', fullName: 'Bello Ahmed Musa', lists: ['SANCTIONS'], extra: 'dropped' },
+      field: 'screenAml',
+      variables: { input: { userId: 'u1', fullName: 'Bello Ahmed Musa', lists: ['SANCTIONS'] } },
+      answer: { amlScreening: graphScreening, userErrors: [] },
+      data: restScreening,
+      status: 200,
+    },
+    {
+      name: 'list a user’s screenings',
+      method: 'GET',
+      path: '/screening/aml/user/u1?page=2&limit=5',
+      field: 'amlScreenings',
+      variables: { userId: 'u1', first: 5, after: offsetCursor(5) },
+      answer: { nodes: [graphScreening], totalCount: 6 },
+      data: { data: [restScreening], total: 6, page: 2, limit: 5 },
+      status: 200,
+    },
+    {
+      name: 'resolve a match',
+      method: 'POST',
+      path: '/screening/aml/s1/matches/m1/resolve',
+      body: { resolution: 'FALSE_POSITIVE', resolvedBy: 'o', reason: 'r' },
+      field: 'resolveAmlMatch',
+      variables: { input: { resolution: 'FALSE_POSITIVE', resolvedBy: 'o', reason: 'r', screeningId: 's1', matchId: 'm1' } },
+      answer: { amlScreening: graphScreening, userErrors: [] },
+      data: restScreening,
+      status: 200,
+    },
+    {
+      name: 'accept a batch',
+      method: 'POST',
+      path: '/screening/aml/batch',
+      body: { subjects: [{ userId: 'u1', fullName: 'A B', junk: 1 }], callbackUrl: 'https://example.com/cb' },
+      field: 'createAmlBatch',
+      variables: { input: { subjects: [{ userId: 'u1', fullName: 'A B' }], callbackUrl: 'https://example.com/cb' } },
+      answer: {
+        amlBatch: { id: 'b1', status: 'PENDING', total: 1, callbackUrl: 'https://example.com/cb', createdAt: '2026-11-01T10:00:00.000Z' },
+        callbackSecret: 'whsec_x',
+        userErrors: [],
+      },
+      data: {
+        id: 'b1',
+        batchId: 'b1',
+        status: 'PENDING',
+        total: 1,
+        callbackUrl: 'https://example.com/cb',
+        callbackSecret: 'whsec_x',
+        message: 'Batch accepted. The callback is signed with callbackSecret like webhooks; store it: it will not be shown again.',
+        createdAt: '2026-11-01T10:00:00.000Z',
+      },
+      status: 202,
+    },
+    {
+      name: 'get a batch',
+      method: 'GET',
+      path: '/screening/aml/batch/b1',
+      field: 'amlBatch',
+      variables: { id: 'b1', subjects: 100 },
+      answer: batch({ nodes: [line({ id: 's1' })] }),
+      data: batch([line('s1')]),
+      status: 200,
+    },
+    {
+      name: 'list watchlist alerts',
+      method: 'GET',
+      path: '/monitoring/watchlist/alerts?userId=u1&status=OPEN&page=2&limit=5',
+      field: 'watchlistAlerts',
+      variables: { userId: 'u1', status: 'OPEN', first: 5, after: offsetCursor(5) },
+      answer: { nodes: [alert({ id: 'ws1' }, alertMatch)], totalCount: 6 },
+      data: { data: [alert('ws1', alertMatch)], pagination: { page: 2, limit: 5, total: 6 } },
+      status: 200,
+    },
+    {
+      name: 'review a watchlist alert',
+      method: 'POST',
+      path: '/screening/watchlist/alerts/wa1/review',
+      body: { status: 'DISMISSED', reviewedBy: 'o', note: 'n' },
+      field: 'reviewWatchlistAlert',
+      variables: { input: { status: 'DISMISSED', reviewedBy: 'o', note: 'n', id: 'wa1' } },
+      answer: { watchlistAlert: alert({ id: 'ws1' }, alertMatch), userErrors: [] },
+      data: alert('ws1', alertMatch),
+      status: 200,
+    },
+    {
+      name: 'cancel a watchlist subscription',
+      method: 'DELETE',
+      path: '/screening/watchlist/unsubscribe/ws1',
+      field: 'cancelWatchlistSubscription',
+      variables: { id: 'ws1' },
+      answer: { watchlistSubscription: subscription, userErrors: [] },
+      data: subscription,
+      status: 200,
+    },
+  ];
+
+  it.each(cases)('$name', async ({ method, path, body, field, variables, answer: graphqlData, data, status }) => {
+    answer = reply({ [field]: graphqlData });
+    const res = await call(method, path, body);
+    expect(res.status).toBe(status);
+    const text = await res.text();
+    // byte for byte: the same members in the same order
+    expect(text).toBe(JSON.stringify(data));
+    expect(last().query).toContain(`${field}(`);
+    expect(last().variables).toEqual(variables);
+  });
+
+  it('answers 404 naming the screening or batch when the lookup is null', async () => {
+    answer = reply({ amlScreening: null });
+    const res = await call('GET', '/screening/aml/s9');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'NOT_FOUND', message: 'AML screening s9 not found' });
+    answer = reply({ amlBatch: null });
+    const batchRes = await call('GET', '/screening/aml/batch/b9');
+    expect(batchRes.status).toBe(404);
+    expect(await batchRes.json()).toMatchObject({ code: 'NOT_FOUND', message: 'AML batch b9 not found' });
+  });
+});

@@ -45,8 +45,9 @@ const PEPS: ListEntry[] = [
 ];
 
 const MATCH_FIELDS =
-  'id listName source kind externalId primaryName matchedName score listVersion programs addedDate resolution resolvedBy resolutionReason resolvedAt explanation { nameScore tokens { query matched how score weight } qualifiers { kind effect detail } }';
-const SCREENING_FIELDS = `id userId fullName status riskLevel matchCount listsChecked checkedAt resolvedAt batchId matches { ${MATCH_FIELDS} }`;
+  'id hit { listName source kind externalId entityType primaryName matchedName score listVersion programs addedDate } resolution resolvedBy resolutionReason resolvedAt explanation { nameScore tokens { query matched how score weight } qualifiers { kind effect detail } }';
+const SCREENING_FIELDS = `id userId fullName dateOfBirth nationality status riskLevel matchCount listsChecked checkedAt resolvedAt batch { id } matches { ${MATCH_FIELDS} }`;
+const USER_ERRORS = 'userErrors { field code message }';
 
 describe('AML screening end to end', () => {
   let stack: TestStack;
@@ -177,7 +178,7 @@ describe('AML screening end to end', () => {
 
     it('lets a reviewer clear false positives or confirm a match, with who and why, live on a subscription', async () => {
       const sub = stack.subscribe(
-        `subscription { amlScreeningUpdated(userId: "reviewed") { id status riskLevel resolvedAt matches { resolution resolvedBy } } }`,
+        `subscription { amlScreeningUpdatedForUser(userId: "reviewed") { type occurredAt node { id status riskLevel resolvedAt matches { resolution resolvedBy } } } }`,
         {},
         h,
       );
@@ -206,19 +207,24 @@ describe('AML screening end to end', () => {
       );
       expect(again.status).toBe(409);
       const events = await sub.next(2);
-      expect(events.map((e) => e.data.amlScreeningUpdated.status)).toEqual(['POTENTIAL_MATCH', 'CLEAR']);
+      expect(events.map((e) => e.data.amlScreeningUpdatedForUser.node.status)).toEqual(['POTENTIAL_MATCH', 'CLEAR']);
+      expect(events.map((e) => e.data.amlScreeningUpdatedForUser.type)).toEqual(['AML_FLAGGED', 'AML_CLEAR']);
+      expect(Date.parse(events[1].data.amlScreeningUpdatedForUser.occurredAt)).toBeGreaterThan(Date.now() - 60_000);
       await sub.close();
 
       const second = (await screen({ userId: 'reviewed', fullName: 'Ahmed Musa Bello' })).body;
       const confirmed = await stack.gql(
-        `mutation($s: ID!, $m: ID!) { resolveAmlMatch(screeningId: $s, matchId: $m, input: { resolution: TRUE_POSITIVE, resolvedBy: "mlro", reason: "same person, passport matches" }) { ${SCREENING_FIELDS} } }`,
+        `mutation($s: ID!, $m: ID!) { resolveAmlMatch(input: { screeningId: $s, matchId: $m, resolution: TRUE_POSITIVE, resolvedBy: "mlro", reason: "same person, passport matches" }) { amlScreening { ${SCREENING_FIELDS} } ${USER_ERRORS} } }`,
         { s: second.id, m: second.matches[0].id },
         h,
       );
       expect(confirmed.body.data.resolveAmlMatch).toMatchObject({
-        status: 'CONFIRMED_MATCH',
-        riskLevel: 'HIGH',
-        matches: [{ resolution: 'TRUE_POSITIVE', resolvedBy: 'mlro' }],
+        amlScreening: {
+          status: 'CONFIRMED_MATCH',
+          riskLevel: 'HIGH',
+          matches: [{ resolution: 'TRUE_POSITIVE', resolvedBy: 'mlro', hit: { listName: 'UN_SC', kind: 'SANCTIONS' } }],
+        },
+        userErrors: [],
       });
       const bad = await stack.rest('POST', resolvePath, { resolution: 'MAYBE', resolvedBy: 'x', reason: 'y' }, h);
       expect(bad.status).toBe(422);
@@ -233,6 +239,181 @@ describe('AML screening end to end', () => {
           )
         ).status,
       ).toBe(404);
+    });
+
+    describe('GraphQL', () => {
+      const SCREEN = `mutation($input: ScreenAmlInput!) { screenAml(input: $input) { amlScreening { ${SCREENING_FIELDS} } ${USER_ERRORS} } }`;
+      const RESOLVE = `mutation($input: ResolveAmlMatchInput!) { resolveAmlMatch(input: $input) { amlScreening { id status resolvedAt } ${USER_ERRORS} } }`;
+
+      it('screenAml answers a payload with the shared hit type; invalid values are user errors naming the input field', async () => {
+        const ok = await stack.gql(
+          SCREEN,
+          { input: { userId: 'gql', fullName: 'Bello Ahmed Musa', dateOfBirth: '1970-03-12', nationality: 'NG' } },
+          h,
+        );
+        expect(ok.body.errors).toBeUndefined();
+        expect(ok.body.data.screenAml.userErrors).toEqual([]);
+        const screening = ok.body.data.screenAml.amlScreening;
+        expect(screening).toMatchObject({
+          userId: 'gql',
+          dateOfBirth: '1970-03-12',
+          nationality: 'NG',
+          status: 'POTENTIAL_MATCH',
+          batch: null,
+        });
+        const [match] = screening.matches;
+        expect(match.hit).toMatchObject({
+          listName: 'UN_SC',
+          source: 'UN_SC',
+          kind: 'SANCTIONS',
+          externalId: 'QDi.901',
+          entityType: 'INDIVIDUAL',
+          primaryName: 'Ahmed Musa Bello',
+          listVersion: 'v1',
+        });
+        // the graph's enums are SCREAMING_CASE; REST keeps the spec's values (exact, dateOfBirth)
+        expect(match.explanation.tokens.map((t: { how: string }) => t.how)).toContain('EXACT');
+        expect(match.explanation.qualifiers.map((q: { kind: string }) => q.kind)).toContain('DATE_OF_BIRTH');
+        const rest = (await stack.rest('GET', `/screening/aml/${screening.id}`, undefined, h)).body;
+        expect(rest.matches[0].explanation.tokens.map((t: { how: string }) => t.how)).toContain('exact');
+        expect(rest.matches[0].explanation.qualifiers.map((q: { kind: string }) => q.kind)).toContain('dateOfBirth');
+        expect(rest.matches[0]).toMatchObject({ id: match.id, listName: 'UN_SC', entityType: 'INDIVIDUAL', score: match.hit.score });
+        expect(rest.batchId).toBeNull();
+
+        const bad = await stack.gql(
+          SCREEN,
+          { input: { userId: 'gql', fullName: 'Valid Name', dateOfBirth: '1990-13-01', nationality: 'ng', matchThreshold: 1.5 } },
+          h,
+        );
+        expect(bad.body.data.screenAml).toEqual({
+          amlScreening: null,
+          userErrors: [
+            { field: ['input', 'dateOfBirth'], code: 'VALIDATION_FAILED', message: 'dateOfBirth must be a date in YYYY-MM-DD format' },
+            {
+              field: ['input', 'nationality'],
+              code: 'VALIDATION_FAILED',
+              message: 'nationality must be an uppercase ISO 3166-1 alpha-2 country code',
+            },
+            { field: ['input', 'matchThreshold'], code: 'VALIDATION_FAILED', message: 'matchThreshold must be between 0 and 1' },
+          ],
+        });
+        const long = await stack.gql(SCREEN, { input: { userId: 'x'.repeat(256), fullName: 'Valid Name' } }, h);
+        expect(long.body.data.screenAml.userErrors).toEqual([
+          { field: ['input', 'userId'], code: 'VALIDATION_FAILED', message: 'userId must be at most 255 characters' },
+        ]);
+      });
+
+      it('a lookup of a screening or batch that is not the caller’s is null', async () => {
+        const mine = (await screen({ userId: 'lookup', fullName: 'Kwame Mensah' })).body;
+        const other = { 'x-api-key': (await stack.createClient({ name: 'lookup other' })).apiKey };
+        const query = `query($id: ID!) { amlScreening(id: $id) { id } amlBatch(id: $id) { id } }`;
+        expect((await stack.gql(query, { id: mine.id }, other)).body).toEqual({ data: { amlScreening: null, amlBatch: null } });
+        expect((await stack.gql(query, { id: 'not-an-id' }, h)).body).toEqual({ data: { amlScreening: null, amlBatch: null } });
+        expect((await stack.gql(query, { id: mine.id }, h)).body.data.amlScreening).toEqual({ id: mine.id });
+      });
+
+      it('amlScreenings pages and filters an organization’s screenings; unresolved matches are the review queue', async () => {
+        const q = { 'x-api-key': (await stack.createClient({ name: 'review queue' })).apiKey };
+        const made = async (userId: string, fullName: string) => (await screen({ userId, fullName }, q)).body;
+        const resolve = (s: { id: string; matches: Array<{ id: string }> }, resolution: string) =>
+          stack.gql(
+            RESOLVE,
+            { input: { screeningId: s.id, matchId: s.matches[0].id, resolution, resolvedBy: 'mlro', reason: 'checked' } },
+            q,
+          );
+        const clear = await made('q-clear', 'Kwame Mensah');
+        const open = await made('q-open', 'Ahmed Musa Bello');
+        const confirmed = await made('q-confirmed', 'Ahmed Musa Bello');
+        const cleared = await made('q-cleared', 'Amina Wanjiru Odhiambo');
+        expect((await resolve(confirmed, 'TRUE_POSITIVE')).body.data.resolveAmlMatch.amlScreening.status).toBe('CONFIRMED_MATCH');
+        expect((await resolve(cleared, 'FALSE_POSITIVE')).body.data.resolveAmlMatch.amlScreening.status).toBe('CLEAR');
+
+        const list = async (filter: Record<string, unknown>) =>
+          (
+            await stack.gql(
+              `query($filter: AmlScreeningFilter) { amlScreenings(filter: $filter) { totalCount nodes { id userId } } }`,
+              { filter },
+              q,
+            )
+          ).body.data.amlScreenings;
+        expect(await list({ hasUnresolvedMatches: true })).toEqual({ totalCount: 1, nodes: [{ id: open.id, userId: 'q-open' }] });
+        expect((await list({ hasUnresolvedMatches: false })).nodes.map((s: { id: string }) => s.id)).toEqual([
+          cleared.id,
+          confirmed.id,
+          clear.id,
+        ]);
+        expect((await list({ status: 'CLEAR' })).nodes.map((s: { id: string }) => s.id)).toEqual([cleared.id, clear.id]);
+        expect((await list({ status: 'CONFIRMED_MATCH', userId: 'q-confirmed' })).totalCount).toBe(1);
+        expect((await list({ userId: 'q-open', hasUnresolvedMatches: false })).totalCount).toBe(0);
+
+        // a page at a time: every screening once, newest first
+        const seen: string[] = [];
+        for (let after: string | null = null; ;) {
+          const page: any = (
+            await stack.gql(
+              `query($after: String) { amlScreenings(first: 1, after: $after) { totalCount edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`,
+              { after },
+              q,
+            )
+          ).body.data.amlScreenings;
+          expect(page.totalCount).toBe(4);
+          seen.push(...page.edges.map((e: { node: { id: string } }) => e.node.id));
+          if (!page.pageInfo.hasNextPage) break;
+          after = page.pageInfo.endCursor;
+        }
+        expect(seen).toEqual([cleared.id, confirmed.id, open.id, clear.id]);
+
+        // following one screening: the envelope says what happened
+        const one = stack.subscribe(
+          `subscription($id: ID!) { amlScreeningUpdated(id: $id) { type occurredAt node { id status riskLevel matches { resolution } } } }`,
+          { id: open.id },
+          q,
+        );
+        await one.ready;
+        await resolve(open, 'FALSE_POSITIVE');
+        // (its creation, committed before this subscriber came, may reach it too)
+        const event = await eventually(async () => one.events.map((e) => e.data.amlScreeningUpdated).find((u) => u.type === 'AML_CLEAR'));
+        expect(event).toMatchObject({
+          node: { id: open.id, status: 'CLEAR', riskLevel: 'LOW', matches: [{ resolution: 'FALSE_POSITIVE' }] },
+        });
+        expect(Date.parse(event.occurredAt)).toBeGreaterThan(Date.now() - 60_000);
+        await one.close();
+        expect(await list({ hasUnresolvedMatches: true })).toEqual({ totalCount: 0, nodes: [] });
+      });
+
+      it('resolveAmlMatch: a missing screening or match and a second resolution are user errors without a field', async () => {
+        const flagged = (await screen({ userId: 'resolve-errors', fullName: 'Ahmed Musa Bello' })).body;
+        const input = (extra: Record<string, unknown>) => ({
+          input: {
+            screeningId: flagged.id,
+            matchId: flagged.matches[0].id,
+            resolution: 'FALSE_POSITIVE',
+            resolvedBy: 'a',
+            reason: 'b',
+            ...extra,
+          },
+        });
+        const missing = await stack.gql(RESOLVE, input({ screeningId: '00000000-0000-4000-8000-000000000000' }), h);
+        expect(missing.body.data.resolveAmlMatch).toEqual({
+          amlScreening: null,
+          userErrors: [{ field: null, code: 'NOT_FOUND', message: 'AML screening 00000000-0000-4000-8000-000000000000 not found' }],
+        });
+        const noMatch = await stack.gql(RESOLVE, input({ matchId: '00000000-0000-4000-8000-000000000000' }), h);
+        expect(noMatch.body.data.resolveAmlMatch.userErrors).toEqual([
+          { field: null, code: 'NOT_FOUND', message: expect.stringMatching(/^Match of AML screening .* not found$/) },
+        ]);
+        const empty = await stack.gql(RESOLVE, input({ resolvedBy: '', reason: '' }), h);
+        expect(empty.body.data.resolveAmlMatch.userErrors).toEqual([
+          { field: ['input', 'resolvedBy'], code: 'VALIDATION_FAILED', message: 'resolvedBy must not be empty' },
+          { field: ['input', 'reason'], code: 'VALIDATION_FAILED', message: 'reason must not be empty' },
+        ]);
+        expect((await stack.gql(RESOLVE, input({}), h)).body.data.resolveAmlMatch.userErrors).toEqual([]);
+        const twice = await stack.gql(RESOLVE, input({ resolution: 'TRUE_POSITIVE' }), h);
+        expect(twice.body.data.resolveAmlMatch).toEqual({
+          amlScreening: null,
+          userErrors: [{ field: null, code: 'CONFLICT', message: 'This match was already resolved as FALSE_POSITIVE' }],
+        });
+      });
     });
 
     it('delivers signed aml.flagged and aml.clear webhooks with the screening data', async () => {
@@ -292,7 +473,7 @@ describe('AML screening end to end', () => {
         });
         const batchId = accepted.body.id;
         const sub = stack.subscribe(
-          `subscription($id: ID!) { amlBatchUpdated(id: $id) { id status processed total } }`,
+          `subscription($id: ID!) { amlBatchUpdated(id: $id) { type node { id status processed total } } }`,
           { id: batchId },
           h,
         );
@@ -341,7 +522,7 @@ describe('AML screening end to end', () => {
         await eventually(async () => hookReceiver.received.some((r) => JSON.parse(r.body).data.batchId === batchId));
         // whatever the subscription caught after it was served: in lifecycle order, ending COMPLETED
         const seen = await eventually(async () => {
-          const updates = sub.events.map((e) => e.data.amlBatchUpdated);
+          const updates = sub.events.map((e) => e.data.amlBatchUpdated.node);
           return updates.at(-1)?.status === 'COMPLETED' ? updates : null;
         });
         const order = ['PENDING', 'PROCESSING', 'COMPLETED'];
@@ -360,20 +541,98 @@ describe('AML screening end to end', () => {
         const subjects = Array.from({ length: 30 }, (_, i) => ({ userId: `p-${i}`, fullName: `Person Number ${i}` }));
         const accepted = (await stack.rest('POST', '/screening/aml/batch', { subjects, callbackUrl: receiver.url }, h)).body;
         const sub = stack.subscribe(
-          `subscription($id: ID!) { amlBatchUpdated(id: $id) { status processed callbackStatus results { userId status } } }`,
+          `subscription($id: ID!) { amlBatchUpdated(id: $id) { type node { status processed callbackStatus subjects(first: 100) { totalCount nodes { userId status } } } } }`,
           { id: accepted.id },
           h,
         );
         // the callback is retried a second later: its events reach the subscription whatever the timing
         const delivered = await eventually(
-          async () => sub.events.find((e) => e.data?.amlBatchUpdated?.callbackStatus === 'DELIVERED'),
+          async () => sub.events.find((e) => e.data?.amlBatchUpdated?.node.callbackStatus === 'DELIVERED'),
           20_000,
         );
-        expect(delivered.data.amlBatchUpdated).toMatchObject({ status: 'COMPLETED', processed: 30 });
-        expect(delivered.data.amlBatchUpdated.results).toHaveLength(30);
-        expect(delivered.data.amlBatchUpdated.results.every((r: { status: string }) => r.status === 'CLEAR')).toBe(true);
+        expect(delivered.data.amlBatchUpdated.type).toBe('AML_BATCH_CALLBACK');
+        const batch = delivered.data.amlBatchUpdated.node;
+        expect(batch).toMatchObject({ status: 'COMPLETED', processed: 30, subjects: { totalCount: 30 } });
+        expect(batch.subjects.nodes).toHaveLength(30);
+        expect(batch.subjects.nodes.every((r: { status: string }) => r.status === 'CLEAR')).toBe(true);
         await sub.close();
         await receiver.close();
+      });
+
+      it('GraphQL: createAmlBatch answers the batch and its callback secret; its subjects page in submission order with their screenings', async () => {
+        const CREATE = `mutation($input: CreateAmlBatchInput!) { createAmlBatch(input: $input) {
+          amlBatch { id status total callbackUrl } callbackSecret ${USER_ERRORS} } }`;
+        const receiver = await startReceiver(cert);
+        const subjects = [
+          { userId: 'g-1', fullName: 'Kwame Mensah' },
+          { userId: 'g-2', fullName: 'Ahmed Musa Bello' },
+          { userId: 'g-3', fullName: 'Fatou Ndiaye' },
+        ];
+        const created = await stack.gql(CREATE, { input: { subjects, callbackUrl: receiver.url } }, h);
+        expect(created.body.errors).toBeUndefined();
+        const payload = created.body.data.createAmlBatch;
+        expect(payload).toEqual({
+          amlBatch: { id: expect.any(String), status: 'PENDING', total: 3, callbackUrl: receiver.url },
+          callbackSecret: expect.stringMatching(/^whsec_/),
+          userErrors: [],
+        });
+        const id = payload.amlBatch.id;
+        const SUBJECTS = `query($id: ID!, $after: String) { amlBatch(id: $id) { status subjects(first: 2, after: $after) {
+          totalCount nodes { position userId status screening { id userId batch { id } } } pageInfo { hasNextPage endCursor } } } }`;
+        await eventually(async () => (await stack.gql(SUBJECTS, { id, after: null }, h)).body.data.amlBatch.status === 'COMPLETED', 20_000);
+        const first = (await stack.gql(SUBJECTS, { id, after: null }, h)).body.data.amlBatch.subjects;
+        expect(first.totalCount).toBe(3);
+        expect(first.pageInfo.hasNextPage).toBe(true);
+        const second = (await stack.gql(SUBJECTS, { id, after: first.pageInfo.endCursor }, h)).body.data.amlBatch.subjects;
+        expect(second.pageInfo.hasNextPage).toBe(false);
+        const lines = [...first.nodes, ...second.nodes];
+        expect(lines.map((l: { position: number; userId: string; status: string }) => [l.position, l.userId, l.status])).toEqual([
+          [0, 'g-1', 'CLEAR'],
+          [1, 'g-2', 'POTENTIAL_MATCH'],
+          [2, 'g-3', 'CLEAR'],
+        ]);
+        for (const line of lines) expect(line.screening).toEqual({ id: expect.any(String), userId: line.userId, batch: { id } });
+        // a cursor of another list is refused
+        const foreign = await stack.gql(SUBJECTS, { id, after: 'bm90LWEtY3Vyc29y' }, h);
+        expect(foreign.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
+        await receiver.close();
+      });
+
+      it('GraphQL: createAmlBatch mistakes are user errors naming the input field', async () => {
+        const CREATE = `mutation($input: CreateAmlBatchInput!) { createAmlBatch(input: $input) { amlBatch { id } callbackSecret ${USER_ERRORS} } }`;
+        const errorsOf = async (input: Record<string, unknown>) => (await stack.gql(CREATE, { input }, h)).body.data.createAmlBatch;
+        expect(await errorsOf({ subjects: [{ userId: 'a', fullName: 'A Name' }], callbackUrl: 'http://example.com/cb' })).toEqual({
+          amlBatch: null,
+          callbackSecret: null,
+          userErrors: [{ field: ['input', 'callbackUrl'], code: 'VALIDATION_FAILED', message: 'callbackUrl must be an HTTPS URL' }],
+        });
+        expect((await errorsOf({ subjects: [] })).userErrors).toEqual([
+          { field: ['input', 'subjects'], code: 'VALIDATION_FAILED', message: 'subjects must contain at least one subject' },
+        ]);
+        expect(
+          (
+            await errorsOf({
+              subjects: [
+                { userId: 'a', fullName: 'A Name' },
+                { userId: 'x'.repeat(256), fullName: 'B Name' },
+              ],
+            })
+          ).userErrors,
+        ).toEqual([
+          {
+            field: ['input', 'subjects', '1', 'userId'],
+            code: 'VALIDATION_FAILED',
+            message: 'subjects.1.userId must be at most 255 characters',
+          },
+        ]);
+        // the spec words a subject's value checks `subjects[0].dateOfBirth …`: the same path
+        expect((await errorsOf({ subjects: [{ userId: 'b', fullName: 'B Name', dateOfBirth: '12/03/1970' }] })).userErrors).toEqual([
+          {
+            field: ['input', 'subjects', '0', 'dateOfBirth'],
+            code: 'VALIDATION_FAILED',
+            message: 'subjects[0].dateOfBirth must be a date in YYYY-MM-DD format',
+          },
+        ]);
       });
 
       it('validates the batch: 400 without subjects, 422 for too many, invalid subjects or a non-HTTPS callback', async () => {
@@ -418,6 +677,11 @@ describe('AML screening end to end', () => {
     it('needs the screening permission', async () => {
       const reader = { 'x-api-key': (await stack.createClient({ name: 'screening reader', permissions: ['screening:read'] })).apiKey };
       expect((await screen({ userId: 'x', fullName: 'Some Body' }, reader)).status).toBe(403);
+      // a key that may only screen still gets the whole record, its batch (by id) included
+      const writer = { 'x-api-key': (await stack.createClient({ name: 'screening writer', permissions: ['screening:write'] })).apiKey };
+      const written = await screen({ userId: 'x', fullName: 'Some Body' }, writer);
+      expect(written.status).toBe(200);
+      expect(written.body).toMatchObject({ userId: 'x', status: 'CLEAR', batchId: null });
       const identityOnly = { 'x-api-key': (await stack.createClient({ name: 'identity', permissions: ['identity'] })).apiKey };
       expect((await stack.rest('GET', '/screening/aml/user/x', undefined, identityOnly)).status).toBe(403);
     });

@@ -281,21 +281,23 @@ describe('crash safety under mixed traffic', () => {
         node: (d) => d.identityVerificationUpdatedForUser.node,
       },
       aml: {
-        field: 'amlScreeningUpdated',
+        field: 'amlScreeningUpdatedForUser',
         read: async (userId) => {
           const all: Row[] = [];
-          for (let page = 1; ; page++) {
+          for (let after: string | null = null; ;) {
             const data = await gql(
-              `query($u: String!, $p: Int) { amlScreeningsByUser(userId: $u, page: $p, limit: 100) { total data { id status updatedAt } } }`,
-              { u: userId, p: page },
+              `query($u: String!, $after: String) { amlScreenings(filter: { userId: $u }, first: 100, after: $after) {
+                nodes { id status updatedAt } pageInfo { hasNextPage endCursor } } }`,
+              { u: userId, after },
               V,
             );
-            all.push(...data.amlScreeningsByUser.data);
-            if (page * 100 >= data.amlScreeningsByUser.total) return all;
+            all.push(...data.amlScreenings.nodes);
+            if (!data.amlScreenings.pageInfo.hasNextPage) return all;
+            after = data.amlScreenings.pageInfo.endCursor;
           }
         },
-        subscription: `subscription($u: String) { amlScreeningUpdated(userId: $u) { id status updatedAt } }`,
-        node: (d) => d.amlScreeningUpdated,
+        subscription: `subscription($u: String!) { amlScreeningUpdatedForUser(userId: $u) { node { id status updatedAt } } }`,
+        node: (d) => d.amlScreeningUpdatedForUser.node,
       },
     };
     const watchUser = (what: UserWatch['what'], userId: string) => {

@@ -343,11 +343,12 @@ describe('secrets never in logs nor in responses after creation', () => {
     // an AML batch's callback secret
     const csv = 'id,name,kind\nS-1,"MUSA, Ahmed Bello",SANCTIONS\n';
     const imported = await gql(
-      `mutation($c: String!) { importScreeningList(content: $c, source: "CUSTOM_SECRETS", kind: SANCTIONS) { files } }`,
+      `mutation($c: String!) { importScreeningList(input: { content: $c, source: "CUSTOM_SECRETS", kind: SANCTIONS }) { imports { files } userErrors { message } } }`,
       { c: csv },
       admin,
     );
     expect(imported.body.errors).toBeUndefined();
+    expect(imported.body.data.importScreeningList.userErrors).toEqual([]);
     const callback = await startReceiver(cert);
     const batch = await eventually(async () => {
       const accepted = await rest(
@@ -368,7 +369,7 @@ describe('secrets never in logs nor in responses after creation', () => {
     });
     expect(done.body.callbackSecret ?? null).toBeNull();
     const viaGraph = await gql(
-      `query($id: ID!) { amlBatch(id: $id) { id callbackUrl callbackStatus results { userId status } } }`,
+      `query($id: ID!) { amlBatch(id: $id) { id callbackUrl callbackStatus subjects { nodes { userId status } } } }`,
       { id: batch.body.id },
       h,
     );

@@ -31,6 +31,7 @@ describe('watchlist monitoring end to end', () => {
   let pool: pg.Pool;
   let h: Record<string, string>;
   let clientId: string;
+  let organizationId: string;
 
   const alerts = async (query: string, headers = h) =>
     (await stack.rest('GET', `/monitoring/watchlist/alerts${query}`, undefined, headers)).body;
@@ -44,6 +45,7 @@ describe('watchlist monitoring end to end', () => {
     const client = await stack.createClient({ name: 'monitoring' });
     h = { 'x-api-key': client.apiKey };
     clientId = client.id;
+    organizationId = client.organizationId;
     await importSnapshot(pool, 'UN_SC', [AHMED, OTHER]);
     await importSnapshot(pool, 'CUSTOM_PEPS', PEPS);
   });
@@ -117,7 +119,7 @@ describe('watchlist monitoring end to end', () => {
     expect((await alerts('?userId=kwame')).pagination.total).toBe(0);
 
     const live = stack.subscribe(
-      `subscription { watchlistAlertCreated(userId: "kwame") { id userId status match { externalId listVersion } } }`,
+      `subscription { watchlistAlertUpdatedForUser(userId: "kwame") { type node { id userId status match { externalId listVersion } subscription { id } } } }`,
       {},
       h,
     );
@@ -126,10 +128,9 @@ describe('watchlist monitoring end to end', () => {
     await importSnapshot(pool, 'UN_SC', [OTHER, KWAME]);
 
     const [created] = await live.next(1, 20_000);
-    expect(created.data.watchlistAlertCreated).toMatchObject({
-      userId: 'kwame',
-      status: 'OPEN',
-      match: { externalId: 'QDi.950', listVersion: 'v2' },
+    expect(created.data.watchlistAlertUpdatedForUser).toMatchObject({
+      type: 'WATCHLIST_ALERT',
+      node: { userId: 'kwame', status: 'OPEN', match: { externalId: 'QDi.950', listVersion: 'v2' }, subscription: { id: sub.body.id } },
     });
     await live.close();
 
@@ -192,11 +193,16 @@ describe('watchlist monitoring end to end', () => {
     });
     expect([a.status, b.status]).toEqual(['OPEN', 'OPEN']);
     const updates = stack.subscribe(
-      `subscription { watchlistAlertUpdated(userId: "review-a") { id status reviewedBy reviewNote } }`,
+      `subscription { watchlistAlertUpdatedForUser(userId: "review-a") { type node { id status reviewedBy reviewNote } } }`,
       {},
       h,
     );
-    await updates.ready;
+    const updatesOfB = stack.subscribe(
+      `subscription($id: ID!) { watchlistAlertUpdated(id: $id) { type occurredAt node { id status reviewNote } } }`,
+      { id: b.id },
+      h,
+    );
+    await Promise.all([updates.ready, updatesOfB.ready]);
     const reviewed = await stack.rest(
       'POST',
       `/monitoring/watchlist/alerts/${a.id}/review`,
@@ -207,15 +213,13 @@ describe('watchlist monitoring end to end', () => {
     expect(reviewed.body).toMatchObject({ id: a.id, status: 'REVIEWED', reviewedBy: 'analyst-3', reviewNote: 'escalated to the MLRO' });
     expect(Date.now() - Date.parse(reviewed.body.reviewedAt)).toBeLessThan(60_000);
     const [update] = await updates.next(1);
-    expect(update.data.watchlistAlertUpdated).toEqual({
-      id: a.id,
-      status: 'REVIEWED',
-      reviewedBy: 'analyst-3',
-      reviewNote: 'escalated to the MLRO',
+    expect(update.data.watchlistAlertUpdatedForUser).toEqual({
+      type: 'WATCHLIST_ALERT_REVIEWED',
+      node: { id: a.id, status: 'REVIEWED', reviewedBy: 'analyst-3', reviewNote: 'escalated to the MLRO' },
     });
     await updates.close();
     const one = await stack.gql(
-      `query($id: ID!) { watchlistAlert(id: $id) { id userId status reviewedBy match { listName } } }`,
+      `query($id: ID!) { watchlistAlert(id: $id) { id userId status reviewedBy match { listName score kind entityType } subscription { userId status } } }`,
       { id: a.id },
       h,
     );
@@ -224,14 +228,24 @@ describe('watchlist monitoring end to end', () => {
       userId: 'review-a',
       status: 'REVIEWED',
       reviewedBy: 'analyst-3',
-      match: { listName: 'UN_SC' },
+      match: { listName: 'UN_SC', score: a.match.matchScore, kind: 'SANCTIONS', entityType: 'INDIVIDUAL' },
+      subscription: { userId: 'review-a', status: 'ACTIVE' },
     });
     const dismissed = await stack.gql(
-      `mutation($id: ID!) { reviewWatchlistAlert(id: $id, input: { status: DISMISSED, reviewedBy: "analyst-3", note: "namesake, different DOB" }) { status reviewNote } }`,
+      `mutation($id: ID!) { reviewWatchlistAlert(input: { id: $id, status: DISMISSED, reviewedBy: "analyst-3", note: "namesake, different DOB" }) { watchlistAlert { status reviewNote } userErrors { field code message } } }`,
       { id: b.id },
       h,
     );
-    expect(dismissed.body.data.reviewWatchlistAlert).toEqual({ status: 'DISMISSED', reviewNote: 'namesake, different DOB' });
+    expect(dismissed.body.data.reviewWatchlistAlert).toEqual({
+      watchlistAlert: { status: 'DISMISSED', reviewNote: 'namesake, different DOB' },
+      userErrors: [],
+    });
+    const dismissal = await eventually(async () =>
+      updatesOfB.events.map((e) => e.data.watchlistAlertUpdated).find((u) => u.type === 'WATCHLIST_ALERT_DISMISSED'),
+    );
+    expect(dismissal.node).toEqual({ id: b.id, status: 'DISMISSED', reviewNote: 'namesake, different DOB' });
+    expect(Date.parse(dismissal.occurredAt)).toBeGreaterThan(Date.now() - 60_000);
+    await updatesOfB.close();
     const again = await stack.rest(
       'POST',
       `/screening/watchlist/alerts/${a.id}/review`,
@@ -248,8 +262,12 @@ describe('watchlist monitoring end to end', () => {
     const page = (await stack.rest('GET', '/screening/watchlist/alerts?limit=1&page=2', undefined, h)).body;
     expect(page.pagination).toMatchObject({ page: 2, limit: 1 });
     expect(page.data).toHaveLength(1);
-    const missing = await stack.gql(`query { watchlistAlert(id: "00000000-0000-0000-0000-000000000000") { id } }`, {}, h);
-    expect(missing.body.errors![0].extensions.code).toBe('NOT_FOUND');
+    const missing = await stack.gql(
+      `query { watchlistAlert(id: "00000000-0000-0000-0000-000000000000") { id } watchlistSubscription(id: "nope") { id } }`,
+      {},
+      h,
+    );
+    expect(missing.body).toEqual({ data: { watchlistAlert: null, watchlistSubscription: null } });
   });
 
   it('unsubscribes (both forms): CANCELLED with cancelledAt, not scanned any more, listed by status', async () => {
@@ -337,6 +355,18 @@ describe('watchlist monitoring end to end', () => {
         )
       ).status,
     ).toBe(404);
+    // a key that may only review still gets the whole alert, its subscription (by id) included
+    const writer = {
+      'x-api-key': (await stack.createClient({ name: 'reviewer', organizationId, permissions: ['monitoring:write'] })).apiKey,
+    };
+    const byWriter = await stack.rest(
+      'POST',
+      `/monitoring/watchlist/alerts/${mine.id}/review`,
+      { status: 'REVIEWED', reviewedBy: 'w', note: 'n' },
+      writer,
+    );
+    expect(byWriter.status).toBe(200);
+    expect(byWriter.body).toMatchObject({ id: mine.id, subscriptionId: mine.subscriptionId, status: 'REVIEWED' });
     // the same user id in another organization is another subscription
     expect(
       (await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'ahmed', fullName: 'Ahmed Musa Bello' }, other)).status,
@@ -344,5 +374,175 @@ describe('watchlist monitoring end to end', () => {
     const reader = { 'x-api-key': (await stack.createClient({ name: 'reader', permissions: ['monitoring:read'] })).apiKey };
     expect((await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'r', fullName: 'Read Only' }, reader)).status).toBe(403);
     expect((await alerts('', reader)).pagination).toMatchObject({ total: 0 });
+  });
+
+  describe('GraphQL', () => {
+    const USER_ERRORS = 'userErrors { field code message }';
+    const SUBSCRIBE = `mutation($input: SubscribeWatchlistInput!) { subscribeWatchlist(input: $input) {
+      watchlistSubscription { id userId status lists nationality dateOfBirth } ${USER_ERRORS} } }`;
+    const CANCEL = `mutation($id: ID!) { cancelWatchlistSubscription(input: { id: $id }) {
+      watchlistSubscription { id status cancelledAt } ${USER_ERRORS} } }`;
+    const REVIEW = `mutation($input: ReviewWatchlistAlertInput!) { reviewWatchlistAlert(input: $input) { watchlistAlert { id status } ${USER_ERRORS} } }`;
+
+    it('subscribing and cancelling answer payloads with user errors naming the field, and reach the subscription’s subscribers', async () => {
+      const forUser = stack.subscribe(
+        `subscription { watchlistSubscriptionUpdatedForUser(userId: "gql-sub") { type node { id status } } }`,
+        {},
+        h,
+      );
+      await forUser.ready;
+      const bad = await stack.gql(
+        SUBSCRIBE,
+        { input: { userId: 'gql-sub', fullName: 'Valid Name', nationality: 'Nigerian', dateOfBirth: '1980-02-30' } },
+        h,
+      );
+      expect(bad.body.data.subscribeWatchlist).toEqual({
+        watchlistSubscription: null,
+        userErrors: [
+          { field: ['input', 'dateOfBirth'], code: 'VALIDATION_FAILED', message: 'dateOfBirth must be a date in YYYY-MM-DD format' },
+          {
+            field: ['input', 'nationality'],
+            code: 'VALIDATION_FAILED',
+            message: 'nationality must be an uppercase ISO 3166-1 alpha-2 country code',
+          },
+        ],
+      });
+      // law-enforcement lists are not watched: not a value of the input's enum
+      const unwatched = await stack.gql(SUBSCRIBE, { input: { userId: 'gql-sub', fullName: 'Valid Name', lists: ['LAW_ENFORCEMENT'] } }, h);
+      expect(unwatched.body.errors?.[0]).toMatchObject({
+        message: 'lists[0] must be one of: SANCTIONS, PEP, ADVERSE_MEDIA',
+        extensions: { code: 'VALIDATION_FAILED' },
+      });
+      const ok = await stack.gql(
+        SUBSCRIBE,
+        { input: { userId: 'gql-sub', fullName: 'Nobody Listed Here', nationality: 'NG', dateOfBirth: '1980-01-31', lists: ['PEP'] } },
+        h,
+      );
+      const id = ok.body.data.subscribeWatchlist.watchlistSubscription?.id;
+      expect(ok.body.data.subscribeWatchlist).toEqual({
+        watchlistSubscription: { id, userId: 'gql-sub', status: 'ACTIVE', lists: ['PEP'], nationality: 'NG', dateOfBirth: '1980-01-31' },
+        userErrors: [],
+      });
+      const twice = await stack.gql(SUBSCRIBE, { input: { userId: 'gql-sub', fullName: 'Nobody Listed Here' } }, h);
+      expect(twice.body.data.subscribeWatchlist.userErrors).toEqual([
+        {
+          field: null,
+          code: 'CONFLICT',
+          message: `User gql-sub already has an ACTIVE watchlist subscription (${id}); unsubscribe it first`,
+        },
+      ]);
+
+      const byId = stack.subscribe(
+        `subscription($id: ID!) { watchlistSubscriptionUpdated(id: $id) { type occurredAt node { id status cancelledAt } } }`,
+        { id },
+        h,
+      );
+      await byId.ready;
+      const cancelled = await stack.gql(CANCEL, { id }, h);
+      expect(cancelled.body.data.cancelWatchlistSubscription).toEqual({
+        watchlistSubscription: { id, status: 'CANCELLED', cancelledAt: expect.any(String) },
+        userErrors: [],
+      });
+      // (the subscription's creation, committed before this subscriber came, may reach it too)
+      const event = await eventually(async () =>
+        byId.events.map((e) => e.data.watchlistSubscriptionUpdated).find((u) => u.type === 'WATCHLIST_UNSUBSCRIBED'),
+      );
+      expect(event).toMatchObject({ node: { id, status: 'CANCELLED' } });
+      expect(Date.parse(event.occurredAt)).toBeGreaterThan(Date.now() - 60_000);
+      const ofUser = (await forUser.next(2)).map((e) => e.data.watchlistSubscriptionUpdatedForUser);
+      expect(ofUser).toEqual([
+        { type: 'WATCHLIST_SUBSCRIBED', node: { id, status: 'ACTIVE' } },
+        { type: 'WATCHLIST_UNSUBSCRIBED', node: { id, status: 'CANCELLED' } },
+      ]);
+      await Promise.all([byId.close(), forUser.close()]);
+
+      const again = await stack.gql(CANCEL, { id }, h);
+      expect(again.body.data.cancelWatchlistSubscription).toEqual({
+        watchlistSubscription: null,
+        userErrors: [{ field: null, code: 'CONFLICT', message: expect.stringMatching(/CANCELLED/) }],
+      });
+      const missing = await stack.gql(CANCEL, { id: '00000000-0000-4000-8000-000000000000' }, h);
+      expect(missing.body.data.cancelWatchlistSubscription.userErrors).toEqual([
+        { field: null, code: 'NOT_FOUND', message: 'Watchlist subscription 00000000-0000-4000-8000-000000000000 not found' },
+      ]);
+      const empty = await stack.gql(REVIEW, { input: { id, status: 'REVIEWED', reviewedBy: '', note: '' } }, h);
+      expect(empty.body.data.reviewWatchlistAlert.userErrors).toEqual([
+        { field: ['input', 'reviewedBy'], code: 'VALIDATION_FAILED', message: 'reviewedBy must not be empty' },
+        { field: ['input', 'note'], code: 'VALIDATION_FAILED', message: 'note must not be empty' },
+      ]);
+    });
+
+    it('the OPEN alerts of an organization are its review queue; watchlistAlertCreated feeds every new alert', async () => {
+      const q = { 'x-api-key': (await stack.createClient({ name: 'alert queue' })).apiKey };
+      const feed = stack.subscribe(`subscription { watchlistAlertCreated { type node { id userId status } } }`, {}, q);
+      await feed.ready;
+      const subscribe = async (userId: string) =>
+        (await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId, fullName: 'Oumar Traore Diallo' }, q)).body;
+      const subscriptions = [];
+      for (const userId of ['queue-a', 'queue-b', 'queue-c']) subscriptions.push(await subscribe(userId));
+      const created = (await feed.next(3)).map((e) => e.data.watchlistAlertCreated);
+      expect(created.map((c) => [c.type, c.node.userId, c.node.status])).toEqual([
+        ['WATCHLIST_ALERT', 'queue-a', 'OPEN'],
+        ['WATCHLIST_ALERT', 'queue-b', 'OPEN'],
+        ['WATCHLIST_ALERT', 'queue-c', 'OPEN'],
+      ]);
+      const alertOf = Object.fromEntries(created.map((c) => [c.node.userId, c.node.id]));
+      const reviewed = await stack.gql(
+        REVIEW,
+        { input: { id: alertOf['queue-b'], status: 'REVIEWED', reviewedBy: 'analyst', note: 'escalated' } },
+        q,
+      );
+      expect(reviewed.body.data.reviewWatchlistAlert).toEqual({
+        watchlistAlert: { id: alertOf['queue-b'], status: 'REVIEWED' },
+        userErrors: [],
+      });
+      // the feed carries new alerts only: after the review, the next event is the next new alert
+      await subscribe('queue-d');
+      expect((await feed.next(4))[3].data.watchlistAlertCreated.node.userId).toBe('queue-d');
+      await feed.close();
+
+      const list = async (filter: Record<string, unknown>) => {
+        const nodes: Array<{ id: string; userId: string; status: string; subscription: { id: string } }> = [];
+        let totalCount = 0;
+        for (let after: string | null = null; ;) {
+          const page: any = (
+            await stack.gql(
+              `query($filter: WatchlistAlertFilter, $after: String) { watchlistAlerts(filter: $filter, first: 1, after: $after) {
+                totalCount nodes { id userId status subscription { id } } pageInfo { hasNextPage endCursor } } }`,
+              { filter, after },
+              q,
+            )
+          ).body.data.watchlistAlerts;
+          totalCount = page.totalCount;
+          nodes.push(...page.nodes);
+          if (!page.pageInfo.hasNextPage) break;
+          after = page.pageInfo.endCursor;
+        }
+        expect(nodes).toHaveLength(totalCount);
+        return nodes;
+      };
+      // newest first, a page at a time
+      expect((await list({ status: 'OPEN' })).map((a) => a.userId)).toEqual(['queue-d', 'queue-c', 'queue-a']);
+      expect((await list({ status: 'REVIEWED' })).map((a) => a.id)).toEqual([alertOf['queue-b']]);
+      expect(await list({ subscriptionId: subscriptions[0].id })).toEqual([
+        { id: alertOf['queue-a'], userId: 'queue-a', status: 'OPEN', subscription: { id: subscriptions[0].id } },
+      ]);
+      expect(await list({ subscriptionId: 'not-an-id' })).toEqual([]);
+      expect((await list({ userId: 'queue-c', status: 'OPEN' })).map((a) => a.id)).toEqual([alertOf['queue-c']]);
+
+      const subscriptionsOf = async (filter: Record<string, unknown>) =>
+        (
+          await stack.gql(
+            `query($filter: WatchlistSubscriptionFilter) { watchlistSubscriptions(filter: $filter) { totalCount nodes { userId } } }`,
+            { filter },
+            q,
+          )
+        ).body.data.watchlistSubscriptions;
+      expect(await subscriptionsOf({ status: 'ACTIVE' })).toEqual({
+        totalCount: 4,
+        nodes: [{ userId: 'queue-d' }, { userId: 'queue-c' }, { userId: 'queue-b' }, { userId: 'queue-a' }],
+      });
+      expect(await subscriptionsOf({ userId: 'queue-b', status: 'CANCELLED' })).toEqual({ totalCount: 0, nodes: [] });
+    });
   });
 });

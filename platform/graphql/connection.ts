@@ -58,8 +58,14 @@ export interface Connection<T> {
   totalCount: number;
 }
 
-/** `XConnection` and `XEdge` object types for a node type; `whats` is `what`'s plural when it is not `what` + s. */
-export function ConnectionType<T extends object>(name: string, node: ClassType<T>, what: string, whats = `${what}s`) {
+/** `XConnection` and `XEdge` object types for a node type; `whats` is the plural when it is not `what` + s, `order` how the list is sorted. */
+export function ConnectionType<T extends object>(
+  name: string,
+  node: ClassType<T>,
+  what: string,
+  whats = `${what}s`,
+  order = 'newest first',
+) {
   @ObjectType(`${name}Edge`, { description: `One ${what} in a page, with its cursor` })
   class EdgeType {
     @Field({ description: 'Opaque position of this record in the list' })
@@ -69,7 +75,7 @@ export function ConnectionType<T extends object>(name: string, node: ClassType<T
     node!: T;
   }
 
-  @ObjectType(`${name}Connection`, { description: `A page of ${whats}, newest first` })
+  @ObjectType(`${name}Connection`, { description: `A page of ${whats}, ${order}` })
   class ConnectionObject {
     @Field(() => [EdgeType], { description: `The ${whats} of this page with their cursors` })
     edges!: Edge<T>[];
@@ -133,6 +139,33 @@ export async function paginate<E extends Keyed, N = E>(
     totalCount,
     pageInfo: {
       hasNextPage: rows.length > args.first,
+      hasPreviousPage: cursor !== null,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+/**
+ * One page of a list whose members and order never change once written (a batch's subjects in
+ * submission order, the changes of a list version), with offset cursors: `fetch` returns up to
+ * `limit` nodes from `offset` in the list's own order, and the list's size.
+ */
+export async function paginateOffset<N>(
+  args: ConnectionArgs,
+  fetch: (offset: number, limit: number) => Promise<{ nodes: N[]; totalCount: number }>,
+): Promise<Connection<N>> {
+  const cursor = args.after ? decodeCursor(args.after) : null;
+  if (cursor && !('o' in cursor)) throw badInput('after is not a cursor of this list');
+  const offset = cursor ? cursor.o + 1 : 0;
+  const { nodes, totalCount } = await fetch(offset, args.first + 1);
+  const edges = nodes.slice(0, args.first).map((node, i) => ({ cursor: encodeCursor({ o: offset + i }), node }));
+  return {
+    edges,
+    nodes: edges.map((edge) => edge.node),
+    totalCount,
+    pageInfo: {
+      hasNextPage: nodes.length > args.first,
       hasPreviousPage: cursor !== null,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,

@@ -1,6 +1,7 @@
-import { AML_BATCH, AML_SCREENING, WATCHLIST_ALERT, WATCHLIST_SUBSCRIPTION } from '../fragments.js';
-import { mapMember, onlyMembers } from '../mapping.js';
-import type { Field, Route } from '../route.js';
+import { AML_BATCH, AML_SCREENING, USER_ERRORS, WATCHLIST_ALERT, WATCHLIST_SUBSCRIPTION } from '../fragments.js';
+import { mapMember, onlyMembers, type ResponseMapping } from '../mapping.js';
+import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
+import type { Field, OperationData, Route, RouteInput } from '../route.js';
 
 const LISTS = ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA', 'LAW_ENFORCEMENT'] as const;
 const WATCHLIST_LISTS = ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA'] as const;
@@ -20,6 +21,55 @@ const AML_REQUEST_FIELDS = AML_REQUEST.map((f) => f.name);
 /** Subjects keep only the request record's fields (as top-level bodies do). */
 const subjectsOf = (value: unknown) => (Array.isArray(value) ? value.map((s) => onlyMembers(s, AML_REQUEST_FIELDS)) : value);
 
+type Json = Record<string, any>;
+
+/** A batch holds at most this many subjects: its lines are one page. */
+const MAX_BATCH_SUBJECTS = 100;
+
+/** The spec's match: the list entry's members in the match itself, token matches in lower case, the batch by id. */
+const SCREENING_BODY: ResponseMapping = {
+  flatten: ['matches.hit'],
+  lowercase: ['matches.explanation.tokens.how'],
+  ids: ['batchId'],
+};
+/** The spec's qualifier kinds are the request's field names (the graph's are SCREAMING_CASE). */
+const QUALIFIER_KINDS: Record<string, string> = {
+  DATE_OF_BIRTH: 'dateOfBirth',
+  NATIONALITY: 'nationality',
+  DOCUMENT_NUMBER: 'documentNumber',
+};
+const specScreening = (screening: Json | null): Json | null =>
+  screening && {
+    ...screening,
+    matches: screening.matches.map((match: Json) => ({
+      ...match,
+      explanation: {
+        ...match.explanation,
+        qualifiers: match.explanation.qualifiers.map((q: Json) => ({ ...q, kind: QUALIFIER_KINDS[q.kind] ?? q.kind })),
+      },
+    })),
+  };
+
+/** A batch's subjects as the spec's `results` list. */
+const specBatch = (batch: Json | null): Json | null => batch && { ...batch, results: batch.results.nodes };
+
+/** The spec's 202 answer to a batch: the batch, its callback secret (shown once) and what to do next. */
+function acceptedBatch(data: OperationData): Json {
+  const { amlBatch: batch, callbackSecret } = data.createAmlBatch;
+  return {
+    id: batch.id,
+    batchId: batch.id,
+    status: batch.status,
+    total: batch.total,
+    callbackUrl: batch.callbackUrl,
+    callbackSecret,
+    message: callbackSecret
+      ? 'Batch accepted. The callback is signed with callbackSecret like webhooks; store it: it will not be shown again.'
+      : 'Batch accepted. Read its status with amlBatch(id) or GET /screening/aml/batch/{id}.',
+    createdAt: batch.createdAt,
+  };
+}
+
 export const screeningRoutes: Route[] = [
   {
     method: 'POST',
@@ -28,14 +78,22 @@ export const screeningRoutes: Route[] = [
     body: AML_REQUEST,
     example: { userId: 'user_1001', fullName: 'Amina Wanjiru Odhiambo', dateOfBirth: '1984-02-29', nationality: 'KE' },
     operation: /* GraphQL */ `
-      mutation ScreenAml($input: AmlScreeningInput!) {
+      mutation ScreenAml($input: ScreenAmlInput!) {
         screenAml(input: $input) {
-          ...AmlScreeningFields
+          amlScreening {
+            ...AmlScreeningFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${AML_SCREENING}
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: body }),
+    result: (data) => specScreening(data.screenAml.amlScreening),
+    response: SCREENING_BODY,
   },
   {
     method: 'POST',
@@ -52,20 +110,25 @@ export const screeningRoutes: Route[] = [
       ],
     },
     operation: /* GraphQL */ `
-      mutation CreateAmlBatch($input: AmlBatchInput!) {
+      mutation CreateAmlBatch($input: CreateAmlBatchInput!) {
         createAmlBatch(input: $input) {
-          id
-          batchId
-          status
-          total
-          callbackUrl
+          amlBatch {
+            id
+            status
+            total
+            callbackUrl
+            createdAt
+          }
           callbackSecret
-          message
-          createdAt
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
+      ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: mapMember(body, 'subjects', subjectsOf) }),
+    result: acceptedBatch,
     status: 202,
   },
   {
@@ -73,37 +136,40 @@ export const screeningRoutes: Route[] = [
     path: '/screening/aml/batch/:id',
     summary: 'Status and results of an AML batch',
     operation: /* GraphQL */ `
-      query AmlBatch($id: ID!) {
+      query AmlBatch($id: ID!, $subjects: Int) {
         amlBatch(id: $id) {
           ...AmlBatchFields
         }
       }
       ${AML_BATCH}
     `,
-    variables: ({ params }) => ({ id: params.id }),
+    variables: ({ params }) => ({ id: params.id, subjects: MAX_BATCH_SUBJECTS }),
+    result: (data) => specBatch(data.amlBatch),
+    response: { ids: ['results.screeningId'] },
+    notFound: 'AML batch',
   },
   {
     method: 'GET',
     path: '/screening/aml/user/:userId',
     summary: "List a user's AML screenings",
-    query: [
-      { name: 'page', type: 'integer', description: 'Default 1' },
-      { name: 'limit', type: 'integer', description: 'Default 20, at most 100' },
-    ],
+    query: PAGE_QUERY,
     operation: /* GraphQL */ `
-      query AmlScreeningsByUser($userId: String!, $page: Int, $limit: Int) {
-        amlScreeningsByUser(userId: $userId, page: $page, limit: $limit) {
-          data {
+      query AmlScreeningsByUser($userId: String!, $first: Int, $after: String) {
+        amlScreenings(filter: { userId: $userId }, first: $first, after: $after) {
+          nodes {
             ...AmlScreeningFields
           }
-          total
-          page
-          limit
+          totalCount
         }
       }
       ${AML_SCREENING}
     `,
-    variables: ({ params, query }) => ({ userId: params.userId, page: query.page, limit: query.limit }),
+    variables: ({ params, query }) => ({ userId: params.userId, ...connectionSlice(query) }),
+    result: (data, { query }) => {
+      const page = pageBody(data.amlScreenings, query);
+      return { ...page, data: page.data.map((s) => specScreening(s as Json)) };
+    },
+    response: { ...SCREENING_BODY, records: 'data' },
   },
   {
     method: 'GET',
@@ -118,6 +184,9 @@ export const screeningRoutes: Route[] = [
       ${AML_SCREENING}
     `,
     variables: ({ params }) => ({ id: params.id }),
+    result: (data) => specScreening(data.amlScreening),
+    response: SCREENING_BODY,
+    notFound: 'AML screening',
   },
   {
     method: 'POST',
@@ -130,86 +199,100 @@ export const screeningRoutes: Route[] = [
     ],
     example: { resolution: 'FALSE_POSITIVE', resolvedBy: 'officer@example.com', reason: 'Different date of birth' },
     operation: /* GraphQL */ `
-      mutation ResolveAmlMatch($id: ID!, $matchId: ID!, $input: ResolveAmlMatchInput!) {
-        resolveAmlMatch(screeningId: $id, matchId: $matchId, input: $input) {
-          ...AmlScreeningFields
+      mutation ResolveAmlMatch($input: ResolveAmlMatchInput!) {
+        resolveAmlMatch(input: $input) {
+          amlScreening {
+            ...AmlScreeningFields
+          }
+          userErrors {
+            ...UserErrorFields
+          }
         }
       }
       ${AML_SCREENING}
+      ${USER_ERRORS}
     `,
-    variables: ({ params, body }) => ({ id: params.id, matchId: params.matchId, input: body }),
+    variables: ({ params, body }) => ({ input: { ...body, screeningId: params.id, matchId: params.matchId } }),
+    result: (data) => specScreening(data.resolveAmlMatch.amlScreening),
+    response: SCREENING_BODY,
   },
 ];
 
 const SUBSCRIBE = /* GraphQL */ `
-  mutation SubscribeWatchlist($input: WatchlistSubscribeInput!) {
+  mutation SubscribeWatchlist($input: SubscribeWatchlistInput!) {
     subscribeWatchlist(input: $input) {
-      ...WatchlistSubscriptionFields
+      watchlistSubscription {
+        ...WatchlistSubscriptionFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
   ${WATCHLIST_SUBSCRIPTION}
+  ${USER_ERRORS}
 `;
-const UNSUBSCRIBE = /* GraphQL */ `
-  mutation UnsubscribeWatchlist($id: ID!) {
-    unsubscribeWatchlist(id: $id) {
-      ...WatchlistSubscriptionFields
+const CANCEL = /* GraphQL */ `
+  mutation CancelWatchlistSubscription($id: ID!) {
+    cancelWatchlistSubscription(input: { id: $id }) {
+      watchlistSubscription {
+        ...WatchlistSubscriptionFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
   ${WATCHLIST_SUBSCRIPTION}
+  ${USER_ERRORS}
 `;
 const ALERTS = /* GraphQL */ `
-  query WatchlistAlerts($userId: String, $status: WatchlistAlertStatus, $subscriptionId: ID, $page: Int, $limit: Int) {
-    watchlistAlerts(userId: $userId, status: $status, subscriptionId: $subscriptionId, page: $page, limit: $limit) {
-      data {
+  query WatchlistAlerts($userId: String, $status: WatchlistAlertStatus, $subscriptionId: ID, $first: Int, $after: String) {
+    watchlistAlerts(filter: { userId: $userId, status: $status, subscriptionId: $subscriptionId }, first: $first, after: $after) {
+      nodes {
         ...WatchlistAlertFields
       }
-      pagination {
-        page
-        limit
-        total
-      }
+      totalCount
     }
   }
   ${WATCHLIST_ALERT}
 `;
 const SUBSCRIPTIONS = /* GraphQL */ `
-  query WatchlistSubscriptions($status: WatchlistSubscriptionStatus, $userId: String, $page: Int, $limit: Int) {
-    watchlistSubscriptions(status: $status, userId: $userId, page: $page, limit: $limit) {
-      data {
+  query WatchlistSubscriptions($status: WatchlistSubscriptionStatus, $userId: String, $first: Int, $after: String) {
+    watchlistSubscriptions(filter: { status: $status, userId: $userId }, first: $first, after: $after) {
+      nodes {
         ...WatchlistSubscriptionFields
       }
-      pagination {
-        page
-        limit
-        total
-      }
+      totalCount
     }
   }
   ${WATCHLIST_SUBSCRIPTION}
 `;
 const REVIEW_ALERT = /* GraphQL */ `
-  mutation ReviewWatchlistAlert($id: ID!, $input: ReviewWatchlistAlertInput!) {
-    reviewWatchlistAlert(id: $id, input: $input) {
-      ...WatchlistAlertFields
+  mutation ReviewWatchlistAlert($input: ReviewWatchlistAlertInput!) {
+    reviewWatchlistAlert(input: $input) {
+      watchlistAlert {
+        ...WatchlistAlertFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
   ${WATCHLIST_ALERT}
+  ${USER_ERRORS}
 `;
 
-const PAGE: Field[] = [
-  { name: 'page', type: 'integer', description: 'Default 1' },
-  { name: 'limit', type: 'integer', description: 'Default 20, at most 100' },
-];
 const ALERT_QUERY: Field[] = [
   { name: 'userId', type: 'string' },
   { name: 'status', type: { enum: ['OPEN', 'REVIEWED', 'DISMISSED'] } },
   { name: 'subscriptionId', type: 'string' },
-  ...PAGE,
+  ...PAGE_QUERY,
 ];
 const SUBSCRIPTION_QUERY: Field[] = [
   { name: 'status', type: { enum: ['ACTIVE', 'CANCELLED'] } },
   { name: 'userId', type: 'string' },
-  ...PAGE,
+  ...PAGE_QUERY,
 ];
 const REVIEW_BODY: Field[] = [
   { name: 'status', type: { enum: ['REVIEWED', 'DISMISSED'] }, required: true },
@@ -222,19 +305,24 @@ const SUBSCRIBER: Field[] = [
   { name: 'dateOfBirth', type: 'string', description: 'YYYY-MM-DD' },
   { name: 'nationality', type: 'string', description: 'ISO 3166-1 alpha-2' },
 ];
-const alertVariables = ({ query }: { query: Record<string, string | number> }) => ({
+const alertVariables = ({ query }: RouteInput) => ({
   userId: query.userId,
   status: query.status,
   subscriptionId: query.subscriptionId,
-  page: query.page,
-  limit: query.limit,
+  ...connectionSlice(query),
 });
-const subscriptionVariables = ({ query }: { query: Record<string, string | number> }) => ({
+const subscriptionVariables = ({ query }: RouteInput) => ({
   status: query.status,
   userId: query.userId,
-  page: query.page,
-  limit: query.limit,
+  ...connectionSlice(query),
 });
+/** The watchlist spec's page: `{ data, pagination: { page, limit, total } }`. */
+const watchlistPage = (connection: { nodes: unknown[]; totalCount: number }, query: RouteInput['query']) => {
+  const { data, total, page, limit } = pageBody(connection, query);
+  return { data, pagination: { page, limit, total } };
+};
+/** The spec's alert: its subscription by id. */
+const ALERT_BODY: ResponseMapping = { ids: ['subscriptionId'] };
 
 /** Watchlist monitoring: Form A under /monitoring/watchlist, Form B under /screening/watchlist. */
 export const watchlistRoutes: Route[] = [
@@ -252,6 +340,7 @@ export const watchlistRoutes: Route[] = [
     },
     operation: SUBSCRIBE,
     variables: ({ body }) => ({ input: body }),
+    result: (data) => data.subscribeWatchlist.watchlistSubscription,
     status: 201,
   },
   {
@@ -262,21 +351,24 @@ export const watchlistRoutes: Route[] = [
     example: { userId: 'user_1001', fullName: 'Amina Wanjiru Odhiambo', country: 'KE' },
     operation: SUBSCRIBE,
     variables: ({ body }) => ({ input: body }),
+    result: (data) => data.subscribeWatchlist.watchlistSubscription,
     status: 201,
   },
   {
     method: 'DELETE',
     path: '/monitoring/watchlist/subscribe/:id',
     summary: 'Cancel a watchlist subscription (Form A)',
-    operation: UNSUBSCRIBE,
+    operation: CANCEL,
     variables: ({ params }) => ({ id: params.id }),
+    result: (data) => data.cancelWatchlistSubscription.watchlistSubscription,
   },
   {
     method: 'DELETE',
     path: '/screening/watchlist/unsubscribe/:id',
     summary: 'Cancel a watchlist subscription (Form B)',
-    operation: UNSUBSCRIBE,
+    operation: CANCEL,
     variables: ({ params }) => ({ id: params.id }),
+    result: (data) => data.cancelWatchlistSubscription.watchlistSubscription,
   },
   {
     method: 'GET',
@@ -285,6 +377,8 @@ export const watchlistRoutes: Route[] = [
     query: ALERT_QUERY,
     operation: ALERTS,
     variables: alertVariables,
+    result: (data, { query }) => watchlistPage(data.watchlistAlerts, query),
+    response: { ...ALERT_BODY, records: 'data' },
   },
   {
     method: 'GET',
@@ -293,6 +387,8 @@ export const watchlistRoutes: Route[] = [
     query: ALERT_QUERY,
     operation: ALERTS,
     variables: alertVariables,
+    result: (data, { query }) => watchlistPage(data.watchlistAlerts, query),
+    response: { ...ALERT_BODY, records: 'data' },
   },
   {
     method: 'GET',
@@ -301,6 +397,7 @@ export const watchlistRoutes: Route[] = [
     query: SUBSCRIPTION_QUERY,
     operation: SUBSCRIPTIONS,
     variables: subscriptionVariables,
+    result: (data, { query }) => watchlistPage(data.watchlistSubscriptions, query),
   },
   {
     method: 'GET',
@@ -309,6 +406,7 @@ export const watchlistRoutes: Route[] = [
     query: SUBSCRIPTION_QUERY,
     operation: SUBSCRIPTIONS,
     variables: subscriptionVariables,
+    result: (data, { query }) => watchlistPage(data.watchlistSubscriptions, query),
   },
   {
     method: 'POST',
@@ -317,7 +415,9 @@ export const watchlistRoutes: Route[] = [
     body: REVIEW_BODY,
     example: { status: 'DISMISSED', reviewedBy: 'officer@example.com', note: 'Different person: date of birth differs' },
     operation: REVIEW_ALERT,
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    variables: ({ params, body }) => ({ input: { ...body, id: params.id } }),
+    result: (data) => data.reviewWatchlistAlert.watchlistAlert,
+    response: ALERT_BODY,
   },
   {
     method: 'POST',
@@ -326,6 +426,8 @@ export const watchlistRoutes: Route[] = [
     body: REVIEW_BODY,
     example: { status: 'REVIEWED', reviewedBy: 'officer@example.com', note: 'Confirmed, account frozen' },
     operation: REVIEW_ALERT,
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    variables: ({ params, body }) => ({ input: { ...body, id: params.id } }),
+    result: (data) => data.reviewWatchlistAlert.watchlistAlert,
+    response: ALERT_BODY,
   },
 ];

@@ -9,6 +9,7 @@ import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.res
 import { VERIFICATION_WEBHOOK_EVENTS } from './webhooks/webhook.service.js';
 import { acquireScreeningEngine } from '../../../screening/index.js';
 import { ListsResolver } from './lists/lists.resolver.js';
+import { ListSnapshot } from './lists/lists.entity.js';
 import { IpCheck } from './ip/ip.entity.js';
 import { DeviceAssessment } from './device/device.entity.js';
 import { DeviceResolver } from './device/device.resolver.js';
@@ -21,7 +22,7 @@ import { AmlBatchResolver, AmlResolver } from './aml/aml.resolver.js';
 import { ListCatalog } from './aml/aml.service.js';
 import { AmlWorker } from './aml/aml.worker.js';
 import { WatchlistAlert, WatchlistMatch, WatchlistSubscription } from './watchlist/watchlist.entity.js';
-import { WatchlistResolver } from './watchlist/watchlist.resolver.js';
+import { WatchlistAlertResolver, WatchlistSubscriptionResolver } from './watchlist/watchlist.resolver.js';
 import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 import { SessionResolver } from './sessions/session.resolver.js';
 import { resolveUserReference, UserResolver } from './user/user.resolver.js';
@@ -37,6 +38,7 @@ export const verificationEntities = [
   WatchlistSubscription,
   WatchlistAlert,
   WatchlistMatch,
+  ListSnapshot,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -52,7 +54,8 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     DeviceResolver,
     AmlResolver,
     AmlBatchResolver,
-    WatchlistResolver,
+    WatchlistSubscriptionResolver,
+    WatchlistAlertResolver,
     SessionResolver,
     UserResolver,
   ],

@@ -129,7 +129,12 @@ export class RiskRuleAuditEntryType {
 
 export const RiskRuleConnection = ConnectionType('RiskRule', RiskRuleType, 'risk rule');
 export const RiskRuleVersionConnection = ConnectionType('RiskRuleVersion', RiskRuleVersionType, 'rule version');
-export const RiskRuleAuditEntryConnection = ConnectionType('RiskRuleAuditEntry', RiskRuleAuditEntryType, 'rule audit entry');
+export const RiskRuleAuditEntryConnection = ConnectionType(
+  'RiskRuleAuditEntry',
+  RiskRuleAuditEntryType,
+  'rule audit entry',
+  'rule audit entries',
+);
 
 /** What every rule change reports beside the rule. */
 @ObjectType()

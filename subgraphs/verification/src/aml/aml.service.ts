@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { AppError, invalid, notFound } from '../../../../platform/errors.js';
-import type { Page } from '../../../../platform/graphql/pagination.js';
+import { paginate, paginateOffset, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { ListKind, ScreeningEngine } from '../../../../screening/index.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
@@ -15,6 +15,7 @@ import {
   AML_SCREENING_LIFECYCLE,
   AML_SUBJECT_LIFECYCLE,
   amlRiskLevel,
+  type AmlStatus,
   resolveHit,
   reviewTrigger,
 } from './aml.lifecycle.js';
@@ -75,6 +76,9 @@ export class ListCatalog {
   }
 }
 
+/** One subject of a batch as the API shows it. */
+export type BatchLine = BatchResult & { fullName: string; screening: AmlView | null };
+
 export interface AmlJobs {
   /** Queues the batch's screening job in the caller's transaction. */
   enqueueBatch(em: EntityManager, batchId: string): Promise<void>;
@@ -91,6 +95,13 @@ export interface ResolveMatchCommand {
   resolution: 'TRUE_POSITIVE' | 'FALSE_POSITIVE';
   resolvedBy: string;
   reason: string;
+}
+
+export interface ScreeningFilter {
+  userId?: string | null;
+  status?: AmlStatus | null;
+  /** true: a match is still OPEN (the review queue); false: none is. */
+  hasUnresolvedMatches?: boolean | null;
 }
 
 export interface BatchCommand {
@@ -173,22 +184,34 @@ export class AmlService {
     return { screening, hits };
   }
 
-  async get(id: string): Promise<AmlView> {
+  /** The caller's screening with this id (with its matches), or null. */
+  async find(id: string): Promise<AmlView | null> {
     const screening = isUuid(id) ? await this.em.findOne(AmlScreening, { id, ...this.tenant }) : null;
-    if (!screening) throw notFound('AML screening', id);
-    return { screening, hits: await this.hitsOf(screening.id) };
+    return screening ? { screening, hits: await this.hitsOf(screening.id) } : null;
   }
 
-  async listByUser(userId: string, page: number, limit: number): Promise<Page<AmlView>> {
-    const [rows, total] = await this.em.findAndCount(
-      AmlScreening,
-      { userId, ...this.tenant },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
-    );
-    const hits = rows.length
-      ? await this.em.find(AmlHit, { screeningId: { $in: rows.map((r) => r.id) } }, { orderBy: { position: 'asc' } })
-      : [];
-    return { data: rows.map((screening) => ({ screening, hits: hits.filter((h) => h.screeningId === screening.id) })), total, page, limit };
+  async get(id: string): Promise<AmlView> {
+    const view = await this.find(id);
+    if (!view) throw notFound('AML screening', id);
+    return view;
+  }
+
+  /** The organization's screenings (of one user, with one status, with or without open matches), newest first. */
+  async list(filter: ScreeningFilter, page: ConnectionArgs): Promise<Connection<AmlView>> {
+    const unresolved = { matchCount: { $gt: 0 }, resolvedAt: null };
+    const where = {
+      ...this.tenant,
+      ...(filter.userId != null && { userId: filter.userId }),
+      ...(filter.status != null && { status: filter.status }),
+      ...(filter.hasUnresolvedMatches === true && unresolved),
+      ...(filter.hasUnresolvedMatches === false && { $or: [{ matchCount: 0 }, { resolvedAt: { $ne: null } }] }),
+    };
+    const found = await paginate(this.em, AmlScreening, where, page);
+    const ids = found.nodes.map((s) => s.id);
+    const hits = ids.length ? await this.em.find(AmlHit, { screeningId: { $in: ids } }, { orderBy: { position: 'asc' } }) : [];
+    const view = (screening: AmlScreening): AmlView => ({ screening, hits: hits.filter((h) => h.screeningId === screening.id) });
+    const edges = found.edges.map((edge) => ({ cursor: edge.cursor, node: view(edge.node) }));
+    return { ...found, edges, nodes: edges.map((edge) => edge.node) };
   }
 
   /** A reviewer marks one match a true or false positive; the screening follows the lifecycle table. */
@@ -274,22 +297,51 @@ export class AmlService {
     return { batch, callbackSecret };
   }
 
-  async getBatch(id: string): Promise<AmlBatchView> {
-    const batch = await this.findBatch(id);
+  /** The caller's batch with this id (with its callback's state), or null. */
+  async findBatch(id: string): Promise<AmlBatchView | null> {
+    const batch = isUuid(id) ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
+    if (!batch) return null;
     const delivery = batch.callbackDeliveryId ? await this.em.findOne(Delivery, { id: batch.callbackDeliveryId, ...this.tenant }) : null;
     return withCallback(batch, delivery);
   }
 
-  private async findBatch(id: string): Promise<AmlBatch> {
+  /** The caller's batches among these ids, with their callbacks' state (two queries for a page of screenings). */
+  async findBatches(ids: readonly string[]): Promise<AmlBatchView[]> {
+    const valid = ids.filter(isUuid);
+    const batches = valid.length ? await this.em.find(AmlBatch, { id: { $in: valid }, ...this.tenant }) : [];
+    const deliveryIds = batches.map((b) => b.callbackDeliveryId).filter((id): id is string => Boolean(id));
+    const deliveries = deliveryIds.length ? await this.em.find(Delivery, { id: { $in: deliveryIds }, ...this.tenant }) : [];
+    return batches.map((b) => withCallback(b, deliveries.find((d) => d.id === b.callbackDeliveryId) ?? null));
+  }
+
+  async getBatch(id: string): Promise<AmlBatchView> {
+    const batch = await this.findBatch(id);
+    if (!batch) throw notFound('AML batch', id);
+    return batch;
+  }
+
+  private async ownBatch(id: string): Promise<AmlBatch> {
     const batch = isUuid(id) ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
     if (!batch) throw notFound('AML batch', id);
     return batch;
   }
 
+  /** One page of a batch's subjects in submission order, each with its screening once done. */
+  async batchSubjects(batchId: string, page: ConnectionArgs): Promise<Connection<BatchLine>> {
+    const batch = await this.ownBatch(batchId);
+    return paginateOffset(page, async (offset, limit) => {
+      const subjects = await this.em.find(AmlBatchSubject, { batchId }, { orderBy: { position: 'asc' }, offset, limit });
+      return { nodes: await this.linesOf(subjects), totalCount: batch.total };
+    });
+  }
+
   /** One line per subject, in submission order, with its screening once done. */
-  async batchResults(batchId: string): Promise<Array<BatchResult & { fullName: string; screening: AmlView | null }>> {
-    await this.findBatch(batchId);
-    const subjects = await this.em.find(AmlBatchSubject, { batchId }, { orderBy: { position: 'asc' } });
+  async batchResults(batchId: string): Promise<BatchLine[]> {
+    await this.ownBatch(batchId);
+    return this.linesOf(await this.em.find(AmlBatchSubject, { batchId }, { orderBy: { position: 'asc' } }));
+  }
+
+  private async linesOf(subjects: AmlBatchSubject[]): Promise<BatchLine[]> {
     const ids = subjects.map((s) => s.screeningId).filter((id): id is string => Boolean(id));
     const screenings = ids.length ? await this.em.find(AmlScreening, { id: { $in: ids }, ...this.tenant }) : [];
     const hits = ids.length ? await this.em.find(AmlHit, { screeningId: { $in: ids } }, { orderBy: { position: 'asc' } }) : [];

@@ -1,71 +1,69 @@
-import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import { PageArgs } from '../../../../platform/graphql/pagination.js';
+import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { requireAdmin } from '../../../../platform/auth/permissions.js';
 import { badInput } from '../../../../platform/errors.js';
-import type { ListKind } from '../../../../screening/index.js';
-import type { ListFormat } from '../../../../screening/lists/parse.js';
 import type { VerificationDeps } from '../deps.js';
 import { ListsService } from './lists.service.js';
-import { ScreeningListFileInput } from './lists.inputs.js';
-import {
-  ScreeningListChangeKindEnum,
-  ScreeningListChangePage,
-  ScreeningListFormatEnum,
-  ScreeningListImportType,
-  ScreeningListKindEnum,
-  ScreeningListSnapshotType,
-} from './lists.type.js';
+import { ImportScreeningListInput, ScreeningListChangeFilter, ScreeningListVersionFilter } from './lists.inputs.js';
+import { ImportScreeningListPayload, ScreeningListChangeConnection, ScreeningListSnapshotConnection } from './lists.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
 function service(ctx: Ctx): ListsService {
   requireAdmin(ctx.principal);
-  return new ListsService(ctx.deps.screening.pool);
+  return new ListsService(ctx.deps.screening.pool, ctx.em);
 }
 
 @Resolver()
 export class ListsResolver {
-  @Mutation(() => [ScreeningListImportType], {
+  @Mutation(() => ImportScreeningListPayload, {
     description:
-      'Imports sanctions/PEP lists (admin, X-Admin-Secret). The format is detected from the content; `format` and `source` are checked ' +
-      'against it (and `source` names a custom list). OFAC CSV sets: give sdn.csv as `content` and alt.csv/add.csv in `files`. ' +
-      'Each list becomes a new version of its source with its diff; every process reloads its index. Bodies are limited to 2 MB: use `npm run lists:import` for larger files.',
+      'Imports sanctions or PEP lists (operator only: X-Admin-Secret). The format is detected from the content; `format` and `source` ' +
+      'are checked against it (and `source` names a custom list). OFAC CSV sets: give sdn.csv as `content` and alt.csv/add.csv in `files`. ' +
+      'Each list becomes a new version with its differences from the previous one, and every running process starts screening against it. ' +
+      'Requests are limited to 2 MB: larger files go through `npm run lists:import`.',
   })
   async importScreeningList(
-    @Arg('content', { description: 'the list file as text' }) content: string,
-    @Arg('source', () => String, { nullable: true }) source: string | null,
-    @Arg('format', () => ScreeningListFormatEnum, { nullable: true }) format: ListFormat | null,
-    @Arg('kind', () => ScreeningListKindEnum, { nullable: true, description: 'kind of a custom list whose rows do not say it' })
-    kind: ListKind | null,
-    @Arg('fileName', () => String, { nullable: true }) fileName: string | null,
-    @Arg('files', () => [ScreeningListFileInput], { nullable: true, description: 'more files of the same import (OFAC alt.csv, add.csv)' })
-    files: ScreeningListFileInput[] | null,
+    @Arg('input', { description: 'The list files and what they must be' }) input: ImportScreeningListInput,
     @Ctx() ctx: Ctx,
   ) {
     const svc = service(ctx);
-    if (!content.trim()) throw badInput('content must not be empty');
-    const name = fileName ?? (source ? `${source.toLowerCase()}` : 'list');
-    return svc.import({ files: [{ name, content }, ...(files ?? [])], source, format, kind, importedBy: 'admin (GraphQL)' });
+    if (!input.content.trim()) throw badInput('content must not be empty');
+    const name = input.fileName ?? (input.source ? input.source.toLowerCase() : 'list');
+    const imports = await svc.import({
+      files: [{ name, content: input.content }, ...(input.files ?? [])],
+      source: input.source,
+      format: input.format,
+      kind: input.kind,
+      importedBy: 'admin (GraphQL)',
+    });
+    return { imports };
   }
 
-  @Query(() => [ScreeningListSnapshotType], { description: 'Imported list versions, newest first (admin)' })
+  @Directive(LIST_SIZE)
+  @Query(() => ScreeningListSnapshotConnection, { description: 'Imported list versions, newest first (operator only)' })
   screeningListVersions(
-    @Arg('source', () => String, { nullable: true }) source: string | null,
-    @Arg('limit', () => Int, { nullable: true, defaultValue: 50 }) limit: number,
+    @Arg('filter', () => ScreeningListVersionFilter, { nullable: true, description: 'Which ones; all when absent' })
+    filter: ScreeningListVersionFilter | null,
+    @Args() page: ConnectionArgs,
     @Ctx() ctx: Ctx,
   ) {
-    if (limit < 1 || limit > 500) throw badInput('limit must be between 1 and 500');
-    return service(ctx).versions(source, limit);
+    return service(ctx).versions(filter?.source, page);
   }
 
-  @Query(() => ScreeningListChangePage, { description: 'The diff of one list version against the previous one (admin)' })
+  @Directive(LIST_SIZE)
+  @Query(() => ScreeningListChangeConnection, {
+    nullable: true,
+    description: 'The entries one list version added, changed or removed (operator only); null when there is no such version',
+  })
   screeningListChanges(
-    @Arg('snapshotId', () => ID) snapshotId: string,
-    @Arg('change', () => ScreeningListChangeKindEnum, { nullable: true }) change: 'ADDED' | 'REMOVED' | 'CHANGED' | null,
-    @Args() { page, limit }: PageArgs,
+    @Arg('snapshotId', () => ID, { description: 'The list version' }) snapshotId: string,
+    @Arg('filter', () => ScreeningListChangeFilter, { nullable: true, description: 'Which ones; all when absent' })
+    filter: ScreeningListChangeFilter | null,
+    @Args() page: ConnectionArgs,
     @Ctx() ctx: Ctx,
   ) {
-    return service(ctx).changes(snapshotId, change, page, limit);
+    return service(ctx).changes(snapshotId, filter?.change, page);
   }
 }

@@ -69,6 +69,8 @@ export interface AlertMatch {
   primaryName: string;
   listVersion: string;
   programs: string[];
+  /** INDIVIDUAL or UNKNOWN (the watchlist screens individuals); absent on alerts raised before it was kept. */
+  entityType?: string;
 }
 
 @Entity({ schema: 'verification', tableName: 'watchlist_alerts' })
@@ -97,6 +99,10 @@ export class WatchlistAlert {
 
   @Property({ type: 'datetime' })
   detectedAt: Date & Opt = new Date();
+
+  /** The alert's creation, when its match was detected (the order of the alerts' connection). */
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
 
   /** Set when the match disappeared from the lists (watchlist.clear). */
   @Property({ type: 'datetime', nullable: true })

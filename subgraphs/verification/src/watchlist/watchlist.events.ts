@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../../../../platform/events/outbox.js';
-import type { WatchlistAlert, WatchlistSubscription } from './watchlist.entity.js';
+import type { AlertMatch, WatchlistAlert, WatchlistSubscription } from './watchlist.entity.js';
 
 export const WATCHLIST_SUBSCRIPTION_RESOURCE = 'watchlist_subscription';
 export const WATCHLIST_ALERT_RESOURCE = 'watchlist_alert';
@@ -30,6 +30,11 @@ export function recordSubscriptionEvent(em: EntityManager, event: string, s: Wat
   });
 }
 
+/** The match as webhooks have always carried it (entityType is for the graph only). */
+function webhookMatch({ entityType: _t, ...match }: AlertMatch): Omit<AlertMatch, 'entityType'> {
+  return match;
+}
+
 /** watchlist.alert (new match), watchlist.clear (the match left the lists), reviews. */
 export function recordAlertEvent(em: EntityManager, event: string, a: WatchlistAlert): void {
   recordEvent(em, {
@@ -44,7 +49,7 @@ export function recordAlertEvent(em: EntityManager, event: string, a: WatchlistA
       subscriptionId: a.subscriptionId,
       userId: a.userId,
       status: a.status,
-      match: a.match,
+      match: webhookMatch(a.match),
       detectedAt: a.detectedAt.toISOString(),
       ...(a.clearedAt ? { clearedAt: a.clearedAt.toISOString() } : {}),
       ...(a.reviewedBy ? { reviewedBy: a.reviewedBy, reviewNote: a.reviewNote, reviewedAt: a.reviewedAt?.toISOString() } : {}),

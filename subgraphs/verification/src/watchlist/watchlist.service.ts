@@ -2,6 +2,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { isUuid } from '../../../../platform/ids.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import type { ListKind } from '../../../../screening/index.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { ScreeningSearch } from '../aml/aml.service.js';
@@ -43,17 +44,6 @@ export interface ReviewAlertCommand {
   note: string;
 }
 
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-}
-
-export interface Listed<T> {
-  data: T[];
-  pagination: Pagination;
-}
-
 export function validateSubscription(cmd: SubscribeCommand): string[] {
   const errors: string[] = [];
   if (!cmd.userId.trim()) errors.push('userId must not be empty');
@@ -68,8 +58,10 @@ export function validateSubscription(cmd: SubscribeCommand): string[] {
   if (cmd.country != null && !isCountryCode(cmd.country)) errors.push('country must be an uppercase ISO 3166-1 alpha-2 country code');
   if (cmd.lists != null) {
     if (!cmd.lists.length) errors.push(`lists must contain at least one of: ${WATCHLIST_LISTS.join(', ')}`);
-    else if (cmd.lists.some((l) => !(WATCHLIST_LISTS as readonly string[]).includes(l)))
-      errors.push(`lists must be among: ${WATCHLIST_LISTS.join(', ')}`);
+    // the kinds a subscription may watch are fewer than the graph's ScreeningListKind
+    cmd.lists.forEach((l, i) => {
+      if (!(WATCHLIST_LISTS as readonly string[]).includes(l)) errors.push(`lists[${i}] must be one of: ${WATCHLIST_LISTS.join(', ')}`);
+    });
   }
   return errors;
 }
@@ -112,6 +104,7 @@ export async function scanSubscription(
       primaryName: hit.primaryName,
       listVersion: hit.listVersion,
       programs: hit.programs,
+      entityType: hit.entityType,
     };
     const t = ALERT_LIFECYCLE.fire(null, 'detected');
     const alert = em.create(WatchlistAlert, {
@@ -121,6 +114,7 @@ export async function scanSubscription(
       status: t.status,
       match,
       detectedAt: now,
+      createdAt: now,
     });
     em.create(WatchlistMatch, {
       subscriptionId: sub.id,
@@ -198,7 +192,8 @@ export class WatchlistService {
     }
   }
 
-  async unsubscribe(id: string): Promise<WatchlistSubscription> {
+  /** ACTIVE → CANCELLED (cancelledAt set, no more scans). */
+  async cancel(id: string): Promise<WatchlistSubscription> {
     await this.getSubscription(id);
     return this.em.transactional(async (em) => {
       const sub = await em.findOneOrFail(
@@ -213,52 +208,66 @@ export class WatchlistService {
     });
   }
 
+  /** The caller's subscription with this id, or null. */
+  findSubscription(id: string): Promise<WatchlistSubscription | null> {
+    return isUuid(id) ? this.em.findOne(WatchlistSubscription, { id, ...this.tenant }) : Promise.resolve(null);
+  }
+
+  /** The caller's subscriptions among these ids (one query for the alerts of a page). */
+  findSubscriptions(ids: readonly string[]): Promise<WatchlistSubscription[]> {
+    const valid = ids.filter(isUuid);
+    return valid.length ? this.em.find(WatchlistSubscription, { id: { $in: valid }, ...this.tenant }) : Promise.resolve([]);
+  }
+
   async getSubscription(id: string): Promise<WatchlistSubscription> {
-    const sub = isUuid(id) ? await this.em.findOne(WatchlistSubscription, { id, ...this.tenant }) : null;
+    const sub = await this.findSubscription(id);
     if (!sub) throw notFound('Watchlist subscription', id);
     return sub;
   }
 
-  async listSubscriptions(
+  /** The organization's subscriptions (of one user, in one status), newest first. */
+  listSubscriptions(
     filter: { status?: SubscriptionStatus | null; userId?: string | null },
-    page: number,
-    limit: number,
-  ): Promise<Listed<WatchlistSubscription>> {
-    const where = {
-      ...this.tenant,
-      ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.userId ? { userId: filter.userId } : {}),
-    };
-    const [data, total] = await this.em.findAndCount(WatchlistSubscription, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit,
-      offset: (page - 1) * limit,
-    });
-    return { data, pagination: { page, limit, total } };
+    page: ConnectionArgs,
+  ): Promise<Connection<WatchlistSubscription>> {
+    return paginate(
+      this.em,
+      WatchlistSubscription,
+      {
+        ...this.tenant,
+        ...(filter.status != null && { status: filter.status }),
+        ...(filter.userId != null && { userId: filter.userId }),
+      },
+      page,
+    );
   }
 
-  async listAlerts(
+  /** The organization's alerts (of one user, one subscription, in one status: OPEN is the review queue), newest first. */
+  listAlerts(
     filter: { status?: AlertStatus | null; userId?: string | null; subscriptionId?: string | null },
-    page: number,
-    limit: number,
-  ): Promise<Listed<WatchlistAlert>> {
-    if (filter.subscriptionId && !isUuid(filter.subscriptionId)) return { data: [], pagination: { page, limit, total: 0 } };
-    const where = {
-      ...this.tenant,
-      ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.userId ? { userId: filter.userId } : {}),
-      ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),
-    };
-    const [data, total] = await this.em.findAndCount(WatchlistAlert, where, {
-      orderBy: { detectedAt: 'desc', id: 'desc' },
-      limit,
-      offset: (page - 1) * limit,
-    });
-    return { data, pagination: { page, limit, total } };
+    page: ConnectionArgs,
+  ): Promise<Connection<WatchlistAlert>> {
+    return paginate(
+      this.em,
+      WatchlistAlert,
+      {
+        ...this.tenant,
+        ...(filter.status != null && { status: filter.status }),
+        ...(filter.userId != null && { userId: filter.userId }),
+        // an id that is no subscription's matches none
+        ...(filter.subscriptionId != null && { subscriptionId: { $in: isUuid(filter.subscriptionId) ? [filter.subscriptionId] : [] } }),
+      },
+      page,
+    );
+  }
+
+  /** The caller's alert with this id, or null. */
+  findAlert(id: string): Promise<WatchlistAlert | null> {
+    return isUuid(id) ? this.em.findOne(WatchlistAlert, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async getAlert(id: string): Promise<WatchlistAlert> {
-    const alert = isUuid(id) ? await this.em.findOne(WatchlistAlert, { id, ...this.tenant }) : null;
+    const alert = await this.findAlert(id);
     if (!alert) throw notFound('Watchlist alert', id);
     return alert;
   }

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { ALERT_LIFECYCLE, SUBSCRIPTION_LIFECYCLE, diffMatches } from './watchlist.lifecycle.js';
 
 const subscriptionTransition = SUBSCRIPTION_LIFECYCLE.move.bind(SUBSCRIPTION_LIFECYCLE);
@@ -54,7 +55,7 @@ describe('subscription validation', () => {
       'fullName must contain letters',
       'dateOfBirth must be a date in YYYY-MM-DD format',
       'country must be an uppercase ISO 3166-1 alpha-2 country code',
-      'lists must be among: SANCTIONS, PEP, ADVERSE_MEDIA',
+      'lists[0] must be one of: SANCTIONS, PEP, ADVERSE_MEDIA',
     ]);
   });
 });
