@@ -7,7 +7,14 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
  * in production). Sorted, so a change shows as a small diff.
  */
 export function apiSchemaSdl(supergraphSdl: string): string {
-  return printSchema(lexicographicSortSchema(Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema()));
+  const schema = Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
+  const roots = [
+    [schema.getQueryType(), 'What you can read: records by id, lists as connections, your users'],
+    [schema.getMutationType(), 'What you can change: each takes one input and answers a payload with userErrors'],
+    [schema.getSubscriptionType(), 'What you can follow live over graphql-ws: each delivers event envelopes'],
+  ] as const;
+  for (const [type, description] of roots) if (type) type.description = description;
+  return printSchema(lexicographicSortSchema(schema));
 }
 
 export const API_SCHEMA_PATH = '/schema.graphql';
