@@ -18,7 +18,9 @@ import { listPerson, seedTenant, type SeededTenant } from './support/tenants.js'
  * organization, and by the owner's other environment, with the owner's records in each of those
  * places. Each answer is a 404 / NOT_FOUND, or a success that shows nothing of the owner's (an
  * empty list, or the caller's own record under that name); afterwards the owner's records read
- * exactly as before. A new route or field is covered without a new test.
+ * exactly as before. A new route or field is covered without a new test. GraphQL probes use each
+ * tenant's all-services key (a query such as `user` reads across subgraphs); REST probes the
+ * service's own key.
  */
 
 const CALLERS = ['another organization', 'the same organization, other environment'] as const;
@@ -68,7 +70,7 @@ describe('tenant isolation (generated from the route table and the schema)', () 
     const views: Record<string, unknown> = {};
     for (const request of graph.filter((r) => r.rootType === 'Query' && r.slots.length && !r.admin)) {
       const call = graphqlCall(request, owner.refs);
-      views[request.field.name] = (await stack.gql(call.query, call.variables, owner.headers[request.service])).body;
+      views[request.field.name] = (await stack.gql(call.query, call.variables, owner.headers.all)).body;
     }
     return views;
   };
@@ -104,7 +106,7 @@ describe('tenant isolation (generated from the route table and the schema)', () 
     async (_name, request) => {
       for (const caller of CALLERS) {
         const call = graphqlCall(request, callers[caller].refs);
-        const res = await stack.gql(call.query, call.variables, callers[caller].headers[request.service]);
+        const res = await stack.gql(call.query, call.variables, callers[caller].headers.all);
         expectNothingOfOwner(res.body, call.sent);
       }
     },
@@ -128,7 +130,7 @@ describe('tenant isolation (generated from the route table and the schema)', () 
   );
   it.each(graphProbes)('GraphQL %s', async (_name, request, slots, caller) => {
     const call = graphqlCall(request, callers[caller].refs, owned(slots), fixed);
-    const res = await stack.gql(call.query, call.variables, callers[caller].headers[request.service]);
+    const res = await stack.gql(call.query, call.variables, callers[caller].headers.all);
     if (!res.body.errors) remember(caller, slots);
     for (const error of res.body.errors ?? []) expectRefusedOrOwn(caller, slots, error.extensions?.code, error.message);
     expectNothingOfOwner(res.body, call.sent, caller);

@@ -18,7 +18,7 @@ export interface SeededTenant {
   /** The verification API client's id (webhooks are configured per client). */
   clientId: string;
   /** Credentials per service, as the REST adapter and the gateway take them. */
-  headers: Record<ServiceName, Record<string, string>>;
+  headers: Record<ServiceName | 'all', Record<string, string>>;
   /** One record (or more) of every kind, by kind. */
   refs: Record<RecordKind, string[]>;
   /** The ids the server made for this tenant's records. */
@@ -44,12 +44,14 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
   const organizationId = verification.organizationId;
   const risk = await stack.createClient({ name: `${marker} risk`, service: 'risk', environment, organizationId });
   const notify = await stack.createClient({ name: `${marker} notify`, service: 'notify', environment, organizationId });
+  const all = await stack.createClient({ name: `${marker} whole graph`, service: 'all', environment, organizationId });
   const headers: SeededTenant['headers'] = {
+    all: { authorization: `Bearer ${all.apiKey}` },
     verification: { 'x-api-key': verification.apiKey },
     risk: { authorization: `Bearer ${risk.apiKey}` },
     notify: { authorization: `Bearer ${notify.apiKey}` },
   };
-  const serverIds: string[] = [verification.id, risk.id, notify.id, organizationId];
+  const serverIds: string[] = [verification.id, risk.id, notify.id, all.id, organizationId];
   const call = async (service: ServiceName, method: string, path: string, body?: unknown) => {
     const res = await stack.rest(method, path, body, headers[service]);
     if (res.status >= 300) throw new Error(`seeding ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);

@@ -1,5 +1,8 @@
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
+import { resolveUserReference } from '../../../platform/graphql/user.js';
+import { UserType } from './user/user.type.js';
+import { NotifyUserResolver } from './user/user.resolver.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
 import type { NotifyDeps } from './deps.js';
 import { Template } from './templates/template.entity.js';
@@ -19,7 +22,18 @@ export const NOTIFY_BODY_LIMIT = '10mb';
 
 export const notifySubgraph: SubgraphDefinition<NotifyDeps> = {
   name: 'notify',
-  resolvers: [statusResolver('notify'), TemplateResolver, RecipientResolver, NotificationResolver, BatchResolver, SandboxResolver],
+  resolvers: [
+    statusResolver('notify'),
+    TemplateResolver,
+    RecipientResolver,
+    NotificationResolver,
+    BatchResolver,
+    SandboxResolver,
+    NotifyUserResolver,
+  ],
+  // reached only through federation (User references from other subgraphs)
+  orphanedTypes: [UserType],
+  referenceResolvers: { User: resolveUserReference },
   bodyLimit: NOTIFY_BODY_LIMIT,
   routes: trackingRoutes,
 };

@@ -3,6 +3,8 @@ import { logDatabaseError } from '../../../platform/db/connection-errors.js';
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
 import { ConfigError } from '../../../platform/config.js';
+import { resolveUserReference } from '../../../platform/graphql/user.js';
+import { UserType } from './user/user.type.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
 import type { RiskDeps } from './deps.js';
 import { Evaluation } from './evaluation/evaluation.entity.js';
@@ -19,7 +21,7 @@ import { pruneVelocity } from './graph/graph.store.js';
 import { SanctionsLayer } from './sanctions/sanctions.layer.js';
 import { SanctionsResolver } from './sanctions/sanctions.resolver.js';
 import { AccountStore } from './accounts/account.store.js';
-import { AccountResolver, resolveAccountReference } from './accounts/account.resolver.js';
+import { AccountResolver, AccountUserResolver, resolveAccountReference } from './accounts/account.resolver.js';
 import { acquireScreeningEngine } from '../../../screening/index.js';
 
 /** Transaction risk: evaluate (rules, graph, sanctions), hot-reloaded CEL rules, read-only Cypher. */
@@ -33,9 +35,12 @@ export const riskSubgraph: SubgraphDefinition<RiskDeps> = {
     RuleAuditResolver,
     GraphQueryResolver,
     AccountResolver,
+    AccountUserResolver,
     SanctionsResolver,
   ],
-  referenceResolvers: { RiskEvaluation: resolveEvaluationReference, RiskAccount: resolveAccountReference },
+  // reached only through federation (User references from other subgraphs)
+  orphanedTypes: [UserType],
+  referenceResolvers: { RiskEvaluation: resolveEvaluationReference, RiskAccount: resolveAccountReference, User: resolveUserReference },
 };
 
 export const riskEntities = [Evaluation, Rule, RuleVersion, RuleAudit];

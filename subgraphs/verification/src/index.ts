@@ -25,7 +25,8 @@ import { WatchlistAlert, WatchlistMatch, WatchlistSubscription } from './watchli
 import { WatchlistAlertResolver, WatchlistSubscriptionResolver } from './watchlist/watchlist.resolver.js';
 import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 import { SessionResolver } from './sessions/session.resolver.js';
-import { resolveUserReference, UserResolver } from './user/user.resolver.js';
+import { UserResolver } from './user/user.resolver.js';
+import { resolveUserReference } from '../../../platform/graphql/user.js';
 
 export const verificationEntities = [
   IdentityVerification,

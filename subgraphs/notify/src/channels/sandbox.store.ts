@@ -1,7 +1,7 @@
 import type { Sql } from '../../../../platform/db/transaction.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
-import { keysetConnection } from '../keyset.js';
+import { keysetConnection } from '../../../../platform/graphql/keyset.js';
 import type { OutgoingMessage } from './provider.js';
 
 /** What the sandbox providers "sent": kept so tests and integrators can see it (GraphQL `sandboxMessages`). */

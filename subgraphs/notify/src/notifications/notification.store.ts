@@ -3,7 +3,7 @@ import type { Channel, PushTarget } from '../channels/channel.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
-import { keysetConnection } from '../keyset.js';
+import { keysetConnection } from '../../../../platform/graphql/keyset.js';
 import { notificationStatus, type DeliveryStatus, type NotificationStatus } from './notification.lifecycle.js';
 
 export interface ChannelView {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
-import { keysetConnection, type KeysetList } from '../keyset.js';
+import { keysetConnection, type KeysetList } from '../../../../platform/graphql/keyset.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Channel } from '../channels/channel.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';

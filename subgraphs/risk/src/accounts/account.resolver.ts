@@ -8,7 +8,8 @@ import { RiskAccountEvaluationFilter } from '../evaluation/evaluation.inputs.js'
 import { RiskEvaluationConnection } from '../evaluation/evaluation.type.js';
 import type { Account, AccountProfile } from './account.store.js';
 import { SetRiskAccountProfileInput } from './account.inputs.js';
-import { RiskAccountProfileType, RiskAccountType, SetRiskAccountProfilePayload } from './account.type.js';
+import { RiskAccountConnection, RiskAccountProfileType, RiskAccountType, SetRiskAccountProfilePayload } from './account.type.js';
+import { UserType } from '../user/user.type.js';
 
 type Ctx = SubgraphContext<RiskDeps>;
 
@@ -80,4 +81,15 @@ export class AccountResolver {
 export async function resolveAccountReference(ref: { id: string }, ctx: Ctx) {
   const account = await ctx.deps.accounts.find(authorize(ctx, 'risk', 'evaluations:read'), ref.id);
   return account && toAccount(account);
+}
+
+/** The accounts a user holds: those whose profile names them (setRiskAccountProfile's userId). */
+@Resolver(() => UserType)
+export class AccountUserResolver {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => RiskAccountConnection, { description: 'The accounts the user holds (their profile names the user), by account id' })
+  async riskAccounts(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    const accounts = await ctx.deps.accounts.ofUser(authorize(ctx, 'risk', 'evaluations:read'), user.id, page);
+    return { ...accounts, edges: accounts.edges.map((e) => ({ ...e, node: toAccount(e.node) })), nodes: accounts.nodes.map(toAccount) };
+  }
 }

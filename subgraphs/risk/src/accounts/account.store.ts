@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { badInput } from '../../../../platform/errors.js';
 import { CountryCode } from '../../../../platform/graphql/scalars.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
+import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
+import { keysetConnection } from '../../../../platform/graphql/keyset.js';
 
 /** An account's profile: who holds it, and the name (date of birth, nationality) screened for it. */
 export interface AccountProfile {
@@ -86,6 +88,26 @@ export class AccountStore {
       [tenant.organizationId, tenant.environment, accountId],
     );
     return rows[0] ?? null;
+  }
+
+  /** The accounts whose profile names this user, by account id. */
+  ofUser(tenant: Tenant, userId: string, page: ConnectionArgs): Promise<Connection<Account>> {
+    return keysetConnection<AccountProfile & { id: string; created_at: Date }, Account>(
+      this.pool,
+      {
+        from: 'risk.account_profiles p',
+        where: ['p.organization_id = $1', 'p.environment = $2', 'p.user_id = $3'],
+        values: [tenant.organizationId, tenant.environment, userId],
+        key: ['p.account_id'],
+        descending: false,
+        keyOf: (param) => param,
+        isId: (id) => id.length > 0,
+        // the cursor carries a time; accounts are ordered by their id alone
+        select: `account_id as id, updated_at as created_at, ${COLUMNS}`,
+      },
+      page,
+      (rows) => rows.map(({ id, created_at: _created, ...profile }) => ({ id, profile })),
+    );
   }
 
   /** The account with this id, or null when it has no profile and no transaction named it. */

@@ -1,5 +1,6 @@
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import { CountryCode } from '../../../../platform/graphql/scalars.js';
+import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
 import type { AccountProfile } from './account.store.js';
 
@@ -29,6 +30,8 @@ export class RiskAccountType {
   /** The profile when the account was read with it; `profile` and `userId` load it otherwise (account.resolver.ts). */
   loaded?: { profile: AccountProfile | null };
 }
+
+export const RiskAccountConnection = ConnectionType('RiskAccount', RiskAccountType, 'risk account', undefined, 'by account id');
 
 @ObjectType('SetRiskAccountProfilePayload', { description: 'The result of setRiskAccountProfile' })
 export class SetRiskAccountProfilePayload {

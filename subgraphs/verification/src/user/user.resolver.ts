@@ -5,18 +5,20 @@ import { authorize } from '../../../../platform/graphql/tenancy.js';
 import type { VerificationDeps } from '../deps.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { IdentityVerificationConnection, IdentityVerificationType } from '../identity/identity.type.js';
+import { visibleUser } from '../../../../platform/graphql/user.js';
 import { UserType } from './user.type.js';
+import { AmlResolver } from '../aml/aml.resolver.js';
+import { AmlScreeningConnection } from '../aml/aml.type.js';
+import { DeviceResolver } from '../device/device.resolver.js';
+import { DeviceAssessmentConnection } from '../device/device.type.js';
+import { IpResolver } from '../ip/ip.resolver.js';
+import { IpAnalysisConnection } from '../ip/ip.type.js';
+import { WatchlistAlertResolver, WatchlistSubscriptionResolver } from '../watchlist/watchlist.resolver.js';
+import { WatchlistAlertConnection, WatchlistSubscriptionConnection } from '../watchlist/watchlist.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
 const identities = (ctx: Ctx) => new IdentityService(ctx.em, authorize(ctx, 'verification', 'identity:read'));
-
-/** The user a caller may see: any of its organization's; a session only its own. */
-export function visibleUser(id: string, ctx: SubgraphContext<unknown>): UserType | null {
-  const own = ctx.tenant?.userId;
-  if (!id || id.length > 255 || (own !== undefined && own !== id)) return null;
-  return { id };
-}
 
 @Resolver(() => UserType)
 export class UserResolver {
@@ -41,7 +43,35 @@ export class UserResolver {
   currentIdentityVerification(@Root() user: UserType, @Ctx() ctx: Ctx) {
     return identities(ctx).current(user.id);
   }
-}
 
-/** Federation: another subgraph's `User` reference, as this caller may see it. */
-export const resolveUserReference = (ref: { id: string }, ctx: Ctx) => visibleUser(ref.id, ctx);
+  // what the other capabilities hold about the user: their own lists, filtered on the user
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => AmlScreeningConnection, { description: 'The user’s AML screenings, newest first' })
+  amlScreenings(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new AmlResolver().amlScreenings({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => WatchlistSubscriptionConnection, { description: 'The user’s watchlist subscriptions, newest first' })
+  watchlistSubscriptions(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new WatchlistSubscriptionResolver().watchlistSubscriptions({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => WatchlistAlertConnection, { description: 'The watchlist alerts raised for the user, newest first' })
+  watchlistAlerts(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new WatchlistAlertResolver().watchlistAlerts({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => DeviceAssessmentConnection, { description: 'The user’s device assessments, newest first' })
+  deviceAssessments(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new DeviceResolver().deviceAssessments({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => IpAnalysisConnection, { description: 'The IP analyses made for the user, newest first' })
+  ipAnalyses(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new IpResolver().ipAnalyses({ userId: user.id }, page, ctx);
+  }
+}

@@ -1,12 +1,5 @@
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { UserEntity } from '../../../../platform/graphql/user.js';
 
-/**
- * A person as the organization knows them: the integrator's `userId`, scoped to the organization
- * (and environment). Every subgraph contributes what it holds about them (docs/graphql-conventions.md).
- */
-@ObjectType('User', { description: 'One of your users, and everything the platform holds about them' })
-@Directive('@key(fields: "id")')
-export class UserType {
-  @Field(() => ID, { description: 'Your identifier of the user (the userId you send)' })
-  id!: string;
-}
+/** This subgraph's `User` (platform/graphql/user.ts): its field resolvers add what it holds about a user. */
+export const UserType = UserEntity();
+export type UserType = InstanceType<typeof UserType>;

@@ -1,10 +1,10 @@
-import type { Sql } from '../../../platform/db/transaction.js';
-import { badInput } from '../../../platform/errors.js';
-import type { Connection, ConnectionArgs } from '../../../platform/graphql/connection.js';
-import { decodeCursor, encodeCursor } from '../../../platform/graphql/cursor.js';
+import type { Sql } from '../db/transaction.js';
+import { badInput } from '../errors.js';
+import type { Connection, ConnectionArgs } from './connection.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 
 /**
- * Relay connections over SQL (notify keeps its records in plain tables): one page of a list in a
+ * Relay connections over SQL (for records kept in plain tables: notify's, risk's): one page of a list in a
  * stable order, after the record a cursor names. The cursor is the platform's (creation time and
  * id, or the REST adapter's offset); the record's place in the list is read back from the table,
  * so any sort key pages without gaps or repeats while records arrive.
