@@ -1,4 +1,5 @@
 import { mintSessionToken } from '../platform/auth/session-token.js';
+import { listIndividuals } from './support/lists.js';
 import { ADMIN_SECRET, INTERNAL_SECRET, startTestStack, type TestStack } from './support/stack.js';
 
 /**
@@ -25,6 +26,7 @@ describe('credentials: all-services keys and session tokens', () => {
 
   beforeAll(async () => {
     stack = await startTestStack();
+    await listIndividuals(stack.databaseUrl, ['Ahmed Musa Bello']);
     client = await stack.createClient({ name: 'backend' });
     h = { 'x-api-key': client.apiKey };
   });
@@ -85,6 +87,59 @@ describe('credentials: all-services keys and session tokens', () => {
       identityVerifications: { totalCount: 1 },
     });
     expect((await stack.gql(query, { id: 'kofi' }, bearer(session.token))).body).toEqual({ data: { user: null } });
+  });
+
+  it('every scope a session may hold reads only its user’s records', async () => {
+    for (const userId of ['ama', 'kofi']) {
+      await stack.rest('POST', '/screening/aml', { userId, fullName: `${userId} Person` }, h);
+      await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId, fullName: `${userId} Person` }, h);
+      await stack.rest('POST', '/intelligence/ip', { ip: '41.90.1.2', userId }, h);
+      await stack.rest(
+        'POST',
+        '/intelligence/device/fingerprint',
+        { userId, sessionId: 's', fingerprint: { userAgent: 'x' }, ip: '41.90.1.2' },
+        h,
+      );
+    }
+    const batch = (await stack.rest('POST', '/screening/aml/batch', { subjects: [{ userId: 'kofi', fullName: 'Kofi Person' }] }, h)).body;
+    const theirs = async (query: string, pick: (data: any) => { id: string }[]) =>
+      pick((await stack.gql(query, { u: 'kofi' }, h)).body.data)[0].id;
+    const kofi = {
+      screening: await theirs(`query($u: String) { amlScreenings(filter: { userId: $u }) { nodes { id } } }`, (d) => d.amlScreenings.nodes),
+      subscription: await theirs(
+        `query($u: String) { watchlistSubscriptions(filter: { userId: $u }) { nodes { id } } }`,
+        (d) => d.watchlistSubscriptions.nodes,
+      ),
+      device: await theirs(
+        `query($u: String) { deviceAssessments(filter: { userId: $u }) { nodes { id } } }`,
+        (d) => d.deviceAssessments.nodes,
+      ),
+      ip: await theirs(`query($u: String) { ipAnalyses(filter: { userId: $u }) { nodes { id } } }`, (d) => d.ipAnalyses.nodes),
+    };
+    const session = (await mint({ userId: 'ama', scopes: ['IDENTITY_READ', 'SCREENING_READ', 'MONITORING_READ', 'INTELLIGENCE_READ'] }))
+      .data.createSessionToken.sessionToken;
+    const read = async (query: string, variables: Record<string, unknown> = {}) => {
+      const res = await stack.gql(query, variables, bearer(session.token));
+      expect({ query, errors: res.body.errors }).toEqual({ query, errors: undefined });
+      return res.body.data;
+    };
+    const users = (nodes: Array<{ userId: string }>) => [...new Set(nodes.map((n) => n.userId))];
+    expect(users((await read(`{ amlScreenings { nodes { userId } } }`)).amlScreenings.nodes)).toEqual(['ama']);
+    expect(users((await read(`{ amlScreenings(filter: { userId: "kofi" }) { nodes { userId } } }`)).amlScreenings.nodes)).not.toContain(
+      'kofi',
+    );
+    expect(users((await read(`{ watchlistSubscriptions { nodes { userId } } }`)).watchlistSubscriptions.nodes)).toEqual(['ama']);
+    expect(users((await read(`{ deviceAssessments { nodes { userId } } }`)).deviceAssessments.nodes)).toEqual(['ama']);
+    expect(users((await read(`{ ipAnalyses { nodes { userId } } }`)).ipAnalyses.nodes)).toEqual(['ama']);
+    // reference data every organization shares reads as for a key
+    await read(`{ ipFeeds { totalCount } }`);
+    expect(
+      await read(
+        `query($s: ID!, $w: ID!, $d: ID!, $i: ID!, $b: ID!) { amlScreening(id: $s) { id } watchlistSubscription(id: $w) { id }
+          deviceAssessment(id: $d) { id } ipAnalysis(id: $i) { id } amlBatch(id: $b) { id } }`,
+        { s: kofi.screening, w: kofi.subscription, d: kofi.device, i: kofi.ip, b: batch.batchId },
+      ),
+    ).toEqual({ amlScreening: null, watchlistSubscription: null, deviceAssessment: null, ipAnalysis: null, amlBatch: null });
   });
 
   it('a session token may do nothing beyond its scopes: no writes, no other areas, no new tokens', async () => {

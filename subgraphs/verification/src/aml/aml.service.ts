@@ -200,11 +200,12 @@ export class AmlService {
   async list(filter: ScreeningFilter, page: ConnectionArgs): Promise<Connection<AmlView>> {
     const unresolved = { matchCount: { $gt: 0 }, resolvedAt: null };
     const where = {
-      ...this.tenant,
       ...(filter.userId != null && { userId: filter.userId }),
       ...(filter.status != null && { status: filter.status }),
       ...(filter.hasUnresolvedMatches === true && unresolved),
       ...(filter.hasUnresolvedMatches === false && { $or: [{ matchCount: 0 }, { resolvedAt: { $ne: null } }] }),
+      // last: a session's user wins over the filter's
+      ...this.tenant,
     };
     const found = await paginate(this.em, AmlScreening, where, page);
     const ids = found.nodes.map((s) => s.id);
@@ -297,9 +298,14 @@ export class AmlService {
     return { batch, callbackSecret };
   }
 
+  /** Batches screen many people: a session (one user's records) sees none. */
+  private get seesBatches(): boolean {
+    return this.tenant.userId === undefined;
+  }
+
   /** The caller's batch with this id (with its callback's state), or null. */
   async findBatch(id: string): Promise<AmlBatchView | null> {
-    const batch = isUuid(id) ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
+    const batch = isUuid(id) && this.seesBatches ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
     if (!batch) return null;
     const delivery = batch.callbackDeliveryId ? await this.em.findOne(Delivery, { id: batch.callbackDeliveryId, ...this.tenant }) : null;
     return withCallback(batch, delivery);
@@ -307,7 +313,7 @@ export class AmlService {
 
   /** The caller's batches among these ids, with their callbacks' state (two queries for a page of screenings). */
   async findBatches(ids: readonly string[]): Promise<AmlBatchView[]> {
-    const valid = ids.filter(isUuid);
+    const valid = this.seesBatches ? ids.filter(isUuid) : [];
     const batches = valid.length ? await this.em.find(AmlBatch, { id: { $in: valid }, ...this.tenant }) : [];
     const deliveryIds = batches.map((b) => b.callbackDeliveryId).filter((id): id is string => Boolean(id));
     const deliveries = deliveryIds.length ? await this.em.find(Delivery, { id: { $in: deliveryIds }, ...this.tenant }) : [];
@@ -321,7 +327,7 @@ export class AmlService {
   }
 
   private async ownBatch(id: string): Promise<AmlBatch> {
-    const batch = isUuid(id) ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
+    const batch = isUuid(id) && this.seesBatches ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
     if (!batch) throw notFound('AML batch', id);
     return batch;
   }

@@ -134,6 +134,7 @@ export class DeviceService {
 
   /** The organization's assessments (of one user), newest first. */
   list<N>(filter: { userId?: string | null }, page: ConnectionArgs, toNode: (a: DeviceAssessment) => N): Promise<Connection<N>> {
-    return paginate(this.em, DeviceAssessment, { ...this.tenant, ...(filter.userId != null && { userId: filter.userId }) }, page, toNode);
+    // the tenant last: a session's user wins over the filter's
+    return paginate(this.em, DeviceAssessment, { ...(filter.userId != null && { userId: filter.userId }), ...this.tenant }, page, toNode);
   }
 }

@@ -83,7 +83,8 @@ export class IpService {
 
   /** The organization's analyses (of one user), newest first. */
   list<N>(filter: { userId?: string | null }, page: ConnectionArgs, toNode: (check: IpCheck) => N): Promise<Connection<N>> {
-    const where = { ...this.tenant, ...(filter.userId != null && { userId: filter.userId }) };
+    // the tenant last: a session's user wins over the filter's
+    const where = { ...(filter.userId != null && { userId: filter.userId }), ...this.tenant };
     // an analysis's creation time is its checked_at
     return paginate(this.em, IpCheck, where, page, toNode, 'checked_at');
   }

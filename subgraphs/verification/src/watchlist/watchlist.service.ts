@@ -234,9 +234,10 @@ export class WatchlistService {
       this.em,
       WatchlistSubscription,
       {
-        ...this.tenant,
         ...(filter.status != null && { status: filter.status }),
         ...(filter.userId != null && { userId: filter.userId }),
+        // last: a session's user wins over the filter's
+        ...this.tenant,
       },
       page,
     );
@@ -251,11 +252,12 @@ export class WatchlistService {
       this.em,
       WatchlistAlert,
       {
-        ...this.tenant,
         ...(filter.status != null && { status: filter.status }),
         ...(filter.userId != null && { userId: filter.userId }),
         // an id that is no subscription's matches none
         ...(filter.subscriptionId != null && { subscriptionId: { $in: isUuid(filter.subscriptionId) ? [filter.subscriptionId] : [] } }),
+        // last: a session's user wins over the filter's
+        ...this.tenant,
       },
       page,
     );
