@@ -177,7 +177,8 @@ export function graphqlCall(request: GraphQLRequest, own: Refs, override: Map<Re
   const args = prepared(baseArguments(request, own), fixed);
   for (const slot of request.slots) {
     const value = override.get(slot) ?? own[slot.kind][0];
-    if (slot.path.length === 1 || args[slot.path[0]] !== undefined) setAt(args, slot.path, value);
+    // an optional filter input is created to hold the reference (`filter: { userId }`)
+    setAt(args, slot.path, value);
   }
   const used = request.field.args.filter((a) => args[a.name] !== undefined);
   const definitions = used.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
