@@ -686,7 +686,7 @@ describe('notify routes', () => {
     expect(res.status).toBe(202);
     same(await text(res), restNotification);
     expect(last().variables).toEqual({
-      input: { to: 'ama@example.com', template: 'welcome', channels: ['email', 'sms'], data: { first_name: 'Ama' }, templateVersion: 2 },
+      input: { to: 'ama@example.com', template: 'welcome', channels: ['EMAIL', 'SMS'], data: { first_name: 'Ama' }, templateVersion: 2 },
     });
   });
 
@@ -802,7 +802,7 @@ describe('notify routes', () => {
       page: 1,
       limit: 20,
     });
-    expect(last().variables).toEqual({ filter: { notificationId: 'n1', channel: 'sms' }, first: 20, after: null });
+    expect(last().variables).toEqual({ filter: { notificationId: 'n1', channel: 'SMS' }, first: 20, after: null });
   });
 });
 

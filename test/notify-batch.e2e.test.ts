@@ -171,7 +171,7 @@ describe('notify batches: 10,000 recipients, fan-out by jobs, progress', () => {
         { input },
         h,
       );
-    const res = await send({ template: 'promo', channels: ['sms'], recipients: recipients(250) });
+    const res = await send({ template: 'promo', channels: ['SMS'], recipients: recipients(250) });
     expect(res.body.data.sendNotificationBatch).toMatchObject({
       notificationBatch: { total: 250, queued: 250, status: 'PROCESSING', template: { name: 'promo' } },
       userErrors: [],
@@ -186,7 +186,7 @@ describe('notify batches: 10,000 recipients, fan-out by jobs, progress', () => {
     const missing = await stack.gql(`{ notificationBatch(id: "00000000-0000-0000-0000-000000000000") { id } }`, {}, h);
     expect(missing.body).toEqual({ data: { notificationBatch: null } });
 
-    const invalid = await send({ template: 'promo', channels: ['sms', 'sms'], recipients: [] });
+    const invalid = await send({ template: 'promo', channels: ['SMS', 'SMS'], recipients: [] });
     expect(invalid.body.data.sendNotificationBatch).toEqual({
       notificationBatch: null,
       userErrors: [
@@ -194,7 +194,7 @@ describe('notify batches: 10,000 recipients, fan-out by jobs, progress', () => {
         { field: ['input', 'recipients'], code: 'BAD_USER_INPUT', message: 'recipients must contain at least one recipient' },
       ],
     });
-    const unknown = await send({ template: 'gone', channels: ['sms'], recipients: recipients(1) });
+    const unknown = await send({ template: 'gone', channels: ['SMS'], recipients: recipients(1) });
     expect(unknown.body.data.sendNotificationBatch.userErrors).toEqual([
       { field: null, code: 'NOT_FOUND', message: 'Template gone not found' },
     ]);

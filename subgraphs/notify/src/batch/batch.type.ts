@@ -111,10 +111,7 @@ export class SendNotificationBatchInput {
   @Field(() => Int, { nullable: true, description: 'Version of the template; default the latest' })
   templateVersion?: number | null;
 
-  @Field(() => [String], {
-    description:
-      'The channels to send on, each once: email, sms, push (the NotificationChannel values in the lower case of the published API)',
-  })
+  @Field(() => [NotificationChannelEnum], { description: 'The channels to send on, each once' })
   channels!: string[];
 
   @Field(() => [BatchRecipientInput], { description: '1 to 10,000 recipients' })

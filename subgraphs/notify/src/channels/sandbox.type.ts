@@ -39,10 +39,7 @@ export class SandboxMessageFilter {
   @Field(() => ID, { nullable: true, description: 'Only those of this notification' })
   notificationId?: string | null;
 
-  @Field(() => String, {
-    nullable: true,
-    description: 'Only those on this channel: email, sms or push (a NotificationChannel value in the lower case of the published API)',
-  })
+  @Field(() => NotificationChannelEnum, { nullable: true, description: 'Only those on this channel' })
   channel?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Only those sent to this address (email address, E.164 number or push token)' })

@@ -163,10 +163,7 @@ export class SendNotificationInput {
   @Field(() => Int, { nullable: true, description: 'Version of the template; default the latest' })
   templateVersion?: number | null;
 
-  @Field(() => [String], {
-    description:
-      'The channels to send it on, each once: email, sms, push (the NotificationChannel values in the lower case of the published API)',
-  })
+  @Field(() => [NotificationChannelEnum], { description: 'The channels to send it on, each once' })
   channels!: string[];
 
   @Field(() => JSONScalar, {
