@@ -2,11 +2,11 @@ import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '
 import { IsNotEmpty, IsOptional, MaxLength, ValidateNested } from 'class-validator';
 import type { ListKind, MatchExplanation } from '../../../../screening/index.js';
 import { ScreeningHitType, ScreeningListKindEnum } from '../../../../screening/screening-hit.type.js';
+import { DeliveryStatusEnum } from '../../../../platform/graphql/delivery-status.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
 import { CountryCode, LocalDate, URL as UrlScalar } from '../../../../platform/graphql/scalars.js';
-import { DELIVERY_STATUSES } from '../../../../platform/delivery/delivery.lifecycle.js';
 import { AML_BATCH_STATUSES, AML_RISK_LEVELS, AML_STATUSES, HIT_RESOLUTIONS } from './aml.lifecycle.js';
 
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
@@ -17,7 +17,6 @@ export const AmlMatchResolutionEnum = enumOf(HIT_RESOLUTIONS);
 export const AmlMatchDecisionEnum = enumOf(['TRUE_POSITIVE', 'FALSE_POSITIVE'] as const);
 export const AmlBatchStatusEnum = enumOf(AML_BATCH_STATUSES);
 export const AmlBatchSubjectStatusEnum = enumOf(['PENDING', 'FAILED', ...AML_STATUSES] as const);
-export const AmlCallbackStatusEnum = enumOf(DELIVERY_STATUSES);
 export const AML_NAME_PART_MATCHES = ['EXACT', 'EQUIVALENT', 'PHONETIC', 'FUZZY', 'INITIAL', 'MISSING'] as const;
 export const AmlNamePartMatchEnum = enumOf(AML_NAME_PART_MATCHES);
 export const AmlQualifierKindEnum = enumOf(['DATE_OF_BIRTH', 'NATIONALITY', 'DOCUMENT_NUMBER'] as const);
@@ -75,15 +74,6 @@ registerEnumType(AmlBatchSubjectStatusEnum, {
     CLEAR: { description: 'Screened: CLEAR' },
     POTENTIAL_MATCH: { description: 'Screened: matches to review' },
     CONFIRMED_MATCH: { description: 'Screened, and a reviewer has since confirmed a match' },
-  },
-});
-registerEnumType(AmlCallbackStatusEnum, {
-  name: 'AmlCallbackStatus',
-  description: 'Where the delivery of a batch’s completion callback stands',
-  valuesConfig: {
-    PENDING: { description: 'Waiting for its first or next attempt' },
-    DELIVERED: { description: 'Your endpoint answered 2xx' },
-    FAILED: { description: 'Every attempt failed; no more retries' },
   },
 });
 registerEnumType(AmlNamePartMatchEnum, {
@@ -326,7 +316,7 @@ export class AmlBatchType {
   @Field(() => UrlScalar, { nullable: true, description: 'Your HTTPS endpoint called when the batch completes' })
   callbackUrl?: string | null;
 
-  @Field(() => AmlCallbackStatusEnum, { nullable: true, description: 'Where the callback’s delivery stands; null before completion' })
+  @Field(() => DeliveryStatusEnum, { nullable: true, description: 'Where the callback’s delivery stands; null before completion' })
   callbackStatus?: string | null;
 
   @Field(() => Int, { description: 'How many times the callback was attempted' })

@@ -1,25 +1,13 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { ArrayMaxSize, ArrayMinSize, IsNotEmpty, MaxLength } from 'class-validator';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../../platform/delivery/delivery.lifecycle.js';
+import type { DeliveryStatus } from '../../../../platform/delivery/delivery.lifecycle.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { URL as URLScalar } from '../../../../platform/graphql/scalars.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
+import { DeliveryStatusEnum } from '../../../../platform/graphql/delivery-status.js';
 import { WebhookEventEnum, type WebhookEventName } from './webhook-events.js';
 import { WEBHOOK_DELIVERY_EVENT_DESCRIPTIONS } from './webhook-delivery.events.js';
-
-export const WebhookDeliveryStatusEnum = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, s])) as {
-  [K in (typeof DELIVERY_STATUSES)[number]]: K;
-};
-registerEnumType(WebhookDeliveryStatusEnum, {
-  name: 'WebhookDeliveryStatus',
-  description: 'Where the delivery of one event to a webhook stands',
-  valuesConfig: {
-    PENDING: { description: 'Waiting for its first attempt or for a retry' },
-    DELIVERED: { description: 'The receiver accepted it (an HTTP 2xx answer)' },
-    FAILED: { description: 'Every attempt failed, or the webhook was deactivated before it was sent' },
-  },
-});
 
 @ObjectType('Webhook', { description: 'An HTTPS address that receives the organization’s events as they happen, signed with its secret' })
 export class WebhookType {
@@ -81,7 +69,7 @@ export class WebhookDeliveryType {
   @Field(() => WebhookEventEnum, { description: 'The event delivered' })
   event!: WebhookEventName;
 
-  @Field(() => WebhookDeliveryStatusEnum, { description: 'Where it stands' })
+  @Field(() => DeliveryStatusEnum, { description: 'Where it stands' })
   status!: DeliveryStatus;
 
   @Field(() => Int, { description: 'Attempts made so far' })
@@ -150,7 +138,7 @@ export class WebhookDeliveryFilter {
   @Field(() => ID, { nullable: true, description: 'Only the deliveries of this webhook' })
   webhookId?: string | null;
 
-  @Field(() => WebhookDeliveryStatusEnum, { nullable: true, description: 'Only in this status (FAILED: the deliveries to look at)' })
+  @Field(() => DeliveryStatusEnum, { nullable: true, description: 'Only in this status (FAILED: the deliveries to look at)' })
   status?: DeliveryStatus | null;
 }
 
