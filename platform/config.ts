@@ -60,6 +60,11 @@ const schema = z.object({
     .default(24),
   WATCHLIST_POLL_SECONDS: z.coerce.number().positive().max(3_600).default(60),
   WATCHLIST_MATCH_THRESHOLD: z.coerce.number().min(0.5).max(1).default(0.85),
+  // files (documents, selfies): a folder of this machine (shared by every verification instance)
+  STORAGE_DIR: z.string().default('.data/files'),
+  // face and document models: worker threads (each holds the models, ≈ 150 MB) and one analysis's budget
+  VISION_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  VISION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   // risk: score thresholds of the actions (review ≤ score < block), graph detectors and queries
   RISK_REVIEW_THRESHOLD: z.coerce.number().min(0).max(100).default(50),
   RISK_BLOCK_THRESHOLD: z.coerce.number().min(0).max(100).default(80),

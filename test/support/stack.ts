@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -52,6 +55,7 @@ export interface Subscription {
 
 export async function startTestStack(env: Record<string, string> = {}, extra: Partial<StackOptions> = {}): Promise<TestStack> {
   const databaseUrl = extra.databaseUrl ?? (await createTestDatabase());
+  const storageDir = mkdtempSync(path.join(tmpdir(), 'afri-files-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -64,6 +68,8 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     OUTBOX_POLL_MS: '500',
     METRICS_TOKEN,
+    // each stack's uploaded files in a folder of its own, removed when it stops
+    STORAGE_DIR: storageDir,
     ...env,
   });
   const stack = await startStack({
@@ -160,7 +166,11 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
       },
     };
   };
-  return { ...stack, databaseUrl, gql, rest, createClient: createClientFn, subscribe };
+  const stop = async () => {
+    await stack.stop();
+    rmSync(storageDir, { recursive: true, force: true });
+  };
+  return { ...stack, stop, databaseUrl, gql, rest, createClient: createClientFn, subscribe };
 }
 
 /** Polls `check` every 10 ms until it holds (10 s at most). */

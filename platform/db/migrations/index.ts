@@ -8,6 +8,7 @@ import { Migration20261125000000KeyPrefixes } from './Migration20261125000000Key
 import { Migration20261125010000RiskAccountUser } from './Migration20261125010000RiskAccountUser.js';
 import { Migration20261125020000AllServicesKeys } from './Migration20261125020000AllServicesKeys.js';
 import { Migration20261126000000WatchlistAlertCreatedAt } from './Migration20261126000000WatchlistAlertCreatedAt.js';
+import { Migration20261126010000Files } from './Migration20261126010000Files.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   { name: 'Migration20261125010000RiskAccountUser', class: Migration20261125010000RiskAccountUser },
   { name: 'Migration20261125020000AllServicesKeys', class: Migration20261125020000AllServicesKeys },
   { name: 'Migration20261126000000WatchlistAlertCreatedAt', class: Migration20261126000000WatchlistAlertCreatedAt },
+  { name: 'Migration20261126010000Files', class: Migration20261126010000Files },
 ];

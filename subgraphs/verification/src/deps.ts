@@ -4,6 +4,9 @@ import type { IpFeedStore } from './ip/ip-feeds.store.js';
 import type { IpIntelligence } from './ip/ip.service.js';
 import type { AmlJobs, ListCatalog } from './aml/aml.service.js';
 import type { WatchlistDeps } from './watchlist/watchlist.service.js';
+import type { FileService } from '../../../platform/storage/file-store.js';
+import type { VisionPool } from './vision/vision.pool.js';
+import type { TextReader } from './vision/text-reader.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -24,4 +27,9 @@ export interface VerificationDeps {
   watchlist: WatchlistDeps;
   /** Signs session tokens (the gateway checks them with the same secret). */
   internalSecret: string;
+  /** Uploaded files (document images, selfies), read and written through the tenant. */
+  files: FileService;
+  /** Face models in worker threads, and OCR: started on first use. */
+  vision: VisionPool;
+  text: TextReader;
 }

@@ -1,4 +1,8 @@
+import path from 'node:path';
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
+import { FileService, FolderBlobStore } from '../../../platform/storage/file-store.js';
+import { VisionPool } from './vision/vision.pool.js';
+import { TextReader } from './vision/text-reader.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
 import type { VerificationDeps } from './deps.js';
@@ -92,6 +96,13 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       scanIntervalMs: rt.config.WATCHLIST_SCAN_INTERVAL_HOURS * 3_600_000,
       matchThreshold: rt.config.WATCHLIST_MATCH_THRESHOLD,
     };
+    const files = new FileService(rt.pool, new FolderBlobStore(path.resolve(rt.config.STORAGE_DIR)));
+    const vision = new VisionPool({
+      size: rt.config.VISION_WORKERS,
+      timeoutMs: rt.config.VISION_TIMEOUT_MS,
+      logger: rt.logger.child({ component: 'vision' }),
+    });
+    const text = new TextReader();
     const watchlistWorker = new WatchlistWorker({
       orm: workerOrm,
       screening,
@@ -112,6 +123,9 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         amlJobs,
         watchlist,
         internalSecret: rt.internalSecret,
+        files,
+        vision,
+        text,
       },
       start: async () => {
         await amlJobs.start();
@@ -119,6 +133,8 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       },
       stop: async () => {
         await watchlistWorker.stop();
+        await vision.close();
+        await text.close();
         await amlJobs.stop();
         await workerOrm.close();
         await releaseScreening();

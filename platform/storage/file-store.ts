@@ -1,0 +1,132 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type pg from 'pg';
+import type { Tenant } from '../auth/tenant.js';
+import type { Sql } from '../db/transaction.js';
+import { isUuid } from '../ids.js';
+
+/** Where file bytes live: a folder by default; another store (S3-like) implements the same three calls. */
+export interface BlobStore {
+  put(key: string, bytes: Buffer): Promise<void>;
+  get(key: string): Promise<Buffer | null>;
+  delete(key: string): Promise<void>;
+}
+
+/** Files in a folder: `<dir>/<key>`; keys are made here (uuids), never from client input. */
+export class FolderBlobStore implements BlobStore {
+  constructor(private readonly dir: string) {}
+
+  async put(key: string, bytes: Buffer): Promise<void> {
+    const file = this.file(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, bytes);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    return readFile(this.file(key)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.file(key), { force: true });
+  }
+
+  private file(key: string): string {
+    return path.join(this.dir, key.slice(0, 2), key);
+  }
+}
+
+export interface StoredFile {
+  id: string;
+  organizationId: string;
+  environment: string;
+  /** What the file belongs to: `document`, `liveness`… and that record's id. */
+  ownerType: string;
+  ownerId: string;
+  /** What it is to its owner: `front`, `back`, `selfie`… */
+  role: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  createdAt: Date;
+}
+
+const COLUMNS = `id, organization_id as "organizationId", environment, owner_type as "ownerType", owner_id as "ownerId", role,
+  content_type as "contentType", size, sha256, created_at as "createdAt"`;
+
+/**
+ * Uploaded files (document images, selfies): bytes in a BlobStore, the record in
+ * `platform.files`, always read through the tenant. Bytes are written before the record, so a
+ * record never names missing bytes; bytes whose record never committed are orphans a sweep can
+ * remove.
+ */
+export class FileService {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  /** Stores `bytes` for its owner; `db` is the owner's transaction (the record commits with it). */
+  async store(
+    db: Sql,
+    tenant: Tenant,
+    file: { ownerType: string; ownerId: string; role: string; contentType: string; bytes: Buffer },
+  ): Promise<StoredFile> {
+    const id = randomUUID();
+    await this.blobs.put(id, file.bytes);
+    const { rows } = await db.query<StoredFile>(
+      `insert into platform.files (id, organization_id, environment, owner_type, owner_id, role, content_type, size, sha256)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning ${COLUMNS}`,
+      [
+        id,
+        tenant.organizationId,
+        tenant.environment,
+        file.ownerType,
+        file.ownerId,
+        file.role,
+        file.contentType,
+        file.bytes.length,
+        createHash('sha256').update(file.bytes).digest('hex'),
+      ],
+    );
+    return rows[0];
+  }
+
+  /** The tenant's file and its bytes, or null. */
+  async read(tenant: Tenant, id: string): Promise<{ file: StoredFile; bytes: Buffer } | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await this.pool.query<StoredFile>(
+      `select ${COLUMNS} from platform.files where id = $1 and organization_id = $2 and environment = $3 and deleted_at is null`,
+      [id, tenant.organizationId, tenant.environment],
+    );
+    if (!rows[0]) return null;
+    const bytes = await this.blobs.get(id);
+    return bytes ? { file: rows[0], bytes } : null;
+  }
+
+  /** The files of one owner record. */
+  async ofOwner(tenant: Tenant, ownerType: string, ownerId: string): Promise<StoredFile[]> {
+    const { rows } = await this.pool.query<StoredFile>(
+      `select ${COLUMNS} from platform.files
+        where owner_type = $1 and owner_id = $2 and organization_id = $3 and environment = $4 and deleted_at is null
+        order by created_at, id`,
+      [ownerType, ownerId, tenant.organizationId, tenant.environment],
+    );
+    return rows;
+  }
+
+  /** Deletes a file's bytes; the record stays (without them) as the fact that there was one. */
+  async delete(tenant: Tenant, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const { rowCount } = await this.pool.query(
+      `update platform.files set deleted_at = now() where id = $1 and organization_id = $2 and environment = $3 and deleted_at is null`,
+      [id, tenant.organizationId, tenant.environment],
+    );
+    if (!rowCount) return false;
+    await this.blobs.delete(id);
+    return true;
+  }
+}

@@ -1,0 +1,44 @@
+/** What the offline models see in an image (vision.worker.ts computes it, off the request thread). */
+
+export interface FaceAnalysis {
+  /** Where the face is: x, y, width, height in pixels. */
+  box: [number, number, number, number];
+  /** The detector's confidence, 0–1. */
+  score: number;
+  /** Face description (Human's faceres, 1024 numbers): compare two with `faceSimilarity`. */
+  embedding: number[];
+  /** Head pose in radians: yaw (negative = turned to the image's left), pitch (negative = up), roll. */
+  yaw: number;
+  pitch: number;
+  roll: number;
+  /** The mesh's own reading of where the face looks. */
+  facing: 'left' | 'center' | 'right';
+  /** Eye openness (lid gap / eye height; below ≈ 0.2 the eye is closed), left and right as in the image. */
+  eyesOpen: { left: number; right: number };
+  /** How open the mouth is, 0–100. */
+  mouthOpen: number;
+  /** Emotion scores, 0–1 (`happy` is a smile). */
+  emotion: Record<string, number>;
+  /** Anti-spoofing: how likely the face is a real one (not a print or a screen), 0–1; null when not measured. */
+  real: number | null;
+  /** Liveness model's score, 0–1; null when not measured. */
+  live: number | null;
+}
+
+export interface ImageFacts {
+  width: number;
+  height: number;
+  /** Variance of the Laplacian on a fixed-size grey crop: low = blurred (below ≈ 100 is soft). */
+  sharpness: number;
+  /** Mean brightness, 0–255. */
+  brightness: number;
+}
+
+export interface VisionAnalysis {
+  image: ImageFacts;
+  faces: FaceAnalysis[];
+}
+
+/** Messages between the pool and a worker. */
+export type VisionRequest = { id: number; op: 'analyze'; image: Uint8Array };
+export type VisionResponse = { id: number; ok: true; result: VisionAnalysis } | { id: number; ok: false; error: string };

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parentPort } from 'node:worker_threads';
+import sharp from 'sharp';
+import type { FaceAnalysis, ImageFacts, VisionRequest, VisionResponse } from './vision.types.js';
+
+/**
+ * A worker thread holding the face models (@vladmandic/human on the tfjs WASM backend, CPU only):
+ * loaded once, from the npm packages on disk (nothing is downloaded), and run here so the API's
+ * event loop stays free. One message in (an image), one out (its faces and facts).
+ */
+
+const require = createRequire(import.meta.url);
+const packageDir = (entry: string, up: number) => path.resolve(path.dirname(require.resolve(entry)), ...Array<string>(up).fill('..'));
+const HUMAN_DIR = packageDir('@vladmandic/human', 1);
+const WASM_DIR = path.join(packageDir('@tensorflow/tfjs-backend-wasm', 1), 'dist');
+
+// Node's fetch has no file:// scheme; the models are files of the package
+const realFetch = globalThis.fetch;
+globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (!url.startsWith('file://')) return realFetch(input, init);
+  return new Response(readFileSync(fileURLToPath(url)), {
+    headers: { 'content-type': url.endsWith('.json') ? 'application/json' : 'application/octet-stream' },
+  });
+}) as typeof fetch;
+
+type HumanModule = typeof import('@vladmandic/human');
+const { Human } = require(path.join(HUMAN_DIR, 'dist', 'human.node-wasm.js')) as HumanModule;
+const human = new Human({
+  backend: 'wasm',
+  wasmPath: `${pathToFileURL(WASM_DIR).href}/`,
+  modelBasePath: `${pathToFileURL(path.join(HUMAN_DIR, 'models')).href}/`,
+  // stills, not video: no frame caching, every frame analysed in full
+  cacheSensitivity: 0,
+  debug: false,
+  face: {
+    enabled: true,
+    detector: { rotation: true, maxDetected: 5, skipFrames: 0, minConfidence: 0.5 },
+    mesh: { enabled: true },
+    iris: { enabled: true },
+    description: { enabled: true, skipFrames: 0 },
+    emotion: { enabled: true, skipFrames: 0 },
+    antispoof: { enabled: true, skipFrames: 0 },
+    liveness: { enabled: true, skipFrames: 0 },
+  },
+  body: { enabled: false },
+  hand: { enabled: false },
+  object: { enabled: false },
+  gesture: { enabled: false },
+  segmentation: { enabled: false },
+  filter: { enabled: false },
+});
+const ready = human.load().then(() => human.warmup());
+
+type Point = [number, number, number?];
+const gap = (mesh: Point[], a: number, b: number) => Math.abs(mesh[a][1] - mesh[b][1]);
+
+/** The mesh's readings, as Human's gesture module measures them (its landmark indices). */
+function meshReadings(mesh: Point[]): Pick<FaceAnalysis, 'facing' | 'eyesOpen' | 'mouthOpen'> {
+  if (mesh.length <= 450) return { facing: 'center', eyesOpen: { left: 1, right: 1 }, mouthOpen: 0 };
+  const zDiff = (mesh[33][2] ?? 0) - (mesh[263][2] ?? 0);
+  const xDiff = mesh[33][0] - mesh[263][0];
+  const facing = Math.abs(zDiff / xDiff) <= 0.15 ? 'center' : zDiff < 0 ? 'left' : 'right';
+  return {
+    facing,
+    eyesOpen: { left: gap(mesh, 374, 386) / gap(mesh, 443, 450), right: gap(mesh, 145, 159) / gap(mesh, 223, 230) },
+    mouthOpen: Math.min(100, (500 * gap(mesh, 13, 14)) / gap(mesh, 10, 152)),
+  };
+}
+
+/** Sharpness (variance of the Laplacian) and brightness on a 512-pixel grey version of the image. */
+async function imageFacts(image: Uint8Array): Promise<ImageFacts> {
+  const meta = await sharp(image).metadata();
+  const grey = sharp(image).greyscale().resize(512, 512, { fit: 'inside' });
+  const laplacian = await grey
+    .clone()
+    .convolve({ width: 3, height: 3, kernel: [0, 1, 0, 1, -4, 1, 0, 1, 0], offset: 128 })
+    .raw()
+    .toBuffer();
+  let sum = 0;
+  let squares = 0;
+  for (const v of laplacian) {
+    sum += v;
+    squares += v * v;
+  }
+  const mean = sum / laplacian.length;
+  const stats = await grey.stats();
+  return {
+    width: meta.width ?? 0,
+    height: meta.height ?? 0,
+    sharpness: squares / laplacian.length - mean * mean,
+    brightness: stats.channels[0].mean,
+  };
+}
+
+async function analyze(image: Uint8Array) {
+  await ready;
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const tensor = human.tf.tensor3d(new Uint8Array(data), [info.height, info.width, 3], 'int32');
+  try {
+    const result = await human.detect(tensor);
+    const faces: FaceAnalysis[] = result.face.map((face) => ({
+      box: face.box,
+      score: face.score,
+      embedding: Array.from(face.embedding ?? []),
+      yaw: face.rotation?.angle.yaw ?? 0,
+      pitch: face.rotation?.angle.pitch ?? 0,
+      roll: face.rotation?.angle.roll ?? 0,
+      ...meshReadings(face.mesh as Point[]),
+      emotion: Object.fromEntries((face.emotion ?? []).map((e) => [e.emotion, e.score])),
+      real: face.real ?? null,
+      live: face.live ?? null,
+    }));
+    return { image: await imageFacts(image), faces };
+  } finally {
+    human.tf.dispose(tensor);
+  }
+}
+
+parentPort!.on('message', (request: VisionRequest) => {
+  analyze(request.image).then(
+    (result) => parentPort!.postMessage({ id: request.id, ok: true, result } satisfies VisionResponse),
+    (error: Error) => parentPort!.postMessage({ id: request.id, ok: false, error: error.message } satisfies VisionResponse),
+  );
+});
