@@ -4,7 +4,7 @@ import { isErrorCode } from '../platform/errors.js';
 import { principalHeaders, requestDigest, type Principal, type PrincipalScope } from '../platform/auth/principal.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { UploadDataSource } from './upload-data-source.js';
-import { BufferedUpload } from './uploads.js';
+import { FilePart } from '../platform/graphql/upload.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
@@ -63,7 +63,7 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
     // Health checks and schema loads carry no client context.
     if (!context.principal) return;
-    const scope = { audience: this.name, request: requestDigest(request, (value) => value instanceof BufferedUpload) };
+    const scope = { audience: this.name, request: requestDigest(request, (value) => value instanceof FilePart) };
     for (const [name, value] of Object.entries(forwardedHeaders(context as GatewayContext, this.internalSecret, scope))) {
       request.http?.headers.set(name, value);
     }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { MAX_FILE_SIZE, MAX_FILES } from './uploads.js';
+import { MAX_UPLOAD_BYTES as MAX_FILE_SIZE, MAX_UPLOAD_FILES as MAX_FILES } from '../platform/graphql/upload.js';
 import { API_KEYS, PRINCIPAL, startTestStack, type TestStack } from './testing/test-stack.js';
 
 let stack: TestStack;

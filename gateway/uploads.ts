@@ -12,31 +12,20 @@ import {
 } from 'graphql';
 import { processRequest, Upload, type FileUpload } from 'graphql-upload-minimal';
 import { AppError, badInput } from '../platform/errors.js';
+import { FilePart, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES } from '../platform/graphql/upload.js';
 import { MAX_TOKENS } from './operation-cost.js';
 
-export const MAX_FILE_SIZE = 10 * 1024 * 1024;
-export const MAX_FILES = 10;
-
-/** A file of a multipart request, read in full at the edge so the size limit holds before any subgraph sees it. */
-export class BufferedUpload {
-  constructor(
-    readonly filename: string,
-    readonly mimetype: string,
-    readonly content: Buffer,
-  ) {}
-}
-
-async function readFile(file: FileUpload): Promise<BufferedUpload> {
+async function readFile(file: FileUpload): Promise<FilePart> {
   const stream = file.createReadStream() as unknown as Readable & { truncated?: boolean };
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   // busboy ends a file stream early (truncated) when it reaches maxFileSize.
-  if (stream.truncated) throw new AppError('PAYLOAD_TOO_LARGE', `File ${file.filename} exceeds the ${MAX_FILE_SIZE} byte limit`);
-  return new BufferedUpload(file.filename, file.mimetype, Buffer.concat(chunks));
+  if (stream.truncated) throw new AppError('PAYLOAD_TOO_LARGE', `File ${file.filename} exceeds the ${MAX_UPLOAD_BYTES} byte limit`);
+  return new FilePart(file.filename, file.mimetype, Buffer.concat(chunks));
 }
 
-/** Replaces every graphql-upload-minimal `Upload` in the operation(s) with its BufferedUpload. */
-async function bufferUploads(value: unknown, read: Map<Upload, Promise<BufferedUpload>>): Promise<unknown> {
+/** Replaces every graphql-upload-minimal `Upload` in the operation(s) with its FilePart, read in full at the edge so the size limit holds before any subgraph sees it. */
+async function bufferUploads(value: unknown, read: Map<Upload, Promise<FilePart>>): Promise<unknown> {
   if (value instanceof Upload) {
     if (!read.has(value)) read.set(value, value.promise.then(readFile));
     return read.get(value);
@@ -111,7 +100,7 @@ function keepParserErrorsHandled(req: Request): void {
 
 /**
  * Parses graphql-multipart-request-spec bodies (maxFileSize 10 MB, maxFiles 10) and reads every
- * file into memory (at most MAX_FILES × MAX_FILE_SIZE per request), but only for an operation
+ * file into memory (at most MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES per request), but only for an operation
  * whose variables take files, and only files mapped to those variables: anything else is refused
  * before its files are read. Parser failures carry an HTTP status that the route's error handler
  * turns into PAYLOAD_TOO_LARGE / BAD_USER_INPUT.
@@ -123,7 +112,7 @@ export function multipartUploads(schema: () => GraphQLSchema | undefined): Reque
     if (!req.is('multipart/form-data') || !preflighted) return next();
     try {
       keepParserErrorsHandled(req);
-      const operations = await processRequest(req, res, { maxFileSize: MAX_FILE_SIZE, maxFiles: MAX_FILES });
+      const operations = await processRequest(req, res, { maxFileSize: MAX_UPLOAD_BYTES, maxFiles: MAX_UPLOAD_FILES });
       const current = schema();
       if (!current) throw new AppError('UNAVAILABLE', 'The gateway is starting');
       if (Array.isArray(operations)) throw badInput('Batched operations are not supported');
@@ -142,13 +131,4 @@ export function multipartUploads(schema: () => GraphQLSchema | undefined): Reque
       next(malformed(error as Error));
     }
   };
-}
-
-/** Every BufferedUpload inside `value`, each with the dotted paths where it appears. */
-export function findUploads(value: unknown, path: string, found = new Map<BufferedUpload, string[]>()): Map<BufferedUpload, string[]> {
-  if (value instanceof BufferedUpload) found.set(value, [...(found.get(value) ?? []), path]);
-  else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) findUploads(item, `${path}.${key}`, found);
-  }
-  return found;
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../platform/errors.js';
+import { findFileParts, multipartOperation } from '../platform/graphql/upload.js';
 
 /** Longest wait for one GraphQL operation before answering 503. */
 export const GATEWAY_TIMEOUT_MS = 30_000;
@@ -39,12 +40,25 @@ export function createGatewayClient(url: string): GatewayClient {
       signal: AbortSignal.timeout(timeoutMs),
     });
 
+  /** An operation whose variables hold files, as the graphql-multipart-request-spec sends it. */
+  const postMultipart = (operation: string, variables: Record<string, unknown>, headers: Record<string, string>) => {
+    return fetch(url, {
+      method: 'POST',
+      // the gateway reads multipart only from a request that says it is not a simple CSRF-able form
+      headers: { ...headers, accept: 'application/json', 'apollo-require-preflight': 'true' },
+      body: multipartOperation({ query: operation, variables }),
+      signal: AbortSignal.timeout(GATEWAY_TIMEOUT_MS),
+    });
+  };
+
   return {
     async execute(operation, variables, headers) {
       let response: Response;
       let text: string;
       try {
-        response = await post({ query: operation, variables }, headers, GATEWAY_TIMEOUT_MS);
+        response = await (findFileParts(variables, 'variables').size
+          ? postMultipart(operation, variables, headers)
+          : post({ query: operation, variables }, headers, GATEWAY_TIMEOUT_MS));
         text = await response.text();
       } catch {
         throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable', { retryAfter: UNAVAILABLE_RETRY_AFTER_S });

@@ -5,6 +5,8 @@ import { nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
 import { fromGraphQLErrors, fromUserErrors } from './errors.js';
 import type { GatewayClient } from './gateway.js';
 import { mapResponse } from './mapping.js';
+import busboy from 'busboy';
+import { FilePart, MAX_UPLOAD_BYTES } from '../platform/graphql/upload.js';
 import type { OperationData, Route, RouteInput } from './route.js';
 
 const CREDENTIAL_HEADERS = ['x-api-key', 'authorization', 'x-admin-secret'];
@@ -25,6 +27,7 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
       params: req.params as Record<string, string>, // named params only: no wildcard routes
       query: parseQuery(route, req),
       body: pickBody(route, req),
+      files: (res.locals.files as RouteInput['files'] | undefined) ?? {},
     };
     const reply = await gateway.execute(route.operation, route.variables(input), forwardedHeaders(req));
     for (const name of RETURNED_HEADERS) {
@@ -42,6 +45,7 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
     const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
     res.status(status).json(body);
   };
+  if (route.files) return [refuseNulInUrl, credentialsFirst(route, gateway), multipartBody(route), refuseNulInBody, execute];
   const parse = [requireJson, jsonParser(route.bodyLimit), refuseNulInBody];
   return route.body ? [refuseNulInUrl, credentialsFirst(route, gateway), ...parse, execute] : [refuseNulInUrl, execute];
 }
@@ -77,6 +81,60 @@ const refuseNulInBody: RequestHandler = (req, _res, next) => {
 export function responseBody(route: Route, data: OperationData, input: RouteInput): unknown {
   const body = route.result ? route.result(data, input) : Object.values(data)[0];
   return route.response ? mapResponse(body, route.response) : body;
+}
+
+/**
+ * A multipart route's body (busboy): text fields as the body, the route's files read in full (10 MB
+ * each: 413 beyond), other files skipped; anything but `multipart/form-data` is a 415, a cut or
+ * malformed body a 400.
+ */
+function multipartBody(route: Route): RequestHandler {
+  const names = new Set((route.files ?? []).map((file) => file.name));
+  return (req, res, next) => {
+    if (!req.is('multipart/form-data')) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data');
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: MAX_UPLOAD_BYTES, files: names.size, fields: 50, fieldSize: 64 * 1024 },
+      });
+    } catch {
+      throw new AppError('BAD_USER_INPUT', 'Malformed multipart body');
+    }
+    const body: Record<string, string> = {};
+    const files: Record<string, FilePart> = {};
+    const reading: Array<Promise<void>> = [];
+    let failure: AppError | null = null;
+    parser.on('field', (name, value) => {
+      body[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (!names.has(name) || failure) return stream.resume();
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => (failure ??= new AppError('PAYLOAD_TOO_LARGE', `${name} exceeds the ${MAX_UPLOAD_BYTES} byte limit`)));
+      reading.push(
+        new Promise((resolve) =>
+          stream.on('close', () => {
+            files[name] = new FilePart(info.filename, info.mimeType, Buffer.concat(chunks));
+            resolve();
+          }),
+        ),
+      );
+    });
+    parser.on('filesLimit', () => (failure ??= new AppError('BAD_USER_INPUT', `At most ${names.size} files: ${[...names].join(', ')}`)));
+    // kept for the parser's whole life: a second error after the first must not go unheard (a crash)
+    parser.on('error', () => (failure ??= new AppError('BAD_USER_INPUT', 'Malformed multipart body')));
+    parser.on('close', () => {
+      void Promise.all(reading).then(() => {
+        if (failure) return next(failure);
+        req.body = body;
+        res.locals.files = files;
+        next();
+      });
+    });
+    req.pipe(parser);
+  };
 }
 
 /** 415 for a body that is not JSON; an empty body is fine (GraphQL then names the missing fields). */

@@ -52,9 +52,11 @@ function operationObject(route: Route) {
   return {
     summary: route.summary,
     parameters: [...pathParams, ...queryParams],
-    ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: objectSchema(route.body), example: route.example } } } }
-      : {}),
+    ...(route.files
+      ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: multipartSchema(route) } } } }
+      : route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: objectSchema(route.body), example: route.example } } } }
+        : {}),
     responses: {
       [success]: { description: 'Success', content: { 'application/json': {} } },
       default: {
@@ -73,6 +75,26 @@ function objectSchema(fields: readonly Field[]) {
     properties: Object.fromEntries(
       fields.map((field) => [field.name, { ...schemaOf(field.type), ...(field.description ? { description: field.description } : {}) }]),
     ),
+  };
+}
+
+/** A multipart route's text fields and files (binary strings). */
+function multipartSchema(route: Route) {
+  const text = objectSchema(route.body ?? []);
+  const files = route.files ?? [];
+  const required = [...(text.required ?? []), ...files.filter((file) => file.required).map((file) => file.name)];
+  return {
+    type: 'object',
+    ...(required.length ? { required } : {}),
+    properties: {
+      ...text.properties,
+      ...Object.fromEntries(
+        files.map((file) => [
+          file.name,
+          { type: 'string', format: 'binary', ...(file.description ? { description: file.description } : {}) },
+        ]),
+      ),
+    },
   };
 }
 

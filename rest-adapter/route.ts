@@ -4,6 +4,7 @@
  */
 
 import type { ResponseMapping } from './mapping.js';
+import type { FilePart } from '../platform/graphql/upload.js';
 
 /** JSON types a field may carry; used to document the field, never to validate it (GraphQL does). */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | { enum: readonly string[] } | { array: FieldType };
@@ -15,11 +16,19 @@ export interface Field {
   description?: string;
 }
 
-/** What a route's `variables` function receives: path params, parsed query params, known body fields. */
+export interface FileField {
+  name: string;
+  required?: boolean;
+  description?: string;
+}
+
+/** What a route's `variables` function receives: path params, parsed query params, known body fields, files. */
 export interface RouteInput {
   params: Record<string, string>;
   query: Record<string, string | number>;
   body: Record<string, unknown>;
+  /** The files of a multipart route, by field name (absent when not sent). */
+  files: Record<string, FilePart>;
 }
 
 /** GraphQL `data` of a successful operation. */
@@ -30,8 +39,10 @@ export interface Route {
   /** Express-style path without the `/v1` prefix (both are served), e.g. `/verifications/identity/:id`. */
   path: string;
   summary: string;
-  /** JSON body fields; unknown fields of a request body are dropped. Absent = the route takes no body. */
+  /** JSON body fields (or text fields of a multipart route); unknown fields are dropped. Absent = the route takes no body. */
   body?: readonly Field[];
+  /** A multipart route's files (`multipart/form-data`, at most 10 MB each); its text fields are `body`. */
+  files?: readonly FileField[];
   /**
    * A valid body (for a route that takes one): shown in OpenAPI, and the request the generated
    * suites (tenant isolation, fuzzing) start from. Ids of other records are the caller's own there.

@@ -12,6 +12,7 @@ import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphq
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { graphqlUploadExpress, Upload } from 'graphql-upload-minimal';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES } from './upload.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
 import { connectionScope, readPrincipal, requestDigest, type Principal, type ServiceName } from '../auth/principal.js';
@@ -182,7 +183,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   app.use(
     '/graphql',
     express.json({ limit: opts.definition.bodyLimit ?? '2mb' }),
-    graphqlUploadExpress({ maxFileSize: 10 * 1024 * 1024, maxFiles: 10 }),
+    graphqlUploadExpress({ maxFileSize: MAX_UPLOAD_BYTES, maxFiles: MAX_UPLOAD_FILES }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         const body = (req.body ?? {}) as { query?: string; operationName?: string; variables?: unknown };

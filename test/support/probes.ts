@@ -198,7 +198,7 @@ function baseArguments(request: GraphQLRequest, own: Refs): Record<string, any> 
     const params = Object.fromEntries(
       [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, own[referenceKind(request.field, name) as RecordKind]?.[0] ?? 'x']),
     );
-    const variables = route.variables({ params, query: {}, body: structuredClone(route.example ?? {}) });
+    const variables = route.variables({ params, query: {}, body: structuredClone(route.example ?? {}), files: {} });
     const operation = parse(route.operation).definitions.find(
       (d): d is OperationDefinitionNode => d.kind === AstKind.OPERATION_DEFINITION,
     )!;
