@@ -28,10 +28,11 @@ export const GRAPHQL_PATH = '/graphql';
 export const AUTH_CHECK_PATH = '/auth/check';
 export const MAX_JSON_BODY = '2mb';
 /**
- * Notify keys may send larger bodies: a 10,000-recipient batch (`sendNotificationBatch`) does not
- * fit in 2 MB once each recipient carries its template data (about 1 KB each fits in 10 MB).
+ * Some keys may send larger bodies. Notify: a 10,000-recipient batch (`sendNotificationBatch`)
+ * does not fit in 2 MB once each recipient carries its template data (about 1 KB each fits in
+ * 10 MB). Verification: images sent as base64 (a selfie and a document of up to 10 MB each).
  */
-export const NOTIFY_MAX_JSON_BODY = '10mb';
+export const SERVICE_MAX_JSON_BODY: Partial<Record<string, string>> = { notify: '10mb', verification: '28mb', all: '28mb' };
 
 /** graphql-armor limits (ARCHITECTURE.md: request limits at the edge). */
 const ARMOR = {
@@ -170,15 +171,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   await apollo.start();
 
-  const parseJson = express.json({ limit: MAX_JSON_BODY });
-  const parseNotifyJson = express.json({ limit: NOTIFY_MAX_JSON_BODY });
+  const parsers = new Map(
+    [MAX_JSON_BODY, ...Object.values(SERVICE_MAX_JSON_BODY)].map((limit) => [limit, express.json({ limit })] as const),
+  );
   // the body limit depends on who calls: it is read after authentication
-  const jsonBody: express.RequestHandler = (req, res, next) =>
-    (['notify', 'all'].includes((res.locals.principal as Principal | undefined)?.service ?? '') ? parseNotifyJson : parseJson)(
-      req,
-      res,
-      next,
-    );
+  const jsonBody: express.RequestHandler = (req, res, next) => {
+    const service = (res.locals.principal as Principal | undefined)?.service ?? '';
+    parsers.get(SERVICE_MAX_JSON_BODY[service] ?? MAX_JSON_BODY)!(req, res, next);
+  };
   // NUL in a query, its variables or the URL: 400 here rather than 500 from PostgreSQL
   const refuseNul: express.RequestHandler = (req, res, next) => {
     const where = urlHasNul(req.originalUrl) ? 'the URL' : nulPath(req.body ?? {});

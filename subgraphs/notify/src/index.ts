@@ -17,7 +17,7 @@ import { ChannelProviders } from './channels/registry.js';
 import { SandboxResolver } from './channels/sandbox.resolver.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
 
-/** Bodies of 10,000-recipient batches; the gateway (NOTIFY_MAX_JSON_BODY) and the REST route allow the same. */
+/** Bodies of 10,000-recipient batches; the gateway (SERVICE_MAX_JSON_BODY) and the REST route allow the same. */
 export const NOTIFY_BODY_LIMIT = '10mb';
 
 export const notifySubgraph: SubgraphDefinition<NotifyDeps> = {

@@ -48,6 +48,8 @@ export const verificationEntities = [
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
   name: 'verification',
+  // images sent as base64 (a selfie and a document of up to 10 MB each); the gateway allows the same
+  bodyLimit: '28mb',
   resolvers: [
     statusResolver('verification'),
     ApiClientResolver,

@@ -2,9 +2,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import decodeHeic from 'heic-decode';
 import sharp from 'sharp';
 import { AppError } from '../../../../platform/errors.js';
+import { MAX_UPLOAD_BYTES } from '../../../../platform/graphql/upload.js';
 
-/** Uploads and base64 images are at most this big (the gateway's file limit). */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 export const IMAGE_KINDS = ['jpeg', 'png', 'webp', 'heic'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
@@ -22,7 +21,7 @@ const KIND_OF_MIME: Record<string, ImageKind> = {
  * anything but JPEG, PNG, WebP and HEIC, 413 over the size limit. `what` names the field.
  */
 export async function sniffImage(bytes: Uint8Array, what: string): Promise<ImageKind> {
-  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `${what} exceeds the ${MAX_IMAGE_BYTES} byte limit`);
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `${what} exceeds the ${MAX_UPLOAD_BYTES} byte limit`);
   const type = await fileTypeFromBuffer(bytes);
   const kind = type ? KIND_OF_MIME[type.mime] : undefined;
   if (!kind) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${what} must be a JPEG, PNG, WebP or HEIC image`);
@@ -51,4 +50,21 @@ export async function normalizeImage(bytes: Uint8Array, kind: ImageKind, what: s
 export async function readImage(bytes: Uint8Array, what: string): Promise<{ kind: ImageKind; jpeg: Buffer }> {
   const kind = await sniffImage(bytes, what);
   return { kind, jpeg: await normalizeImage(bytes, kind, what) };
+}
+
+/** Base64 text (a `data:image/…;base64,` prefix allowed; whitespace ignored). */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * An image sent as base64 text (`selfieBase64`…): decoded, sniffed and normalized like an upload;
+ * text that is not base64 is a 400 naming the field. A declared MIME type is not trusted: the
+ * bytes say what the image is.
+ */
+export async function readBase64Image(text: string, what: string): Promise<{ kind: ImageKind; jpeg: Buffer }> {
+  const payload = text.replace(/^data:[\w.+/-]*;base64,/, '').replace(/\s/g, '');
+  if (!payload || payload.length % 4 === 1 || !BASE64.test(payload)) throw new AppError('BAD_USER_INPUT', `${what} must be a base64 image`);
+  if ((payload.length * 3) / 4 > MAX_UPLOAD_BYTES + 3) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `${what} exceeds the ${MAX_UPLOAD_BYTES} byte limit`);
+  }
+  return readImage(Buffer.from(payload, 'base64'), what);
 }

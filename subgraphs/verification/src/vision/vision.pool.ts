@@ -101,16 +101,3 @@ export class VisionPool {
     slot.pending.clear();
   }
 }
-
-/** Cosine similarity of two face descriptions, −1 to 1 (faceres: ≈ 0.6 same person, ≈ 0.4 different; calibrate per use). */
-export function faceSimilarity(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}

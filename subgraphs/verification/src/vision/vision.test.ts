@@ -1,27 +1,17 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import sharp from 'sharp';
 import { createLogger } from '../../../../platform/logger.js';
-import { faceSimilarity, VisionPool } from './vision.pool.js';
+import { VisionPool } from './vision.pool.js';
+import { faceSimilarity } from './face-match.js';
 import { TextReader } from './text-reader.js';
-
-// faces from the sample picture shipped with @vladmandic/human (MIT): two portraits of its top strip
-const SAMPLES = path.join(
-  path.dirname(createRequire(path.resolve('package.json')).resolve('@vladmandic/human')),
-  '..',
-  'assets',
-  'samples.jpg',
-);
-const portrait = (left: number, width: number) =>
-  sharp(SAMPLES).extract({ left, top: 0, width, height: 160 }).resize(320).jpeg().toBuffer();
+import { noFace, portrait } from '../../../../test/support/faces.js';
 
 describe('vision pool (Human on WASM, in a worker thread)', () => {
   const pool = new VisionPool({ size: 1, timeoutMs: 60_000, logger: createLogger('vision-test', 'silent') });
   afterAll(() => pool.close());
 
   it('finds the face in a portrait, describes it, and tells the same face from another', async () => {
-    const woman = await portrait(166, 150);
-    const man = await portrait(326, 210);
+    const woman = await portrait('woman');
+    const man = await portrait('man');
     const [a, b, c] = await Promise.all([
       pool.analyze(woman),
       pool.analyze(await sharp(woman).modulate({ brightness: 1.15 }).resize(300).jpeg().toBuffer()),
@@ -37,17 +27,14 @@ describe('vision pool (Human on WASM, in a worker thread)', () => {
   }, 120_000);
 
   it('reads the head turning the other way in the mirrored image', async () => {
-    const man = await portrait(326, 210);
+    const man = await portrait('man');
     const [straight, mirrored] = await Promise.all([pool.analyze(man), pool.analyze(await sharp(man).flop().jpeg().toBuffer())]);
     expect(Math.sign(straight.faces[0].yaw)).toBe(-Math.sign(mirrored.faces[0].yaw));
   }, 120_000);
 
   it('sees no face in a picture without one, and a blurred copy as less sharp', async () => {
-    const plain = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#88aacc' } })
-      .jpeg()
-      .toBuffer();
-    expect((await pool.analyze(plain)).faces).toEqual([]);
-    const man = await portrait(326, 210);
+    expect((await pool.analyze(await noFace())).faces).toEqual([]);
+    const man = await portrait('man');
     const [sharpImage, blurred] = await Promise.all([pool.analyze(man), pool.analyze(await sharp(man).blur(6).jpeg().toBuffer())]);
     expect(blurred.image.sharpness).toBeLessThan(sharpImage.image.sharpness / 2);
   }, 120_000);
