@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createWorker, type Worker } from 'tesseract.js';
+import { createWorker, PSM, type Worker } from 'tesseract.js';
 
 /**
  * The English model shipped by @tesseract.js-data/eng (LSTM, integer "best"): read from disk, never
@@ -11,10 +11,26 @@ const LANG_PATH = path.join(
   '4.0.0_best_int',
 );
 
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface ReadLine {
+  text: string;
+  /** Tesseract's confidence, 0–100. */
+  confidence: number;
+  box: Box;
+  /** Each character read, where it was read. */
+  symbols: Array<{ text: string; confidence: number; box: Box }>;
+}
+
 export interface ReadText {
   text: string;
-  /** Lines top to bottom, with Tesseract's confidence 0–100. */
-  lines: Array<{ text: string; confidence: number }>;
+  /** Lines top to bottom. */
+  lines: ReadLine[];
   confidence: number;
 }
 
@@ -26,14 +42,26 @@ export class TextReader {
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** `charset`: only these characters (a machine-readable zone: `A-Z`, `0-9` and `<`). */
-  read(image: Buffer, opts: { charset?: string } = {}): Promise<ReadText> {
+  /** `charset`: only these characters (a machine-readable zone: `A-Z`, `0-9` and `<`); `line`: the image is one line of text. */
+  read(image: Buffer, opts: { charset?: string; line?: boolean } = {}): Promise<ReadText> {
     const run = this.queue.then(async () => {
       const worker = await (this.worker ??= createWorker('eng', 1, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' }));
-      await worker.setParameters({ tessedit_char_whitelist: opts.charset ?? '' });
+      await worker.setParameters({
+        tessedit_char_whitelist: opts.charset ?? '',
+        tessedit_pageseg_mode: opts.line ? PSM.SINGLE_LINE : PSM.AUTO,
+        // photos carry no resolution; without one Tesseract guesses and says so on stderr
+        user_defined_dpi: '300',
+      });
       const { data } = await worker.recognize(image, {}, { blocks: true, text: true });
       const lines = (data.blocks ?? []).flatMap((block) =>
-        block.paragraphs.flatMap((paragraph) => paragraph.lines.map((line) => ({ text: line.text.trim(), confidence: line.confidence }))),
+        block.paragraphs.flatMap((paragraph) =>
+          paragraph.lines.map((line) => ({
+            text: line.text.trim(),
+            confidence: line.confidence,
+            box: line.bbox,
+            symbols: line.words.flatMap((word) => word.symbols.map((s) => ({ text: s.text, confidence: s.confidence, box: s.bbox }))),
+          })),
+        ),
       );
       return { text: data.text, lines: lines.filter((line) => line.text), confidence: data.confidence };
     });

@@ -1,0 +1,319 @@
+import { parse } from 'mrz';
+import sharp from 'sharp';
+import type { Box, ReadLine, TextReader } from '../vision/text-reader.js';
+
+/**
+ * The machine-readable zone (ICAO 9303) of a document image: found among the lines OCR read,
+ * read again with the MRZ alphabet only, rebuilt cell by cell (the zone is monospaced, so the
+ * line's width gives every character its cell), corrected per field (letters where digits must
+ * be and back), then parsed and its check digits verified with the `mrz` package.
+ */
+
+export const MRZ_CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+export interface MrzReading {
+  format: 'TD1' | 'TD2' | 'TD3';
+  lines: string[];
+  /** Every check digit holds. */
+  valid: boolean;
+  /** The fields whose check digit failed (`documentNumber`, `birthDate`, `expirationDate`, `composite`…). */
+  failedChecks: string[];
+  documentCode: string;
+  issuingState: string | null;
+  documentNumber: string | null;
+  /** YYYY-MM-DD */
+  dateOfBirth: string | null;
+  expiryDate: string | null;
+  nationality: string | null;
+  sex: 'M' | 'F' | null;
+  surname: string | null;
+  givenNames: string | null;
+}
+
+/** Lines per format and characters per line. */
+const LAYOUTS = { 3: [30], 2: [44, 36] } as const;
+
+/** What each position of each format holds: `9` a digit, `A` a letter, `*` either (or a filler). */
+const SHAPES: Record<number, string[]> = {
+  30: [
+    'AA' + 'AAA' + '*********' + '9' + '***************',
+    '999999' + '9' + '*' + '999999' + '9' + 'AAA' + '***********' + '9',
+    'A'.repeat(30),
+  ],
+  36: ['AA' + 'AAA' + 'A'.repeat(31), '*********' + '9' + 'AAA' + '999999' + '9' + '*' + '999999' + '9' + '*******' + '9'],
+  44: ['AA' + 'AAA' + 'A'.repeat(39), '*********' + '9' + 'AAA' + '999999' + '9' + '*' + '999999' + '9' + '**************' + '9' + '9'],
+};
+
+const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8' };
+const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
+
+/** OCR's usual confusions undone where the format says what a position holds. */
+export function correctByShape(lines: string[]): string[] {
+  const shapes = SHAPES[lines[0].length];
+  if (!shapes) return lines;
+  return lines.map((line, l) =>
+    [...line]
+      .map((c, i) => {
+        const shape = shapes[l]?.[i];
+        if (c === '<') return c;
+        if (shape === '9') return TO_DIGIT[c] ?? c;
+        if (shape === 'A') return TO_LETTER[c] ?? c;
+        return c;
+      })
+      .join(''),
+  );
+}
+
+/** A line looks like a machine-readable line: long, mostly the MRZ alphabet, with a filler. */
+function looksLikeMrz(text: string): boolean {
+  const compact = text.replace(/\s/g, '');
+  const inAlphabet = [...compact].filter((c) => MRZ_CHARSET.includes(c)).length;
+  return compact.length >= 20 && compact.includes('<') && inAlphabet / compact.length >= 0.85;
+}
+
+/** The last run of consecutive MRZ-looking lines (the zone is at the bottom of a page). */
+export function mrzLines(lines: ReadLine[]): ReadLine[] {
+  const found: ReadLine[] = [];
+  for (const line of lines) {
+    if (looksLikeMrz(line.text)) found.push(line);
+    else if (found.length) found.length = 0;
+  }
+  return found.slice(-3);
+}
+
+const union = (boxes: Box[]): Box => ({
+  x0: Math.min(...boxes.map((b) => b.x0)),
+  y0: Math.min(...boxes.map((b) => b.y0)),
+  x1: Math.max(...boxes.map((b) => b.x1)),
+  y1: Math.max(...boxes.map((b) => b.y1)),
+});
+
+/** Which pixels of a region are ink (darker than its Otsu threshold). */
+interface Ink {
+  width: number;
+  height: number;
+  isInk(x: number, y: number): boolean;
+}
+
+async function inkOf(image: Buffer): Promise<Ink> {
+  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const histogram = new Array<number>(256).fill(0);
+  for (const v of data) histogram[v] += 1;
+  // Otsu: the grey level that best separates ink from paper
+  let best = 0;
+  let threshold = 128;
+  let below = 0;
+  let belowSum = 0;
+  const total = data.length;
+  const sum = histogram.reduce((acc, count, level) => acc + count * level, 0);
+  for (let level = 0; level < 256; level++) {
+    below += histogram[level];
+    belowSum += histogram[level] * level;
+    if (below === 0 || below === total) continue;
+    const meanBelow = belowSum / below;
+    const meanAbove = (sum - belowSum) / (total - below);
+    const between = below * (total - below) * (meanBelow - meanAbove) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = level;
+    }
+  }
+  return { width: info.width, height: info.height, isInk: (x, y) => data[y * info.width + x] <= threshold };
+}
+
+/**
+ * Whether the glyph in a cell is the filler `<`: on its left, ink only around mid-height (the
+ * point); on its right, ink at the top and the bottom but not in the middle (the two arms). No
+ * other character of the MRZ alphabet has that shape; OCR models often read a run of fillers as
+ * K, L, 0 or other letters.
+ */
+function isFiller(ink: Ink, x0: number, x1: number, y0: number, y1: number): boolean {
+  const columns: number[] = [];
+  const rows: number[] = [];
+  for (let y = Math.max(0, y0); y < Math.min(ink.height, y1); y++) {
+    for (let x = Math.max(0, x0); x < Math.min(ink.width, x1); x++) {
+      if (ink.isInk(x, y)) {
+        columns.push(x);
+        rows.push(y);
+      }
+    }
+  }
+  if (columns.length < 4) return false;
+  const left = Math.min(...columns);
+  const right = Math.max(...columns);
+  const top = Math.min(...rows);
+  const bottom = Math.max(...rows);
+  const width = right - left + 1;
+  const height = bottom - top + 1;
+  if (width < 3 || height < 3) return false;
+  const band = (y: number) => (y - top) / height; // 0 at the top, 1 at the bottom
+  const leftRows = rows.filter((_, i) => columns[i] < left + width * 0.2).map(band);
+  const rightRows = rows.filter((_, i) => columns[i] > right - width * 0.2).map(band);
+  const pointOnly = leftRows.every((b) => b > 0.25 && b < 0.75);
+  const armsOnly = rightRows.some((b) => b < 0.2) && rightRows.some((b) => b > 0.8) && !rightRows.some((b) => b > 0.4 && b < 0.6);
+  return pointOnly && armsOnly;
+}
+
+/** Where a line's cells are: centres run evenly from the first symbol's to the last one's. */
+interface Cells {
+  first: number;
+  pitch: number;
+  y0: number;
+  y1: number;
+}
+
+const centerOf = (box: Box) => (box.x0 + box.x1) / 2;
+const fits = (c: string, want: string | undefined) => (want === '9' ? /\d/.test(c) : want === 'A' ? /[A-Z]/.test(c) : true);
+
+function cellsOf(line: ReadLine, length: number): Cells | null {
+  const xs = line.symbols.filter((s) => s.text.length === 1).map((s) => centerOf(s.box));
+  if (xs.length < 2) return null;
+  const first = Math.min(...xs);
+  return { first, pitch: (Math.max(...xs) - first) / (length - 1), y0: line.box.y0, y1: line.box.y1 };
+}
+
+/** The symbols read in each of `length` cells. */
+function symbolsByCell(line: ReadLine, cells: Cells, length: number, offset = 0): ReadLine['symbols'][] {
+  const byCell: ReadLine['symbols'][] = Array.from({ length }, () => []);
+  for (const symbol of line.symbols) {
+    const cell = Math.round((centerOf(symbol.box) + offset - cells.first) / cells.pitch);
+    if (symbol.text.length === 1 && cell >= 0 && cell < length) byCell[cell].push(symbol);
+  }
+  return byCell;
+}
+
+/**
+ * One line rebuilt as `length` cells: a cell whose glyph has the filler's shape is a filler; any
+ * other takes the symbol read there that fits its position best (a digit where the format wants
+ * one). `doubtful`: digit positions where no digit was read (read again on their own).
+ */
+function rebuildLine(line: ReadLine, length: number, shape: string, ink: Ink): { text: string; cells: Cells; doubtful: number[] } | null {
+  const cells = cellsOf(line, length);
+  if (!cells) return null;
+  const doubtful: number[] = [];
+  const text = symbolsByCell(line, cells, length)
+    .map((candidates, i) => {
+      const x0 = Math.round(cells.first + (i - 0.5) * cells.pitch);
+      if (isFiller(ink, x0, Math.round(x0 + cells.pitch), cells.y0, cells.y1)) return '<';
+      const best = candidates
+        .filter((c) => c.text !== '<')
+        .sort((a, b) => Number(fits(b.text, shape[i])) - Number(fits(a.text, shape[i])) || b.confidence - a.confidence)[0];
+      if (best && !fits(best.text, shape[i])) doubtful.push(i);
+      return best?.text ?? '<';
+    })
+    .join('');
+  return { text, cells, doubtful };
+}
+
+/**
+ * A digit position where the line's reading found a letter, read again with its neighbours and
+ * digits only (a line model reads a lone `8` after fillers as `S`); null when that fails too.
+ */
+async function rereadDigit(region: Buffer, cells: Cells, i: number, text: TextReader): Promise<string | null> {
+  const meta = await sharp(region).metadata();
+  const left = Math.max(0, Math.round(cells.first + (i - 2) * cells.pitch));
+  const right = Math.min(meta.width!, Math.round(cells.first + (i + 2) * cells.pitch));
+  const height = cells.y1 - cells.y0;
+  // a little paper above and below: more would catch the neighbouring lines
+  const top = Math.max(0, Math.round(cells.y0 - height / 4));
+  const bottom = Math.min(meta.height!, Math.round(cells.y1 + height / 4));
+  const window = await sharp(region)
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .extend({ top: height, bottom: height, left: height, right: height, extendWith: 'copy' })
+    .toBuffer();
+  const read = await text.read(window, { charset: '0123456789<', line: true });
+  const offset = left - height;
+  const digit = read.lines
+    .flatMap((line) => symbolsByCell(line, cells, i + 1, offset)[i] ?? [])
+    .filter((s) => /\d/.test(s.text))
+    .sort((a, b) => b.confidence - a.confidence)[0];
+  return digit?.text ?? null;
+}
+
+const isoDate = (yymmdd: string | null, kind: 'birth' | 'expiry', today: Date): string | null => {
+  if (!yymmdd || !/^\d{6}$/.test(yymmdd)) return null;
+  const yy = Number(yymmdd.slice(0, 2));
+  const currentYy = today.getUTCFullYear() % 100;
+  // a birth year is never in the future; an expiry year is at most ~50 years ahead
+  const century = kind === 'birth' ? (yy > currentYy ? 1900 : 2000) : yy >= currentYy + 50 ? 1900 : 2000;
+  return `${century + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+};
+
+const CHECKS: Record<string, string> = {
+  documentNumberCheckDigit: 'documentNumber',
+  birthDateCheckDigit: 'birthDate',
+  expirationDateCheckDigit: 'expirationDate',
+  personalNumberCheckDigit: 'personalNumber',
+  compositeCheckDigit: 'composite',
+};
+
+/** Parses corrected MRZ lines; null when they are no known format. */
+export function parseMrz(lines: string[], today = new Date()): MrzReading | null {
+  let result;
+  try {
+    result = parse(lines);
+  } catch {
+    return null;
+  }
+  if (!['TD1', 'TD2', 'TD3'].includes(result.format)) return null;
+  const f = result.fields;
+  const isCheck = (field: string | null): field is string => field !== null && field in CHECKS;
+  const failedChecks = result.details.filter((d) => !d.valid && isCheck(d.field)).map((d) => CHECKS[d.field!]);
+  const clean = (v: string | null | undefined) => (v ? v.trim() || null : null);
+  return {
+    format: result.format as MrzReading['format'],
+    lines,
+    valid: failedChecks.length === 0 && result.details.every((d) => d.valid || isCheck(d.field) || d.field === 'issuingState'),
+    failedChecks,
+    documentCode: lines[0].slice(0, 2).replace(/</g, ''),
+    issuingState: clean(lines[0].slice(2, 5).replace(/</g, '')),
+    documentNumber: clean(f.documentNumber),
+    dateOfBirth: isoDate(lines[0].length === 30 ? lines[1].slice(0, 6) : lines[1].slice(13, 19), 'birth', today),
+    expiryDate: isoDate(lines[0].length === 30 ? lines[1].slice(8, 14) : lines[1].slice(21, 27), 'expiry', today),
+    nationality: clean(lines[0].length === 30 ? lines[1].slice(15, 18).replace(/</g, '') : lines[1].slice(10, 13).replace(/</g, '')),
+    sex: f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : null,
+    surname: clean(f.lastName),
+    givenNames: clean(f.firstName),
+  };
+}
+
+/**
+ * Reads the machine-readable zone of an image whose lines OCR already read (`lines`), or null
+ * when it has none. The zone is read again with the MRZ alphabet only; of the layouts its line
+ * count allows, the one with the fewest failed check digits wins.
+ */
+export async function readMrz(image: Buffer, lines: ReadLine[], text: TextReader, today = new Date()): Promise<MrzReading | null> {
+  const zone = mrzLines(lines);
+  if (zone.length < 2) return null;
+  const meta = await sharp(image).metadata();
+  const bounds = union(zone.map((l) => l.box));
+  // OCR reads a glyph at the edge of an image badly: keep a margin of paper around the zone
+  const lineHeight = (bounds.y1 - bounds.y0) / zone.length;
+  const crop: Box = {
+    x0: Math.max(0, Math.round(bounds.x0 - 2 * lineHeight)),
+    y0: Math.max(0, Math.round(bounds.y0 - lineHeight / 2)),
+    x1: Math.min(meta.width ?? bounds.x1, Math.round(bounds.x1 + 2 * lineHeight)),
+    y1: Math.min(meta.height ?? bounds.y1, Math.round(bounds.y1 + lineHeight / 2)),
+  };
+  const region = await sharp(image)
+    .extract({ left: crop.x0, top: crop.y0, width: crop.x1 - crop.x0, height: crop.y1 - crop.y0 })
+    .toBuffer();
+  const reread = (await text.read(region, { charset: MRZ_CHARSET })).lines.filter((l) => l.text.replace(/\s/g, '').length >= 20);
+  if (reread.length !== zone.length) return null;
+  // the re-read's boxes are in the region's coordinates
+  const ink = await inkOf(region);
+  const readings: MrzReading[] = [];
+  for (const length of LAYOUTS[reread.length as 2 | 3] ?? []) {
+    const rebuilt = reread.map((line, l) => rebuildLine(line, length, SHAPES[length][l], ink));
+    if (rebuilt.some((line) => !line)) continue;
+    const lines: string[] = [];
+    for (const line of rebuilt as NonNullable<(typeof rebuilt)[number]>[]) {
+      const chars = [...line.text];
+      for (const i of line.doubtful) chars[i] = (await rereadDigit(region, line.cells, i, text)) ?? chars[i];
+      lines.push(chars.join(''));
+    }
+    const reading = parseMrz(correctByShape(lines), today);
+    if (reading) readings.push(reading);
+  }
+  return readings.sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
+}
