@@ -21,6 +21,8 @@ import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, type GatewayContext } from 
 import { clientIpOf, trustedProxies } from '../platform/http/trusted-proxies.js';
 import { SubscriptionRouter } from './subscriptions.js';
 import { multipartUploads } from './uploads.js';
+import { fileDownloads } from './files.js';
+import { FILE_ROUTE } from '../platform/storage/file-routes.js';
 import { serveGraphqlWs } from './ws-server.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -199,6 +201,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       sendAppError(res, asAppError(error, logger));
     }
   });
+  app.get(
+    FILE_ROUTE,
+    edgeAuth(opts.authenticate, logger),
+    fileDownloads((name) => dataSources.get(name)?.url, internalSecret, logger),
+  );
   app.use(
     GRAPHQL_PATH,
     // Authenticate before reading a (possibly large) body.

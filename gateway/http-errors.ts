@@ -1,24 +1,10 @@
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AppError, clientErrorCodeOf } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
+import { sendAppError } from '../platform/http/send-error.js';
 
-/**
- * Answers a request the gateway refuses before GraphQL runs (auth, body limits) with the error's
- * status and a GraphQL-shaped body, so clients parse one error format whatever stopped them.
- */
-export function sendAppError(res: Response, error: AppError): void {
-  const { retryAfter, messages } = error.extensions as { retryAfter?: unknown; messages?: unknown };
-  if (error.code === 'RATE_LIMITED' && retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-  res.status(error.status).json({
-    errors: [
-      {
-        message: error.message,
-        extensions: { code: error.code, ...(messages !== undefined && { messages }), ...(retryAfter !== undefined && { retryAfter }) },
-      },
-    ],
-  });
-}
+export { sendAppError };
 
 /** Express error handler for the /graphql route: parser failures → their platform code; the rest → INTERNAL. */
 export function graphqlHttpErrorHandler(logger: Logger): ErrorRequestHandler {

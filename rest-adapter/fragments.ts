@@ -521,3 +521,41 @@ export const RISK_RULE = /* GraphQL */ `
     updatedAt
   }
 `;
+
+export const DOCUMENT_VERIFICATION = /* GraphQL */ `
+  fragment DocumentVerificationFields on DocumentVerification {
+    id
+    userId
+    documentType
+    documentCountry
+    frontImageUrl
+    backImageUrl
+    status
+    extractedData {
+      fullName
+      dateOfBirth
+      documentNumber
+      expiryDate
+      nationality
+    }
+    confidence
+    reasons
+    checks {
+      mrzFound
+      mrzValid
+      mrzFailedChecks
+      expired
+      faceFound
+      sharpness
+      ocrConfidence
+    }
+    verifiedAt
+    checkedAt
+    reviewedBy
+    reviewNotes
+    reviewedAt
+    imagesDeletedAt
+    createdAt
+    updatedAt
+  }
+`;

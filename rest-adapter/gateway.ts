@@ -24,6 +24,11 @@ export interface GatewayClient {
   execute(operation: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GatewayReply>;
   /** Checks the credentials in `headers` without running anything: null when valid, else the gateway's refusal. */
   checkCredentials(headers: Record<string, string>): Promise<Pick<GatewayReply, 'status' | 'errors'> | null>;
+  /** An uploaded file (`/files/<id>`): its bytes, or the gateway's refusal. */
+  getFile(
+    id: string,
+    headers: Record<string, string>,
+  ): Promise<{ ok: true; contentType: string; bytes: Buffer } | { ok: false; status: number; errors: GraphQLErrorShape[] }>;
   /** True when the gateway answers HTTP at all (any status: auth errors still prove it is up). */
   reachable(): Promise<boolean>;
 }
@@ -82,6 +87,25 @@ export function createGatewayClient(url: string): GatewayClient {
       const body = parseGraphQLResponse(text);
       if (!body) throw new Error(`Gateway answered the credential check with HTTP ${response.status}: ${text.slice(0, 200)}`);
       return { status: response.status, errors: body.errors };
+    },
+
+    async getFile(id, headers) {
+      let response: Response;
+      let bytes: Buffer;
+      try {
+        response = await fetch(new URL(`/files/${encodeURIComponent(id)}`, url), {
+          headers,
+          signal: AbortSignal.timeout(GATEWAY_TIMEOUT_MS),
+        });
+        bytes = Buffer.from(await response.arrayBuffer());
+      } catch {
+        throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable', { retryAfter: UNAVAILABLE_RETRY_AFTER_S });
+      }
+      if (response.ok) return { ok: true, contentType: response.headers.get('content-type') ?? 'application/octet-stream', bytes };
+      const body = parseGraphQLResponse(bytes.toString('utf8'));
+      if (!body?.errors)
+        throw new Error(`Gateway answered a file download with HTTP ${response.status}: ${bytes.toString('utf8', 0, 200)}`);
+      return { ok: false, status: response.status, errors: body.errors };
     },
 
     async reachable() {

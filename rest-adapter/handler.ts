@@ -83,6 +83,20 @@ export function responseBody(route: Route, data: OperationData, input: RouteInpu
   return route.response ? mapResponse(body, route.response) : body;
 }
 
+/** GET /files/<id>: an uploaded file (a document image) of the caller's organization, from the gateway. */
+export function fileDownload(gateway: GatewayClient): RequestHandler[] {
+  return [
+    refuseNulInUrl,
+    async (req, res) => {
+      const file = await gateway.getFile(String(req.params.id), forwardedHeaders(req));
+      if (!file.ok) throw fromGraphQLErrors(file.status, file.errors);
+      res
+        .set({ 'content-type': file.contentType, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' })
+        .send(file.bytes);
+    },
+  ];
+}
+
 /**
  * A multipart route's body (busboy): text fields as the body, the route's files read in full (10 MB
  * each: 413 beyond), other files skipped; anything but `multipart/form-data` is a 415, a cut or
@@ -109,6 +123,8 @@ function multipartBody(route: Route): RequestHandler {
       body[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      // a body cut inside a file fails the file's stream too (skipped files included)
+      stream.on('error', () => (failure ??= new AppError('BAD_USER_INPUT', 'Malformed multipart body')));
       if (!names.has(name) || failure) return stream.resume();
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

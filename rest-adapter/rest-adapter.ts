@@ -6,7 +6,7 @@ import { trustedProxies } from '../platform/http/trusted-proxies.js';
 import type { Logger } from '../platform/logger.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { createGatewayClient } from './gateway.js';
-import { routeHandlers } from './handler.js';
+import { fileDownload, routeHandlers } from './handler.js';
 import { openApiDocument } from './openapi.js';
 import { routes } from './routes.js';
 
@@ -52,6 +52,7 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
     const method = route.method.toLowerCase() as Lowercase<typeof route.method>;
     app[method]([route.path, `/v1${route.path}`], ...routeHandlers(route, gateway));
   }
+  app.get(['/files/:id', '/v1/files/:id'], ...fileDownload(gateway));
   app.use(notFoundHandler);
   app.use(errorHandler(opts.logger));
 

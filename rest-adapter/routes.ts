@@ -1,6 +1,7 @@
 import type { Route } from './route.js';
 import { adminRoutes } from './routes/admin.js';
 import { identityRoutes } from './routes/identity.js';
+import { documentRoutes } from './routes/documents.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { notifyRoutes } from './routes/notify.js';
 import { intelligenceRoutes } from './routes/intelligence.js';
@@ -11,6 +12,7 @@ import { riskRoutes } from './routes/risk.js';
 export const routes: readonly Route[] = [
   ...adminRoutes,
   ...identityRoutes,
+  ...documentRoutes,
   ...webhookRoutes,
   ...notifyRoutes,
   ...intelligenceRoutes,

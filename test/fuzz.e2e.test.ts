@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
-import { ADMIN_ROUTE, graphqlCall, graphqlRequests, restCall, restRequests, type FixedValues } from './support/probes.js';
+import { ADMIN_ROUTE, encodeBody, graphqlCall, graphqlRequests, restCall, restRequests, type FixedValues } from './support/probes.js';
 import { ADMIN_SECRET, startTestStack, type TestStack } from './support/stack.js';
 import { listPerson, seedTenant, type SeededTenant } from './support/tenants.js';
 
@@ -160,17 +160,18 @@ describe('fuzzing every REST route and GraphQL mutation (fast-check)', () => {
       fc.asyncProperty(fc.constantFrom(...places), nasty, async ([at, name], value) => {
         const call = restCall(request, refs, new Map(), fixed);
         let url = call.url;
-        let body: unknown = call.body;
-        if (at === 'body') body = name === '*' ? value : { ...(call.body as object), [name]: value };
+        let body: unknown = call.fields;
+        if (at === 'body') body = name === '*' ? value : { ...(call.fields as object), [name]: value };
         const text = typeof value === 'string' ? value : JSON.stringify(value);
         // a value that starts with % goes as it is (malformed escapes); any other is encoded
         const raw = typeof value === 'string' && value.startsWith('%') ? value : encodeURIComponent(text.slice(0, 2000));
         if (at === 'param') url = `/v1${request.route.path.replace(`:${name}`, raw)}`.replace(/:(\w+)/g, NOT_AN_ID);
         if (at === 'query') url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(name)}=${raw}`;
+        const encoded = encodeBody(request.route, body);
         const answer = await send(stack.urls.rest + url, {
           method: call.method,
-          headers: { ...headersOf(request), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          body: body === undefined ? undefined : JSON.stringify(body),
+          headers: { ...headersOf(request), ...encoded.headers },
+          body: encoded.body,
         });
         expectRestError(answer, `${call.method} ${url.slice(0, 200)} ${at}:${name}`);
       }),

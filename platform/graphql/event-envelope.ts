@@ -45,3 +45,10 @@ export function EventEnvelopeType<T extends object>(name: string, node: ClassTyp
 export function envelopeOf<T>(event: StreamedEvent, toNode: (snapshot: Record<string, unknown>) => T): EventEnvelope<T> {
   return { type: eventTypeOf(event.payload.event), occurredAt: new Date(event.payload.timestamp), node: toNode(event.snapshot) };
 }
+
+/** An outbox snapshot (dates as ISO strings) as a GraphQL node: the named fields back to Dates. */
+export function reviveDates<T>(snapshot: Record<string, unknown>, dates: readonly string[]): T {
+  return Object.fromEntries(
+    Object.entries(snapshot).map(([k, v]) => [k, dates.includes(k) && typeof v === 'string' ? new Date(v) : v]),
+  ) as T;
+}

@@ -81,7 +81,9 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 
 /** Lines of text in OCR-B as a transparent PNG. */
 function textBlock(lines: string[], dpi: number): Promise<Buffer> {
-  return sharp({ text: { text: lines.map(escape).join('\n'), fontfile: FONT, font: 'OCR B', dpi, rgba: true, spacing: Math.round(dpi / 15) } })
+  return sharp({
+    text: { text: lines.map(escape).join('\n'), fontfile: FONT, font: 'OCR B', dpi, rgba: true, spacing: Math.round(dpi / 15) },
+  })
     .png()
     .toBuffer();
 }
@@ -100,10 +102,7 @@ function printedFields(h: Holder, kind: string): string[] {
   ];
 }
 
-async function card(
-  size: { width: number; height: number },
-  parts: Array<{ input: Buffer; left: number; top: number }>,
-): Promise<Buffer> {
+async function card(size: { width: number; height: number }, parts: Array<{ input: Buffer; left: number; top: number }>): Promise<Buffer> {
   return sharp({ create: { ...size, channels: 3, background: '#f1efe6' } })
     .composite(parts)
     .jpeg({ quality: 92 })
@@ -135,6 +134,6 @@ export async function passportPage(h: Holder, photo: Buffer, mrz = td3(h)): Prom
     { input: await textBlock(['PASSPORT'], 200), left: 40, top: 30 },
     { input: portrait, left: 40, top: 160 },
     { input: await textBlock(printedFields(h, 'PASSPORT'), 150), left: 380, top: 160 },
-    { input: await textBlock(mrz, 250), left: 40, top: 680 },
+    ...(mrz.length ? [{ input: await textBlock(mrz, 250), left: 40, top: 680 }] : []),
   ]);
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   getNamedType,
   isInputObjectType,
@@ -12,6 +14,7 @@ import {
 } from 'graphql';
 import type { ServiceName } from '../../platform/auth/principal.js';
 import type { Route } from '../../rest-adapter/route.js';
+import { FilePart } from '../../platform/graphql/upload.js';
 import { routes } from '../../rest-adapter/routes.js';
 import {
   ADMIN_FIELDS,
@@ -134,7 +137,7 @@ let fresh = 0;
 /** A copy where every value that must be unique per call (transaction ids) is new, and fixed ones are set. */
 export function prepared<T>(value: T, fixed: FixedValues = {}): T {
   if (Array.isArray(value)) return value.map((v) => prepared(v, fixed)) as T;
-  if (value && typeof value === 'object') {
+  if (value && typeof value === 'object' && !(value instanceof FilePart)) {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
@@ -149,6 +152,29 @@ function setAt(target: Record<string, any>, path: string[], value: unknown): voi
   let node = target;
   for (const key of path.slice(0, -1)) node = node[key] ??= {};
   node[path[path.length - 1]] = value;
+}
+
+/** The image every file field of a generated request carries (a small grey JPEG we made). */
+const FIXTURE_IMAGE = readFileSync(path.resolve('test/fixtures/blank.jpg'));
+
+/**
+ * A route's body as sent: JSON, or for a multipart route (`files`) a form of the text fields and
+ * the fixture image in every file field; a body that is no object goes as it is (multipart text).
+ */
+export function encodeBody(route: Route, body: unknown): { body: string | FormData | undefined; headers: Record<string, string> } {
+  if (body === undefined) return { body: undefined, headers: {} };
+  if (!route.files) return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    return {
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { 'content-type': 'multipart/form-data; boundary=zz' },
+    };
+  }
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  for (const file of route.files)
+    form.append(file.name, new Blob([new Uint8Array(FIXTURE_IMAGE)], { type: 'image/jpeg' }), `${file.name}.jpg`);
+  return { body: form, headers: {} };
 }
 
 /** A REST request: the route's example and the caller's own records, then `override` slots set to other values. */
@@ -167,7 +193,10 @@ export function restCall(request: RestRequest, own: Refs, override: Map<RefSlot,
   return {
     method: request.route.method,
     url: `/v1${path}${search ? `?${search}` : ''}`,
-    body: request.route.body ? body : undefined,
+    // a multipart route's form (stack.rest sends a FormData as it is)
+    body: request.route.files ? encodeBody(request.route, body).body : request.route.body ? body : undefined,
+    /** The body's fields before encoding (undefined when the route takes no body). */
+    fields: request.route.body ? body : undefined,
     sent: [...Object.values(params), ...Object.values(query), ...stringsIn(body)],
   };
 }
@@ -198,7 +227,8 @@ function baseArguments(request: GraphQLRequest, own: Refs): Record<string, any> 
     const params = Object.fromEntries(
       [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, own[referenceKind(request.field, name) as RecordKind]?.[0] ?? 'x']),
     );
-    const variables = route.variables({ params, query: {}, body: structuredClone(route.example ?? {}), files: {} });
+    const files = Object.fromEntries((route.files ?? []).map((f) => [f.name, new FilePart(`${f.name}.jpg`, 'image/jpeg', FIXTURE_IMAGE)]));
+    const variables = route.variables({ params, query: {}, body: structuredClone(route.example ?? {}), files });
     const operation = parse(route.operation).definitions.find(
       (d): d is OperationDefinitionNode => d.kind === AstKind.OPERATION_DEFINITION,
     )!;

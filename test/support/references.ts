@@ -32,6 +32,7 @@ export const KINDS = [
   'User',
   'ApiClient',
   'IdentityVerification',
+  'DocumentVerification',
   'DeviceAssessment',
   'IpAnalysis',
   'AmlScreening',

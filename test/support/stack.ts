@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { findFileParts, multipartOperation } from '../../platform/graphql/upload.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -83,19 +84,26 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
   const restUrl = stack.urls.rest!;
 
   const gql: TestStack['gql'] = async (query, variables, headers = {}) => {
+    // variables holding files go as a multipart request (graphql-multipart-request-spec)
+    const multipart = findFileParts(variables ?? {}, 'variables').size > 0;
     const res = await fetch(gatewayUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ query, variables }),
+      headers: multipart ? { 'apollo-require-preflight': 'true', ...headers } : { 'content-type': 'application/json', ...headers },
+      body: multipart ? multipartOperation({ query, variables }) : JSON.stringify({ query, variables }),
     });
     return { status: res.status, body: (await res.json()) as never, headers: res.headers };
   };
   const rest: TestStack['rest'] = async (method, path, body, headers = {}) => {
+    // a FormData body goes as multipart (fetch sets its boundary); an image comes back as bytes
+    const form = body instanceof FormData;
     const res = await fetch(restUrl + path, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : form || typeof body === 'string' ? body : JSON.stringify(body),
     });
+    if (res.headers.get('content-type')?.startsWith('image/')) {
+      return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+    }
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
   };

@@ -3,6 +3,8 @@ import type { ServiceName } from '../../platform/auth/principal.js';
 import { listIndividuals } from './lists.js';
 import type { RecordKind } from './references.js';
 import { eventually, type TestStack } from './stack.js';
+import { encodeBody } from './probes.js';
+import { routes } from '../../rest-adapter/routes.js';
 
 /** A listed person the suites' fixture sanctions list holds: screening them makes a match and an alert. */
 export const LISTED_PERSON = { fullName: 'Amina Wanjiru Odhiambo', dateOfBirth: '1984-02-29', nationality: 'KE' };
@@ -69,6 +71,13 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     events: ['aml.flagged', 'watchlist.alert'],
   });
   const identity = await call('verification', 'POST', '/verifications/identity', { userId });
+  const documentRoute = routes.find((r) => r.method === 'POST' && r.path === '/verifications/document')!;
+  const document = await call(
+    'verification',
+    'POST',
+    '/verifications/document',
+    encodeBody(documentRoute, { userId, documentType: 'PASSPORT', documentCountry: 'KE' }).body,
+  );
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
     sessionId: `${marker}-session`,
@@ -141,6 +150,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     User: [userId],
     ApiClient: [verification.id],
     IdentityVerification: [made(identity.id)],
+    DocumentVerification: [made(document.id)],
     DeviceAssessment: [made(device.id), made(device.deviceId)],
     IpAnalysis: [made(ip.id)],
     AmlScreening: [made(screening.id)],

@@ -1,4 +1,5 @@
 import type { Config } from '../../../platform/config.js';
+import type { Logger } from '../../../platform/logger.js';
 import type { ScreeningEngine } from '../../../screening/index.js';
 import type { IpFeedStore } from './ip/ip-feeds.store.js';
 import type { IpIntelligence } from './ip/ip.service.js';
@@ -7,6 +8,7 @@ import type { WatchlistDeps } from './watchlist/watchlist.service.js';
 import type { FileService } from '../../../platform/storage/file-store.js';
 import type { VisionPool } from './vision/vision.pool.js';
 import type { TextReader } from './vision/text-reader.js';
+import type { DocumentJobs } from './document/document.service.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -32,4 +34,7 @@ export interface VerificationDeps {
   /** Face models in worker threads, and OCR: started on first use. */
   vision: VisionPool;
   text: TextReader;
+  logger: Logger;
+  /** Queues document checks (pg-boss). */
+  documentJobs: DocumentJobs;
 }

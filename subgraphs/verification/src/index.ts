@@ -31,6 +31,10 @@ import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 import { SessionResolver } from './sessions/session.resolver.js';
 import { UserResolver } from './user/user.resolver.js';
 import { resolveUserReference } from '../../../platform/graphql/user.js';
+import { DocumentVerification } from './document/document.entity.js';
+import { DocumentResolver, resolveDocumentReference } from './document/document.resolver.js';
+import { DocumentWorker } from './document/document.worker.js';
+import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -44,6 +48,7 @@ export const verificationEntities = [
   WatchlistAlert,
   WatchlistMatch,
   ListSnapshot,
+  DocumentVerification,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -65,8 +70,19 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     WatchlistAlertResolver,
     SessionResolver,
     UserResolver,
+    DocumentResolver,
   ],
-  referenceResolvers: { IdentityVerification: resolveIdentityReference, User: resolveUserReference },
+  referenceResolvers: {
+    IdentityVerification: resolveIdentityReference,
+    DocumentVerification: resolveDocumentReference,
+    User: resolveUserReference,
+  },
+  // uploaded files (document images), for the gateway's /files/<id>
+  routes: (app, deps) =>
+    app.get(
+      FILE_ROUTE,
+      serveFiles({ files: deps.files, internalSecret: deps.internalSecret, audience: 'verification', logger: deps.logger }),
+    ),
 };
 
 export const verificationService: ServiceModule<VerificationDeps> = {
@@ -105,6 +121,14 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'vision' }),
     });
     const text = new TextReader();
+    const documentJobs = new DocumentWorker({
+      orm: workerOrm,
+      boss: await rt.jobs(),
+      files,
+      vision,
+      text,
+      logger: rt.logger.child({ component: 'documents' }),
+    });
     const watchlistWorker = new WatchlistWorker({
       orm: workerOrm,
       screening,
@@ -128,13 +152,17 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         files,
         vision,
         text,
+        documentJobs,
+        logger: rt.logger,
       },
       start: async () => {
         await amlJobs.start();
+        await documentJobs.start();
         watchlistWorker.start();
       },
       stop: async () => {
         await watchlistWorker.stop();
+        await documentJobs.stop();
         await vision.close();
         await text.close();
         await amlJobs.stop();

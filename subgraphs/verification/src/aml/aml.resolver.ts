@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
-import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
+import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { ScreeningHitType } from '../../../../screening/screening-hit.type.js';
@@ -109,8 +109,7 @@ const toSubject = (line: BatchLine): AmlBatchSubjectType => ({
 });
 
 const DATES = ['checkedAt', 'resolvedAt', 'createdAt', 'updatedAt', 'completedAt', 'callbackDeliveredAt', 'callbackNextAttemptAt'];
-const revive = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, DATES.includes(k) && typeof v === 'string' ? new Date(v) : v]));
+const revive = (o: Record<string, unknown>) => reviveDates<Record<string, unknown>>(o, DATES);
 
 /** Outbox snapshots carry dates as ISO strings; the GraphQL types want Date objects. */
 function screeningFromSnapshot(s: Record<string, unknown>): AmlScreeningType {

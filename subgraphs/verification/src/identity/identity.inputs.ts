@@ -15,11 +15,9 @@ export class CreateIdentityVerificationInput {
   tier?: IdentityTier | null;
 }
 
-@InputType({ description: 'A reviewer’s decision on a verification in MANUAL_REVIEW or PENDING' })
-export class ReviewIdentityVerificationInput {
-  @Field(() => ID, { description: 'The verification to decide' })
-  id!: string;
-
+/** A reviewer's decision: the fields every review input shares (each adds the id it decides). */
+@InputType()
+export abstract class ReviewDecisionFields {
   @Field(() => ReviewDecisionEnum, { description: 'The decision' })
   decision!: 'VERIFIED' | 'REJECTED';
 
@@ -32,6 +30,12 @@ export class ReviewIdentityVerificationInput {
   @IsNotEmpty({ message: 'reviewNotes must not be empty' })
   @MaxLength(5000)
   reviewNotes!: string;
+}
+
+@InputType({ description: 'A reviewer’s decision on a verification in MANUAL_REVIEW or PENDING' })
+export class ReviewIdentityVerificationInput extends ReviewDecisionFields {
+  @Field(() => ID, { description: 'The verification to decide' })
+  id!: string;
 }
 
 @InputType({ description: 'Replace a verification by a new PENDING one (the user starts again)' })

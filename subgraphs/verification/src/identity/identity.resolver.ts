@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
-import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
+import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { VerificationDeps } from '../deps.js';
@@ -31,8 +31,7 @@ function service(ctx: Ctx, access: 'read' | 'write'): IdentityService {
 
 /** Dates travel as ISO strings inside events; the GraphQL type wants Date objects. */
 function fromSnapshot(s: Record<string, unknown>): IdentityVerificationType {
-  const dates = ['verifiedAt', 'reviewedAt', 'invalidatedAt', 'createdAt', 'updatedAt'];
-  return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, dates.includes(k) && typeof v === 'string' ? new Date(v) : v])) as never;
+  return reviveDates(s, ['verifiedAt', 'reviewedAt', 'invalidatedAt', 'createdAt', 'updatedAt']);
 }
 
 @Resolver(() => IdentityVerificationType)

@@ -15,6 +15,8 @@ import { IpResolver } from '../ip/ip.resolver.js';
 import { IpAnalysisConnection } from '../ip/ip.type.js';
 import { WatchlistAlertResolver, WatchlistSubscriptionResolver } from '../watchlist/watchlist.resolver.js';
 import { WatchlistAlertConnection, WatchlistSubscriptionConnection } from '../watchlist/watchlist.type.js';
+import { documentService } from '../document/document.resolver.js';
+import { DocumentVerificationConnection } from '../document/document.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -45,6 +47,12 @@ export class UserResolver {
   }
 
   // what the other capabilities hold about the user: their own lists, filtered on the user
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => DocumentVerificationConnection, { description: 'The user’s identity documents and their checks, newest first' })
+  documents(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return documentService(ctx, 'read').list({ userId: user.id }, page);
+  }
+
   @Directive(LIST_SIZE)
   @FieldResolver(() => AmlScreeningConnection, { description: 'The user’s AML screenings, newest first' })
   amlScreenings(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {

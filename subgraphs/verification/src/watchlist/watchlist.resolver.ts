@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
-import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
+import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { notFound } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
@@ -88,8 +88,7 @@ const toAlerts = (page: Connection<WatchlistAlert>): Connection<WatchlistAlertTy
 
 const DATES = ['detectedAt', 'createdAt', 'clearedAt', 'reviewedAt', 'nextScanAt', 'lastScanAt', 'cancelledAt'];
 /** Outbox snapshots carry dates as ISO strings; the GraphQL types want Date objects. */
-const revive = (s: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(s).map(([k, v]) => [k, DATES.includes(k) && typeof v === 'string' ? new Date(v) : v]));
+const revive = (s: Record<string, unknown>) => reviveDates<Record<string, unknown>>(s, DATES);
 const alertFromSnapshot = (s: Record<string, unknown>) => toAlert(revive(s) as unknown as WatchlistAlert);
 const subscriptionFromSnapshot = (s: Record<string, unknown>) => revive(s) as unknown as WatchlistSubscriptionType;
 

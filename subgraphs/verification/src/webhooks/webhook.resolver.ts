@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
-import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
+import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { Delivery } from '../../../../platform/delivery/delivery.entity.js';
@@ -50,8 +50,7 @@ function toDelivery(d: Delivery, attempts?: WebhookAttemptType[]): WebhookDelive
 
 /** Dates travel as ISO strings inside events; the GraphQL type wants Date objects. */
 function fromSnapshot(s: Record<string, unknown>): WebhookDeliveryType {
-  const dates = ['nextAttemptAt', 'deliveredAt', 'createdAt'];
-  return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, dates.includes(k) && typeof v === 'string' ? new Date(v) : v])) as never;
+  return reviveDates(s, ['nextAttemptAt', 'deliveredAt', 'createdAt']);
 }
 
 /** The events of `source` about deliveries of one webhook; stopping it stops `source` at once. */

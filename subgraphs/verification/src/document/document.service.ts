@@ -1,0 +1,160 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
+import { badInput, invalid, notFound } from '../../../../platform/errors.js';
+import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
+import type { FilePart } from '../../../../platform/graphql/upload.js';
+import { isUuid } from '../../../../platform/ids.js';
+import type { FileService } from '../../../../platform/storage/file-store.js';
+import { isCountryCode } from '../ip/geolocation.js';
+import { readImage } from '../vision/images.js';
+import type { DocumentType } from './document-check.js';
+import { DocumentVerification } from './document.entity.js';
+import { recordDocumentEvent } from './document.events.js';
+import { DOCUMENT_LIFECYCLE, type DocumentStatus, type DocumentTrigger } from './document.lifecycle.js';
+
+export const DOCUMENT_FILE_OWNER = 'document';
+
+export interface DocumentSubmission {
+  userId: string;
+  documentType: DocumentType;
+  documentCountry: string;
+  frontImage: FilePart;
+  backImage?: FilePart | null;
+}
+
+/** Queues the automatic check of a document, in the transaction that created it. */
+export interface DocumentJobs {
+  enqueueCheck(em: EntityManager, documentId: string): Promise<void>;
+}
+
+export interface DocumentReview {
+  decision: 'VERIFIED' | 'REJECTED';
+  reviewedBy: string;
+  reviewNotes: string;
+}
+
+export class DocumentService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenant: Tenant,
+    private readonly deps: { files: FileService; jobs: DocumentJobs },
+  ) {}
+
+  /**
+   * Accepts a document: the images are checked (real images of an accepted format, by their bytes)
+   * and stored, the record created PENDING and its check queued, all in one transaction.
+   */
+  async submit(input: DocumentSubmission): Promise<DocumentVerification> {
+    const errors = [
+      ...(input.userId.trim() ? [] : ['userId must not be empty']),
+      ...(input.userId.length > 255 ? ['userId must be at most 255 characters'] : []),
+      ...(isCountryCode(input.documentCountry) ? [] : ['documentCountry must be an uppercase ISO 3166-1 alpha-2 country code']),
+    ];
+    if (errors.length) throw invalid(errors);
+    if (!input.backImage && input.documentType !== 'PASSPORT') {
+      throw badInput(`backImage is required for ${input.documentType} (every document type but PASSPORT has a back)`);
+    }
+    const front = await readImage(input.frontImage.bytes, 'frontImage');
+    const back = input.backImage ? await readImage(input.backImage.bytes, 'backImage') : null;
+    return this.em.transactional(async (em) => {
+      const created = DOCUMENT_LIFECYCLE.fire(null, 'created');
+      const document = em.create(DocumentVerification, {
+        ...this.tenant,
+        userId: input.userId.trim(),
+        documentType: input.documentType,
+        documentCountry: input.documentCountry,
+        status: created.status,
+        frontFileId: '',
+      });
+      const store = (role: string, jpeg: Buffer) =>
+        this.deps.files.store(sqlOf(em), this.tenant, {
+          ownerType: DOCUMENT_FILE_OWNER,
+          ownerId: document.id,
+          role,
+          contentType: 'image/jpeg',
+          bytes: jpeg,
+        });
+      document.frontFileId = (await store('front', front.jpeg)).id;
+      document.backFileId = back ? (await store('back', back.jpeg)).id : null;
+      await em.flush();
+      recordDocumentEvent(em, created.event, document);
+      await this.deps.jobs.enqueueCheck(em, document.id);
+      return document;
+    });
+  }
+
+  find(id: string): Promise<DocumentVerification | null> {
+    return isUuid(id) ? this.em.findOne(DocumentVerification, { id, ...this.tenant }) : Promise.resolve(null);
+  }
+
+  async get(id: string): Promise<DocumentVerification> {
+    const document = await this.find(id);
+    if (!document) throw notFound('Document verification', id);
+    return document;
+  }
+
+  /** The organization's documents (of one user, in one status), newest first. */
+  list(
+    filter: { userId?: string | null; status?: DocumentStatus | null },
+    page: ConnectionArgs,
+  ): Promise<Connection<DocumentVerification>> {
+    return paginate(
+      this.em,
+      DocumentVerification,
+      {
+        ...(filter.userId != null && { userId: filter.userId }),
+        ...(filter.status != null && { status: filter.status }),
+        // last: a session's user wins over the filter's
+        ...this.tenant,
+      },
+      page,
+    );
+  }
+
+  /** The user's newest document verification, or null. */
+  latestOf(userId: string): Promise<DocumentVerification | null> {
+    return this.em.findOne(DocumentVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  review(id: string, review: DocumentReview): Promise<DocumentVerification> {
+    return this.apply(id, review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected', (d, now) => {
+      Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
+      if (review.decision === 'VERIFIED') d.verifiedAt = now;
+    });
+  }
+
+  /** Deletes the document's images (the bytes; the record and its extracted data stay). */
+  async deleteImages(id: string): Promise<DocumentVerification> {
+    const document = await this.get(id);
+    for (const fileId of [document.frontFileId, document.backFileId]) {
+      if (fileId) await this.deps.files.delete(this.tenant, fileId);
+    }
+    return this.apply(id, 'images.deleted', (d, now) => {
+      d.imagesDeletedAt ??= now;
+    });
+  }
+
+  /** Every status change: lock, check the lifecycle table, change, record the event — one transaction. */
+  private async apply(
+    id: string,
+    trigger: DocumentTrigger,
+    change: (d: DocumentVerification, now: Date) => void,
+  ): Promise<DocumentVerification> {
+    await this.get(id);
+    return this.em.transactional(async (em) => {
+      const d = await em.findOneOrFail(
+        DocumentVerification,
+        { id, ...this.tenant },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      const { status, event } = DOCUMENT_LIFECYCLE.fire(d.status, trigger);
+      change(d, new Date());
+      d.status = status;
+      await em.flush();
+      recordDocumentEvent(em, event, d);
+      return d;
+    });
+  }
+}

@@ -1,0 +1,152 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../../../platform/db/orm.js';
+import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import type { Logger } from '../../../../platform/logger.js';
+import type { FileService } from '../../../../platform/storage/file-store.js';
+import type { TextReader } from '../vision/text-reader.js';
+import type { VisionPool } from '../vision/vision.pool.js';
+import { decideDocument, type DocumentOutcome, type ImageEvidence } from './document-check.js';
+import { DocumentVerification } from './document.entity.js';
+import { recordDocumentEvent } from './document.events.js';
+import { DOCUMENT_LIFECYCLE, type DocumentTrigger } from './document.lifecycle.js';
+import type { DocumentJobs } from './document.service.js';
+import { readMrz, type MrzReading } from './mrz.js';
+import { readPrintedFields } from './printed-fields.js';
+
+export const DOCUMENT_CHECK_QUEUE = 'document-check';
+
+const TRIGGER_OF: Record<DocumentOutcome['decision'], DocumentTrigger> = {
+  VERIFIED: 'check.verified',
+  REJECTED: 'check.rejected',
+  MANUAL_REVIEW: 'check.flagged',
+};
+
+export interface DocumentWorkerOptions {
+  orm: Orm;
+  boss: PgBoss;
+  files: FileService;
+  vision: VisionPool;
+  text: TextReader;
+  logger: Logger;
+}
+
+/** What the models read and measured on one image. */
+interface ImageReading {
+  evidence: ImageEvidence;
+  lines: string[];
+  mrz: MrzReading | null;
+  /** The largest face's description. */
+  embedding: number[] | null;
+}
+
+/**
+ * Document checks as pg-boss jobs (queued in the transaction that accepted the document, so an
+ * accepted document is always checked; retried with backoff when a model or the database fails).
+ * A check reads the images off the request threads (faces in the vision workers, text in
+ * Tesseract's worker) and records the decision in one transaction with its event.
+ */
+export class DocumentWorker implements DocumentJobs {
+  constructor(private readonly opts: DocumentWorkerOptions) {}
+
+  async start(): Promise<void> {
+    const { boss } = this.opts;
+    const queue = { expireInSeconds: 300, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 };
+    await boss.createQueue(DOCUMENT_CHECK_QUEUE, queue).catch(() => undefined);
+    await boss.updateQueue(DOCUMENT_CHECK_QUEUE, queue);
+    await boss.work<{ documentId: string }>(DOCUMENT_CHECK_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
+      await this.check(job.data.documentId);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.opts.boss.offWork(DOCUMENT_CHECK_QUEUE, { wait: true }).catch(() => undefined);
+  }
+
+  async enqueueCheck(em: EntityManager, documentId: string): Promise<void> {
+    await this.opts.boss.send(DOCUMENT_CHECK_QUEUE, { documentId }, { db: jobDb(em) });
+  }
+
+  /** Checks one document; idempotent (a decided document is left alone). */
+  async check(documentId: string, today = new Date()): Promise<void> {
+    const started = await this.move(documentId, 'check.started', () => undefined, true);
+    if (!started) return;
+    const tenant = { organizationId: started.organizationId, environment: started.environment };
+    const [front, back] = await Promise.all([
+      this.opts.files.read(tenant, started.frontFileId),
+      started.backFileId ? this.opts.files.read(tenant, started.backFileId) : Promise.resolve(null),
+    ]);
+    if (!front || (started.backFileId && !back)) {
+      // the images were deleted before the check ran: nothing to judge
+      await this.move(documentId, 'check.flagged', (d) =>
+        Object.assign(d, { reasons: ['IMAGES_DELETED_BEFORE_CHECK'], checkedAt: new Date() }),
+      );
+      return;
+    }
+    const frontReading = await this.read(front.bytes, today);
+    const backReading = back ? await this.read(back.bytes, today) : null;
+    const outcome = decideDocument({
+      documentType: started.documentType,
+      documentCountry: started.documentCountry,
+      front: frontReading.evidence,
+      back: backReading?.evidence ?? null,
+      printed: readPrintedFields([...frontReading.lines, ...(backReading?.lines ?? [])]),
+      // ID cards carry their zone on the back, passports at the foot of the data page
+      mrz: backReading?.mrz ?? frontReading.mrz,
+      today: today.toISOString().slice(0, 10),
+    });
+    await this.move(documentId, TRIGGER_OF[outcome.decision], (d, now) => {
+      Object.assign(d, {
+        extractedData: outcome.extractedData,
+        confidence: outcome.confidence,
+        reasons: outcome.reasons,
+        checks: outcome.checks,
+        faceEmbedding: frontReading.embedding,
+        checkedAt: now,
+        ...(outcome.decision === 'VERIFIED' && { verifiedAt: now }),
+      });
+    });
+    this.opts.logger.info({ documentId, decision: outcome.decision, reasons: outcome.reasons }, 'document checked');
+  }
+
+  private async read(jpeg: Buffer, today: Date): Promise<ImageReading> {
+    const [analysis, text] = await Promise.all([this.opts.vision.analyze(jpeg), this.opts.text.read(jpeg)]);
+    const largest = [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+    return {
+      evidence: {
+        sharpness: analysis.image.sharpness,
+        brightness: analysis.image.brightness,
+        faceScores: analysis.faces.map((f) => f.score),
+        ocrConfidence: text.lines.length ? text.lines.reduce((sum, l) => sum + l.confidence, 0) / text.lines.length : 0,
+      },
+      lines: text.lines.map((l) => l.text),
+      mrz: await readMrz(jpeg, text.lines, this.opts.text, today),
+      embedding: largest?.embedding ?? null,
+    };
+  }
+
+  /**
+   * One move of the lifecycle in its own transaction, with its event; null when the document is
+   * gone or the move no longer applies (decided already). `resume`: a PROCESSING document is
+   * returned as it is (a retried job checks it again, without a second `processing` event).
+   */
+  private async move(
+    id: string,
+    trigger: DocumentTrigger,
+    change: (d: DocumentVerification, now: Date) => void,
+    resume = false,
+  ): Promise<DocumentVerification | null> {
+    return this.opts.orm.em.fork().transactional(async (em) => {
+      const d = await em.findOne(DocumentVerification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!d) return null;
+      if (resume && d.status === 'PROCESSING') return d;
+      if (!DOCUMENT_LIFECYCLE.allows(d.status, trigger)) return null;
+      const { status, event } = DOCUMENT_LIFECYCLE.fire(d.status, trigger);
+      change(d, new Date());
+      d.status = status;
+      await em.flush();
+      recordDocumentEvent(em, event, d);
+      return d;
+    });
+  }
+}
