@@ -109,6 +109,8 @@ function multipartBody(route: Route): RequestHandler {
       body[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      // a body cut inside a file errs on the file's stream too: heard here, answered once as a 400
+      stream.on('error', () => (failure ??= new AppError('BAD_USER_INPUT', 'Malformed multipart body')));
       if (!names.has(name) || failure) return stream.resume();
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -127,6 +129,8 @@ function multipartBody(route: Route): RequestHandler {
     parser.on('error', () => (failure ??= new AppError('BAD_USER_INPUT', 'Malformed multipart body')));
     parser.on('close', () => {
       void Promise.all(reading).then(() => {
+        const missing = (route.files ?? []).filter((file) => file.required && !files[file.name]).map((file) => `${file.name} is required`);
+        failure ??= missing.length ? new AppError('BAD_USER_INPUT', missing) : null;
         if (failure) return next(failure);
         req.body = body;
         res.locals.files = files;

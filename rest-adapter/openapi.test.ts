@@ -62,8 +62,11 @@ describe('OpenAPI document', () => {
       const params = operation.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
       for (const [, name] of route.path.matchAll(/:(\w+)/g)) expect(params).toContain(`path:${name}`);
       for (const field of route.query ?? []) expect(params).toContain(`query:${field.name}`);
-      const schema = operation.requestBody?.content['application/json'].schema;
-      expect(Object.keys(schema?.properties ?? {})).toEqual((route.body ?? []).map((field) => field.name));
+      // a multipart route: its text fields, then its files
+      const content = operation.requestBody?.content;
+      const schema = (route.files ? content?.['multipart/form-data'] : content?.['application/json'])?.schema;
+      const fields = [...(route.body ?? []), ...(route.files ?? [])].map((field) => field.name);
+      expect(Object.keys(schema?.properties ?? {})).toEqual(fields);
     }
     const count = Object.values(doc.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
     expect(count).toBe(routes.length);

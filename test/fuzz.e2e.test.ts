@@ -161,16 +161,23 @@ describe('fuzzing every REST route and GraphQL mutation (fast-check)', () => {
         const call = restCall(request, refs, new Map(), fixed);
         let url = call.url;
         let body: unknown = call.body;
-        if (at === 'body') body = name === '*' ? value : { ...(call.body as object), [name]: value };
+        if (at === 'body' && call.body instanceof FormData) {
+          // a multipart route: the value as one of its text fields (or the whole body, as JSON)
+          const form = new FormData();
+          for (const [key, item] of call.body) if (key !== name) form.append(key, item);
+          if (name !== '*') form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+          body = name === '*' ? value : form;
+        } else if (at === 'body') body = name === '*' ? value : { ...(call.body as object), [name]: value };
         const text = typeof value === 'string' ? value : JSON.stringify(value);
         // a value that starts with % goes as it is (malformed escapes); any other is encoded
         const raw = typeof value === 'string' && value.startsWith('%') ? value : encodeURIComponent(text.slice(0, 2000));
         if (at === 'param') url = `/v1${request.route.path.replace(`:${name}`, raw)}`.replace(/:(\w+)/g, NOT_AN_ID);
         if (at === 'query') url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(name)}=${raw}`;
+        const form = body instanceof FormData;
         const answer = await send(stack.urls.rest + url, {
           method: call.method,
-          headers: { ...headersOf(request), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          body: body === undefined ? undefined : JSON.stringify(body),
+          headers: { ...headersOf(request), ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}) },
+          body: body === undefined || form ? (body as FormData | undefined) : JSON.stringify(body),
         });
         expectRestError(answer, `${call.method} ${url.slice(0, 200)} ${at}:${name}`);
       }),

@@ -13,6 +13,7 @@ import {
 import type { ServiceName } from '../../platform/auth/principal.js';
 import type { Route } from '../../rest-adapter/route.js';
 import { routes } from '../../rest-adapter/routes.js';
+import { FilePart } from '../../platform/graphql/upload.js';
 import {
   ADMIN_FIELDS,
   camelCase,
@@ -130,9 +131,31 @@ export function subscriptionCall(request: ReturnType<typeof subscriptionRequests
   return `subscription { ${request.field.name}${args ? `(${args})` : ''} ${selectionOf(getNamedType(request.field.type), 2)} }`;
 }
 
+/** A small valid JPEG (16 × 16, no face): what generated requests send where a route takes a file. */
+const SAMPLE_JPEG = Buffer.from(
+  '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAQABADASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAA//EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKwCif/Z',
+  'base64',
+);
+
+/** A sample file for each file field of a multipart route. */
+export function sampleFiles(route: Route): Record<string, FilePart> {
+  return Object.fromEntries((route.files ?? []).map((f) => [f.name, new FilePart(`${f.name}.jpg`, 'image/jpeg', SAMPLE_JPEG)]));
+}
+
+/** A multipart route's request body: its text fields and its files. */
+export function multipartBody(body: Record<string, unknown>, files: Record<string, FilePart>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  for (const [name, file] of Object.entries(files)) {
+    form.append(name, new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.filename);
+  }
+  return form;
+}
+
 let fresh = 0;
 /** A copy where every value that must be unique per call (transaction ids) is new, and fixed ones are set. */
 export function prepared<T>(value: T, fixed: FixedValues = {}): T {
+  if (value instanceof FilePart) return value;
   if (Array.isArray(value)) return value.map((v) => prepared(v, fixed)) as T;
   if (value && typeof value === 'object') {
     return Object.fromEntries(
@@ -167,7 +190,8 @@ export function restCall(request: RestRequest, own: Refs, override: Map<RefSlot,
   return {
     method: request.route.method,
     url: `/v1${path}${search ? `?${search}` : ''}`,
-    body: request.route.body ? body : undefined,
+    // a multipart route gets its text fields and a sample of each file
+    body: request.route.files ? multipartBody(body, sampleFiles(request.route)) : request.route.body ? body : undefined,
     sent: [...Object.values(params), ...Object.values(query), ...stringsIn(body)],
   };
 }
@@ -198,7 +222,7 @@ function baseArguments(request: GraphQLRequest, own: Refs): Record<string, any> 
     const params = Object.fromEntries(
       [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, own[referenceKind(request.field, name) as RecordKind]?.[0] ?? 'x']),
     );
-    const variables = route.variables({ params, query: {}, body: structuredClone(route.example ?? {}), files: {} });
+    const variables = route.variables({ params, query: {}, body: structuredClone(route.example ?? {}), files: sampleFiles(route) });
     const operation = parse(route.operation).definitions.find(
       (d): d is OperationDefinitionNode => d.kind === AstKind.OPERATION_DEFINITION,
     )!;

@@ -7,6 +7,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { loadConfig } from '../../platform/config.js';
 import { startStack, type Stack, type StackOptions } from '../../cli/stack.js';
+import { findFileParts, multipartOperation } from '../../platform/graphql/upload.js';
 
 export const ADMIN_SECRET = 'test-admin-secret-0123456789';
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
@@ -83,18 +84,22 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
   const restUrl = stack.urls.rest!;
 
   const gql: TestStack['gql'] = async (query, variables, headers = {}) => {
+    // variables holding files (FilePart) go as a graphql-multipart-request-spec request
+    const multipart = findFileParts(variables ?? {}, 'variables').size > 0;
     const res = await fetch(gatewayUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ query, variables }),
+      headers: multipart ? { 'apollo-require-preflight': 'true', ...headers } : { 'content-type': 'application/json', ...headers },
+      body: multipart ? multipartOperation({ query, variables }) : JSON.stringify({ query, variables }),
     });
     return { status: res.status, body: (await res.json()) as never, headers: res.headers };
   };
   const rest: TestStack['rest'] = async (method, path, body, headers = {}) => {
+    // a FormData body goes as multipart/form-data (fetch sets the boundary)
+    const json = body !== undefined && !(body instanceof FormData);
     const res = await fetch(restUrl + path, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined || body instanceof FormData || typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };

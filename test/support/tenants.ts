@@ -69,6 +69,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     events: ['aml.flagged', 'watchlist.alert'],
   });
   const identity = await call('verification', 'POST', '/verifications/identity', { userId });
+  const liveness = await call('verification', 'POST', '/verifications/liveness/session', { userId });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
     sessionId: `${marker}-session`,
@@ -141,6 +142,8 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     User: [userId],
     ApiClient: [verification.id],
     IdentityVerification: [made(identity.id)],
+    LivenessSession: [made(liveness.id)],
+    LivenessSessionToken: [made(liveness.sessionToken)],
     DeviceAssessment: [made(device.id), made(device.deviceId)],
     IpAnalysis: [made(ip.id)],
     AmlScreening: [made(screening.id)],

@@ -31,6 +31,9 @@ import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 import { SessionResolver } from './sessions/session.resolver.js';
 import { UserResolver } from './user/user.resolver.js';
 import { resolveUserReference } from '../../../platform/graphql/user.js';
+import { LivenessSession } from './liveness/liveness.entity.js';
+import { LivenessResolver, resolveLivenessReference } from './liveness/liveness.resolver.js';
+import { LivenessExpiryWorker } from './liveness/liveness.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -44,6 +47,7 @@ export const verificationEntities = [
   WatchlistAlert,
   WatchlistMatch,
   ListSnapshot,
+  LivenessSession,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -65,8 +69,13 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     WatchlistAlertResolver,
     SessionResolver,
     UserResolver,
+    LivenessResolver,
   ],
-  referenceResolvers: { IdentityVerification: resolveIdentityReference, User: resolveUserReference },
+  referenceResolvers: {
+    IdentityVerification: resolveIdentityReference,
+    User: resolveUserReference,
+    LivenessSession: resolveLivenessReference,
+  },
 };
 
 export const verificationService: ServiceModule<VerificationDeps> = {
@@ -113,6 +122,11 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       deps: watchlist,
       pollMs: rt.config.WATCHLIST_POLL_SECONDS * 1000,
     });
+    const livenessExpiry = new LivenessExpiryWorker({
+      orm: workerOrm,
+      logger: rt.logger.child({ component: 'liveness' }),
+      sweepMs: rt.config.LIVENESS_SWEEP_MS,
+    });
     return {
       deps: {
         config: rt.config,
@@ -132,8 +146,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       start: async () => {
         await amlJobs.start();
         watchlistWorker.start();
+        livenessExpiry.start();
       },
       stop: async () => {
+        await livenessExpiry.stop();
         await watchlistWorker.stop();
         await vision.close();
         await text.close();

@@ -15,6 +15,8 @@ import { IpResolver } from '../ip/ip.resolver.js';
 import { IpAnalysisConnection } from '../ip/ip.type.js';
 import { WatchlistAlertResolver, WatchlistSubscriptionResolver } from '../watchlist/watchlist.resolver.js';
 import { WatchlistAlertConnection, WatchlistSubscriptionConnection } from '../watchlist/watchlist.type.js';
+import { LivenessResolver } from '../liveness/liveness.resolver.js';
+import { LivenessSessionConnection } from '../liveness/liveness.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -73,5 +75,11 @@ export class UserResolver {
   @FieldResolver(() => IpAnalysisConnection, { description: 'The IP analyses made for the user, newest first' })
   ipAnalyses(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return new IpResolver().ipAnalyses({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => LivenessSessionConnection, { description: 'The user’s liveness sessions, newest first' })
+  livenessSessions(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new LivenessResolver().livenessSessions({ userId: user.id }, page, ctx);
   }
 }
