@@ -65,6 +65,9 @@ const schema = z.object({
   // face and document models: worker threads (each holds the models, ≈ 150 MB) and one analysis's budget
   VISION_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   VISION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  // liveness: a session admits photos this long (the spec: 10 minutes); overdue ones are expired by a sweep this often
+  LIVENESS_SESSION_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  LIVENESS_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
   // risk: score thresholds of the actions (review ≤ score < block), graph detectors and queries
   RISK_REVIEW_THRESHOLD: z.coerce.number().min(0).max(100).default(50),
   RISK_BLOCK_THRESHOLD: z.coerce.number().min(0).max(100).default(80),

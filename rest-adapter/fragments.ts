@@ -559,3 +559,48 @@ export const DOCUMENT_VERIFICATION = /* GraphQL */ `
     updatedAt
   }
 `;
+
+/** A liveness session as lookups show it (never its token). */
+export const LIVENESS_SESSION = /* GraphQL */ `
+  fragment LivenessSessionFields on LivenessSession {
+    id
+    userId
+    status
+    instructions
+    challenges {
+      id
+      type
+      instruction
+      outcome
+      framesRequired
+      framesReceived
+      score
+      measured {
+        headYaw
+        headPitch
+        pitchChange
+        smile
+        eyeOpenness
+        antiSpoofScore
+        faceMatchScore
+      }
+      completedAt
+    }
+    challengesCompleted
+    challengesTotal
+    referenceSelfieReceived
+    isComplete
+    nextStep
+    result {
+      isAlive
+      confidence
+      antiSpoofScore
+      faceMatchScore
+      failureReason
+    }
+    expiresAt
+    createdAt
+    updatedAt
+    completedAt
+  }
+`;

@@ -7,12 +7,14 @@ import { notifyRoutes } from './routes/notify.js';
 import { intelligenceRoutes } from './routes/intelligence.js';
 import { screeningRoutes, watchlistRoutes } from './routes/screening.js';
 import { riskRoutes } from './routes/risk.js';
+import { livenessRoutes } from './routes/liveness.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
   ...adminRoutes,
   ...identityRoutes,
   ...documentRoutes,
+  ...livenessRoutes,
   ...webhookRoutes,
   ...notifyRoutes,
   ...intelligenceRoutes,

@@ -33,6 +33,9 @@ export const KINDS = [
   'ApiClient',
   'IdentityVerification',
   'DocumentVerification',
+  'LivenessSession',
+  // a liveness session's submission credential (names the session in its submissions)
+  'LivenessSessionToken',
   'DeviceAssessment',
   'IpAnalysis',
   'AmlScreening',
@@ -71,9 +74,16 @@ const BY_NAME: Record<string, RecordKind | 'shared'> = {
   template: 'NotificationTemplate',
   // reference data every organization shares (screening list snapshots)
   snapshotId: 'shared',
+  sessionToken: 'LivenessSessionToken',
 };
 /** Id-like names that name no record of the caller's (values the caller chooses, or admin input). */
-const NOT_REFERENCES = new Set(['organizationId', 'transactionId', 'sessionId']);
+const NOT_REFERENCES = new Set([
+  'organizationId',
+  'transactionId',
+  'sessionId',
+  // a challenge of the session its sessionToken names (that token is the reference)
+  'challengeId',
+]);
 /** Where a name means something else on one field (`field.argument`). */
 const BY_FIELD_AND_NAME: Record<string, RecordKind> = {
   'notifications.batchId': 'NotificationBatch',

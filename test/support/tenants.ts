@@ -78,6 +78,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     '/verifications/document',
     encodeBody(documentRoute, { userId, documentType: 'PASSPORT', documentCountry: 'KE' }).body,
   );
+  const liveness = await call('verification', 'POST', '/verifications/liveness/session', { userId });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
     sessionId: `${marker}-session`,
@@ -151,6 +152,8 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     ApiClient: [verification.id],
     IdentityVerification: [made(identity.id)],
     DocumentVerification: [made(document.id)],
+    LivenessSession: [made(liveness.id)],
+    LivenessSessionToken: [made(liveness.sessionToken)],
     DeviceAssessment: [made(device.id), made(device.deviceId)],
     IpAnalysis: [made(ip.id)],
     AmlScreening: [made(screening.id)],

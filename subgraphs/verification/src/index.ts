@@ -35,6 +35,9 @@ import { DocumentVerification } from './document/document.entity.js';
 import { DocumentResolver, resolveDocumentReference } from './document/document.resolver.js';
 import { DocumentWorker } from './document/document.worker.js';
 import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js';
+import { LivenessSession } from './liveness/liveness.entity.js';
+import { LivenessResolver, resolveLivenessReference } from './liveness/liveness.resolver.js';
+import { LivenessExpiryWorker } from './liveness/liveness.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -49,6 +52,7 @@ export const verificationEntities = [
   WatchlistMatch,
   ListSnapshot,
   DocumentVerification,
+  LivenessSession,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -71,10 +75,12 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     SessionResolver,
     UserResolver,
     DocumentResolver,
+    LivenessResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
     DocumentVerification: resolveDocumentReference,
+    LivenessSession: resolveLivenessReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>
@@ -137,6 +143,11 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       deps: watchlist,
       pollMs: rt.config.WATCHLIST_POLL_SECONDS * 1000,
     });
+    const livenessExpiry = new LivenessExpiryWorker({
+      orm: workerOrm,
+      logger: rt.logger.child({ component: 'liveness' }),
+      sweepMs: rt.config.LIVENESS_SWEEP_MS,
+    });
     return {
       deps: {
         config: rt.config,
@@ -159,8 +170,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await amlJobs.start();
         await documentJobs.start();
         watchlistWorker.start();
+        livenessExpiry.start();
       },
       stop: async () => {
+        await livenessExpiry.stop();
         await watchlistWorker.stop();
         await documentJobs.stop();
         await vision.close();

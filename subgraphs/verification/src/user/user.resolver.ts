@@ -17,6 +17,8 @@ import { WatchlistAlertResolver, WatchlistSubscriptionResolver } from '../watchl
 import { WatchlistAlertConnection, WatchlistSubscriptionConnection } from '../watchlist/watchlist.type.js';
 import { documentService } from '../document/document.resolver.js';
 import { DocumentVerificationConnection } from '../document/document.type.js';
+import { LivenessResolver } from '../liveness/liveness.resolver.js';
+import { LivenessSessionConnection } from '../liveness/liveness.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -81,5 +83,11 @@ export class UserResolver {
   @FieldResolver(() => IpAnalysisConnection, { description: 'The IP analyses made for the user, newest first' })
   ipAnalyses(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return new IpResolver().ipAnalyses({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => LivenessSessionConnection, { description: 'The user’s liveness sessions, newest first' })
+  livenessSessions(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new LivenessResolver().livenessSessions({ userId: user.id }, page, ctx);
   }
 }

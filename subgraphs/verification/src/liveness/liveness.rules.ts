@@ -1,0 +1,269 @@
+import { randomInt } from 'node:crypto';
+import { invalid } from '../../../../platform/errors.js';
+import type { FaceAnalysis, VisionAnalysis } from '../vision/vision.types.js';
+
+/**
+ * How a liveness session is judged: pure functions over what the face models read in each photo.
+ *
+ * Direction: photos are judged as the camera captured them, NOT mirrored (what getUserMedia frames
+ * and most phone cameras save; a selfie preview is mirrored only on screen). A head turned to the
+ * user's own left then shows with a NEGATIVE yaw (the face points to the image's right). An app
+ * that mirrors its frames must un-mirror them before sending, or every turn reads the other way.
+ *
+ * Every check maps its measure onto a 0–1 score with `scoreOf`: 0.5 exactly at the threshold, 1 at
+ * a clear reading ("full"), so a check passes when its score is at least 0.5 and the session's
+ * confidence is how far its weakest check is from the threshold.
+ *
+ * How the thresholds were chosen (measured with the models this service runs, through its own image
+ * normalisation): a gallery of 88 ordinary portrait photos (the face grid of Human's
+ * screenshot-facematch.jpg, cut into faces) and the two sample portraits of test/support/faces.ts
+ * with the poses test/support/poses.ts derives from them.
+ */
+
+export const CHALLENGE_TYPES = ['TURN_LEFT', 'TURN_RIGHT', 'LOOK_UP', 'SMILE', 'BLINK', 'NOD'] as const;
+export type ChallengeType = (typeof CHALLENGE_TYPES)[number];
+
+/** What the user is asked to do, per challenge. NOD takes two photos, sent one after the other with the same challengeId. */
+export const CHALLENGE_INSTRUCTIONS: Record<ChallengeType, string> = {
+  TURN_LEFT: 'Turn your head to your left',
+  TURN_RIGHT: 'Turn your head to your right',
+  LOOK_UP: 'Raise your chin and look up',
+  SMILE: 'Smile',
+  BLINK: 'Close both eyes',
+  NOD: 'Nod: send a photo with your chin down, then a second one with your chin up',
+};
+
+export const FRAMES_REQUIRED: Record<ChallengeType, number> = {
+  TURN_LEFT: 1,
+  TURN_RIGHT: 1,
+  LOOK_UP: 1,
+  SMILE: 1,
+  BLINK: 1,
+  NOD: 2,
+};
+
+/** The spec's "2 to 3 random challenges". */
+export const MIN_CHALLENGES = 2;
+export const MAX_CHALLENGES = 3;
+
+/**
+ * Thresholds: `pass` is where a check starts passing, `full` where its score reaches 1. Angles in
+ * radians (0.1 rad ≈ 5.7°).
+ */
+export const LIVENESS_RULES = {
+  /**
+   * A turn: yaw toward the asked side of at least 0.30 rad (17°). Of the gallery's 88 portraits
+   * (people facing a camera as they please) half already sit beyond ±0.15 rad, so a smaller bar
+   * would pass people who did not move; a deliberate turn reads 0.35 and more (the sample
+   * portrait turned to her left: −0.41; mirrored: +0.35).
+   */
+  turn: { pass: 0.3, full: 0.6 },
+  /** Looking up: pitch of at least 0.15 rad (8.6°) upward. No gallery face reads above 0.12 upward (median: 0.12 downward). */
+  lookUp: { pass: 0.15, full: 0.4 },
+  /** A nod: the pitch of its two photos at least 0.20 rad (11.5°) apart; one still face read twice (mirrored) differs by 0.03. */
+  nod: { pass: 0.2, full: 0.5 },
+  /**
+   * A smile: the emotion model's `happy` at least 0.5 (it is then the likeliest emotion). In the
+   * gallery most faces read near 0 (neutral) or above 0.8 (smiling), a few in between; the smiling
+   * sample portrait reads 0.55, the neutral one 0.
+   */
+  smile: { pass: 0.5, full: 0.9 },
+  /**
+   * Eyes closed: the mean openness of both eyes (lid gap / eye height) at most 0.20. Open eyes in
+   * the gallery: median 0.34, 5th percentile 0.26 (one squint reads 0.16); the closed-eyes pose 0.16.
+   */
+  blink: { pass: 0.2, full: 0.1 },
+  /**
+   * Anti-spoofing: the mean of the model's `real` over the session's photos at least 0.35. On the
+   * gallery (genuine photos) single faces read median 0.56, 5th percentile 0.31, lowest 0.24; the
+   * samples 0.55–0.74. A mean over 3–5 photos of one live person stays far above 0.35, while a
+   * print or screen replayed to the camera reads low on every photo.
+   */
+  antiSpoof: { pass: 0.35, full: 0.7 },
+  /**
+   * One person throughout: every challenge photo against the reference selfie, on the API's
+   * calibrated 0–1 face-match scale (face-match.ts), at least 0.60. Two different people (the two
+   * sample portraits) score below 0.1; the same woman in the poses of test/support/poses.ts,
+   * heavily distorted to fake them, 0.80–1.0.
+   */
+  faceMatch: { pass: 0.6, full: 0.95 },
+  /** The reference selfie faces the camera: |yaw| and |pitch| at most 0.30 / 0.35 rad (17° / 20°). */
+  frontal: { maxYaw: 0.3, maxPitch: 0.35 },
+  /** Faces narrower than this (pixels) are too small to describe reliably. */
+  minFaceWidth: 64,
+} as const;
+
+/** 0.5 at `pass`, 1 at `full` (and beyond), 0 as far below `pass` as `full` is above; works for falling measures too (`full` < `pass`). */
+export function scoreOf(value: number, { pass, full }: { pass: number; full: number }): number {
+  return Math.min(1, Math.max(0, 0.5 + (0.5 * (value - pass)) / (full - pass)));
+}
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/** The numbers of one photo the judgments use. */
+export interface FaceReading {
+  /** Radians; negative = turned to the user's own left (unmirrored photo). */
+  yaw: number;
+  /** Radians; negative = looking up. */
+  pitch: number;
+  /** Mean openness of both eyes. */
+  eyeOpenness: number;
+  /** The emotion model's `happy`, 0–1 (0 when it names no smile). */
+  smile: number;
+  /** Anti-spoofing `real`, 0–1; null when the model gave none. */
+  antiSpoof: number | null;
+}
+
+export function readingOf(face: FaceAnalysis): FaceReading {
+  return {
+    yaw: round(face.yaw),
+    pitch: round(face.pitch),
+    eyeOpenness: round((face.eyesOpen.left + face.eyesOpen.right) / 2),
+    smile: round(face.emotion.happy ?? 0),
+    antiSpoof: face.real === null ? null : round(face.real),
+  };
+}
+
+/** What a challenge's photos showed, as shown to the client. */
+export interface ChallengeMeasures {
+  headYaw?: number;
+  headPitch?: number;
+  pitchChange?: number;
+  smile?: number;
+  eyeOpenness?: number;
+}
+
+export interface ChallengeJudgment {
+  passed: boolean;
+  score: number;
+  measured: ChallengeMeasures;
+}
+
+/** Whether the photos of one challenge (all of its frames) show the asked movement. */
+export function judgeChallenge(type: ChallengeType, frames: readonly FaceReading[]): ChallengeJudgment {
+  if (frames.length !== FRAMES_REQUIRED[type])
+    throw new Error(`${type} is judged on ${FRAMES_REQUIRED[type]} photos, got ${frames.length}`);
+  const [first, second] = frames;
+  const judged = (value: number, rule: { pass: number; full: number }, measured: ChallengeMeasures): ChallengeJudgment => {
+    const score = round(scoreOf(value, rule));
+    return { passed: score >= 0.5, score, measured };
+  };
+  switch (type) {
+    case 'TURN_LEFT':
+      return judged(-first.yaw, LIVENESS_RULES.turn, { headYaw: first.yaw });
+    case 'TURN_RIGHT':
+      return judged(first.yaw, LIVENESS_RULES.turn, { headYaw: first.yaw });
+    case 'LOOK_UP':
+      return judged(-first.pitch, LIVENESS_RULES.lookUp, { headPitch: first.pitch });
+    case 'SMILE':
+      return judged(first.smile, LIVENESS_RULES.smile, { smile: first.smile });
+    case 'BLINK':
+      return judged(first.eyeOpenness, LIVENESS_RULES.blink, { eyeOpenness: first.eyeOpenness });
+    case 'NOD': {
+      const change = round(Math.abs(second.pitch - first.pitch));
+      return judged(change, LIVENESS_RULES.nod, { headPitch: first.pitch, pitchChange: change });
+    }
+  }
+}
+
+export const FAILURE_REASONS = {
+  SPOOF_SUSPECTED: 'SPOOF_SUSPECTED',
+  FACE_MISMATCH: 'FACE_MISMATCH',
+  SESSION_EXPIRED: 'SESSION_EXPIRED',
+  challengeFailed: (type: ChallengeType) => `CHALLENGE_FAILED:${type}`,
+} as const;
+
+export interface SessionEvidence {
+  /** Every challenge, judged, in the session's order. */
+  challenges: ReadonlyArray<{ type: ChallengeType; passed: boolean; score: number }>;
+  /** Anti-spoofing of every photo (reference and challenge frames). */
+  antiSpoof: ReadonlyArray<number | null>;
+  /** Face match of every challenge frame against the reference selfie (API 0–1 scale). */
+  faceMatch: readonly number[];
+}
+
+export interface LivenessVerdict {
+  isAlive: boolean;
+  /** How sure the verdict is, 0.5–1: how far the weakest check is from its threshold. */
+  confidence: number;
+  antiSpoofScore: number | null;
+  faceMatchScore: number | null;
+  /** The first failed check: SPOOF_SUSPECTED, then FACE_MISMATCH, then CHALLENGE_FAILED:<type>; null when alive. */
+  failureReason: string | null;
+}
+
+/** The session's verdict once every challenge is judged and the reference selfie is in. */
+export function decide(evidence: SessionEvidence): LivenessVerdict {
+  const spoofReadings = evidence.antiSpoof.filter((v): v is number => v !== null);
+  const antiSpoofScore = spoofReadings.length ? round(spoofReadings.reduce((a, b) => a + b, 0) / spoofReadings.length) : null;
+  const faceMatchScore = evidence.faceMatch.length ? Math.min(...evidence.faceMatch) : null;
+  // a photo the model could not judge counts as failing: the check never passes by default
+  const spoof = antiSpoofScore === null ? 0 : scoreOf(antiSpoofScore, LIVENESS_RULES.antiSpoof);
+  const match = faceMatchScore === null ? 0 : scoreOf(faceMatchScore, LIVENESS_RULES.faceMatch);
+  const failedChallenge = evidence.challenges.find((c) => !c.passed);
+  const failureReason =
+    spoof < 0.5
+      ? FAILURE_REASONS.SPOOF_SUSPECTED
+      : match < 0.5
+        ? FAILURE_REASONS.FACE_MISMATCH
+        : failedChallenge
+          ? FAILURE_REASONS.challengeFailed(failedChallenge.type)
+          : null;
+  const weakest = Math.min(spoof, match, ...evidence.challenges.map((c) => c.score));
+  return {
+    isAlive: failureReason === null,
+    confidence: round(failureReason === null ? weakest : 1 - weakest),
+    antiSpoofScore,
+    faceMatchScore,
+    failureReason,
+  };
+}
+
+/**
+ * The one face of a photo, or a 422 naming `field` (no face, several, too small): such a photo
+ * is refused and may be sent again; it does not count against the session.
+ */
+export function soleFace(analysis: VisionAnalysis, field: string): FaceAnalysis {
+  const { faces } = analysis;
+  if (!faces.length) throw invalid(`${field} shows no face: take the photo in good light, your face filling the frame`);
+  if (faces.length > 1) throw invalid(`${field} shows ${faces.length} faces: only the user may be in the picture`);
+  const width = faces[0].box[2];
+  if (width < LIVENESS_RULES.minFaceWidth) {
+    throw invalid(`${field} shows the face too small (${Math.round(width)} px wide, at least ${LIVENESS_RULES.minFaceWidth}): come closer`);
+  }
+  return faces[0];
+}
+
+const degrees = (radians: number) => Math.round((Math.abs(radians) * 180) / Math.PI);
+
+/** A reference selfie faces the camera (422 naming `field` otherwise). */
+export function requireFrontal(reading: FaceReading, field: string): void {
+  const { maxYaw, maxPitch } = LIVENESS_RULES.frontal;
+  if (Math.abs(reading.yaw) > maxYaw || Math.abs(reading.pitch) > maxPitch) {
+    throw invalid(
+      `${field} must face the camera: the head is turned ${degrees(reading.yaw)}° sideways and ${degrees(reading.pitch)}° up or down ` +
+        `(at most ${degrees(maxYaw)}° and ${degrees(maxPitch)}°)`,
+    );
+  }
+}
+
+/** 2 to 3 distinct challenge types in random order; `pick(n)` draws an integer below n (crypto by default; seeded in tests). */
+export function drawChallengeTypes(pick: (n: number) => number = randomInt): ChallengeType[] {
+  const count = MIN_CHALLENGES + pick(MAX_CHALLENGES - MIN_CHALLENGES + 1);
+  const pool = [...CHALLENGE_TYPES];
+  // a partial Fisher–Yates shuffle: the first `count` of a uniformly random order
+  for (let i = 0; i < count; i++) {
+    const j = i + pick(pool.length - i);
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return pool.slice(0, count);
+}
+
+/** What the user reads before starting. */
+export function sessionInstructions(types: readonly ChallengeType[]): string {
+  const steps = types.map((type, i) => `${i + 1}. ${CHALLENGE_INSTRUCTIONS[type]}`).join('; ');
+  return (
+    'Take a reference selfie looking straight at the camera, then one photo per challenge (two for a nod), ' +
+    `with only your face in the picture, in good light: ${steps}.`
+  );
+}
