@@ -160,7 +160,10 @@ describe('gateway over HTTP', () => {
 
   describe('request limits', () => {
     it('answers 413 PAYLOAD_TOO_LARGE for a JSON body over the limit of the key (28 MB for verification keys: base64 images)', async () => {
-      const { status, body } = await graphqlPost(stack, { query: '{ riskPing }', variables: { padding: 'x'.repeat(28 * 1024 * 1024 + 1) } });
+      const { status, body } = await graphqlPost(stack, {
+        query: '{ riskPing }',
+        variables: { padding: 'x'.repeat(28 * 1024 * 1024 + 1) },
+      });
       expect(status).toBe(413);
       expect(body.errors![0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
     });

@@ -521,3 +521,22 @@ export const RISK_RULE = /* GraphQL */ `
     updatedAt
   }
 `;
+
+export const BIOMETRIC_DEDUP_CHECK = /* GraphQL */ `
+  fragment BiometricDedupCheckFields on BiometricDedupCheck {
+    id
+    userId
+    status
+    matchFound
+    enrolled
+    matches {
+      matchedUserId
+      similarity
+      enrolledAt
+    }
+    threshold
+    errorReason
+    checkedAt
+    createdAt
+  }
+`;

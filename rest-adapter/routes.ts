@@ -6,6 +6,7 @@ import { notifyRoutes } from './routes/notify.js';
 import { intelligenceRoutes } from './routes/intelligence.js';
 import { screeningRoutes, watchlistRoutes } from './routes/screening.js';
 import { riskRoutes } from './routes/risk.js';
+import { biometricsRoutes } from './routes/biometrics.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -17,4 +18,5 @@ export const routes: readonly Route[] = [
   ...screeningRoutes,
   ...watchlistRoutes,
   ...riskRoutes,
+  ...biometricsRoutes,
 ];

@@ -48,6 +48,7 @@ export const KINDS = [
   'RiskEvaluation',
   'RiskRule',
   'RiskAccount',
+  'BiometricDedupCheck',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 

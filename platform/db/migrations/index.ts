@@ -9,6 +9,7 @@ import { Migration20261125010000RiskAccountUser } from './Migration2026112501000
 import { Migration20261125020000AllServicesKeys } from './Migration20261125020000AllServicesKeys.js';
 import { Migration20261126000000WatchlistAlertCreatedAt } from './Migration20261126000000WatchlistAlertCreatedAt.js';
 import { Migration20261126010000Files } from './Migration20261126010000Files.js';
+import { Migration20261127020000Biometrics } from './Migration20261127020000Biometrics.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   { name: 'Migration20261125020000AllServicesKeys', class: Migration20261125020000AllServicesKeys },
   { name: 'Migration20261126000000WatchlistAlertCreatedAt', class: Migration20261126000000WatchlistAlertCreatedAt },
   { name: 'Migration20261126010000Files', class: Migration20261126010000Files },
+  { name: 'Migration20261127020000Biometrics', class: Migration20261127020000Biometrics },
 ];

@@ -7,6 +7,7 @@ import type { WatchlistDeps } from './watchlist/watchlist.service.js';
 import type { FileService } from '../../../platform/storage/file-store.js';
 import type { VisionPool } from './vision/vision.pool.js';
 import type { TextReader } from './vision/text-reader.js';
+import type { FaceGalleries } from './biometrics/enrollment.store.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -32,4 +33,6 @@ export interface VerificationDeps {
   /** Face models in worker threads, and OCR: started on first use. */
   vision: VisionPool;
   text: TextReader;
+  /** Enrolled faces for biometric dedup, searched in this process's memory (or through pgvector). */
+  faceGalleries: FaceGalleries;
 }

@@ -31,6 +31,10 @@ import { WatchlistWorker } from './watchlist/watchlist.worker.js';
 import { SessionResolver } from './sessions/session.resolver.js';
 import { UserResolver } from './user/user.resolver.js';
 import { resolveUserReference } from '../../../platform/graphql/user.js';
+import { BiometricDedupCheck } from './biometrics/dedup.entity.js';
+import { BiometricDedupResolver, BiometricEnrollmentResolver } from './biometrics/dedup.resolver.js';
+import { FaceGalleries } from './biometrics/enrollment.store.js';
+import { hasPgvector } from './biometrics/pgvector.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -44,6 +48,7 @@ export const verificationEntities = [
   WatchlistAlert,
   WatchlistMatch,
   ListSnapshot,
+  BiometricDedupCheck,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -65,6 +70,8 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     WatchlistAlertResolver,
     SessionResolver,
     UserResolver,
+    BiometricDedupResolver,
+    BiometricEnrollmentResolver,
   ],
   referenceResolvers: { IdentityVerification: resolveIdentityReference, User: resolveUserReference },
 };
@@ -105,6 +112,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'vision' }),
     });
     const text = new TextReader();
+    const faceGalleries = new FaceGalleries(await hasPgvector(rt.pool));
     const watchlistWorker = new WatchlistWorker({
       orm: workerOrm,
       screening,
@@ -128,6 +136,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         files,
         vision,
         text,
+        faceGalleries,
       },
       start: async () => {
         await amlJobs.start();

@@ -15,6 +15,8 @@ import { IpResolver } from '../ip/ip.resolver.js';
 import { IpAnalysisConnection } from '../ip/ip.type.js';
 import { WatchlistAlertResolver, WatchlistSubscriptionResolver } from '../watchlist/watchlist.resolver.js';
 import { WatchlistAlertConnection, WatchlistSubscriptionConnection } from '../watchlist/watchlist.type.js';
+import { dedupService } from '../biometrics/dedup.resolver.js';
+import { BiometricEnrollmentType } from '../biometrics/dedup.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -73,5 +75,13 @@ export class UserResolver {
   @FieldResolver(() => IpAnalysisConnection, { description: 'The IP analyses made for the user, newest first' })
   ipAnalyses(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return new IpResolver().ipAnalyses({ userId: user.id }, page, ctx);
+  }
+
+  @FieldResolver(() => BiometricEnrollmentType, {
+    nullable: true,
+    description: 'The user’s enrolled face for biometric dedup (when and from which check; never the face itself); null when none',
+  })
+  biometricEnrollment(@Root() user: UserType, @Ctx() ctx: Ctx) {
+    return dedupService(ctx, 'read').enrollment(user.id);
   }
 }

@@ -4,7 +4,6 @@ import sharp from 'sharp';
 import { AppError } from '../../../../platform/errors.js';
 import { MAX_UPLOAD_BYTES } from '../../../../platform/graphql/upload.js';
 
-
 export const IMAGE_KINDS = ['jpeg', 'png', 'webp', 'heic'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
