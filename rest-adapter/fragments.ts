@@ -604,3 +604,22 @@ export const LIVENESS_SESSION = /* GraphQL */ `
     completedAt
   }
 `;
+
+export const BIOMETRIC_DEDUP_CHECK = /* GraphQL */ `
+  fragment BiometricDedupCheckFields on BiometricDedupCheck {
+    id
+    userId
+    status
+    matchFound
+    enrolled
+    matches {
+      matchedUserId
+      similarity
+      enrolledAt
+    }
+    threshold
+    errorReason
+    checkedAt
+    createdAt
+  }
+`;

@@ -8,6 +8,7 @@ import { intelligenceRoutes } from './routes/intelligence.js';
 import { screeningRoutes, watchlistRoutes } from './routes/screening.js';
 import { riskRoutes } from './routes/risk.js';
 import { livenessRoutes } from './routes/liveness.js';
+import { biometricsRoutes } from './routes/biometrics.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -21,4 +22,5 @@ export const routes: readonly Route[] = [
   ...screeningRoutes,
   ...watchlistRoutes,
   ...riskRoutes,
+  ...biometricsRoutes,
 ];

@@ -52,6 +52,7 @@ export const KINDS = [
   'RiskEvaluation',
   'RiskRule',
   'RiskAccount',
+  'BiometricDedupCheck',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 

@@ -5,6 +5,7 @@ import type { RecordKind } from './references.js';
 import { eventually, type TestStack } from './stack.js';
 import { encodeBody } from './probes.js';
 import { routes } from '../../rest-adapter/routes.js';
+import { portrait } from './faces.js';
 
 /** A listed person the suites' fixture sanctions list holds: screening them makes a match and an alert. */
 export const LISTED_PERSON = { fullName: 'Amina Wanjiru Odhiambo', dateOfBirth: '1984-02-29', nationality: 'KE' };
@@ -91,6 +92,11 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     const res = await call('verification', 'POST', '/screening/aml', { userId, ...LISTED_PERSON });
     return res.matches?.length ? res : null;
   });
+  // an enrolled face (User.biometricEnrollment) and its check
+  const dedup = await call('verification', 'POST', '/biometrics/dedup/check', {
+    userId,
+    selfieBase64: (await portrait('woman')).toString('base64'),
+  });
   const batch = await call('verification', 'POST', '/screening/aml/batch', {
     subjects: [{ userId: `${marker}-batch-user`, fullName: `${marker} Batch Person` }],
   });
@@ -170,6 +176,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     RiskEvaluation: [made(evaluation.evaluation_id)],
     RiskRule: [rule],
     RiskAccount: [account],
+    BiometricDedupCheck: [made(dedup.id)],
   };
   return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
 }

@@ -11,6 +11,7 @@ import { Migration20261126000000WatchlistAlertCreatedAt } from './Migration20261
 import { Migration20261126010000Files } from './Migration20261126010000Files.js';
 import { Migration20261127000000Documents } from './Migration20261127000000Documents.js';
 import { Migration20261127010000Liveness } from './Migration20261127010000Liveness.js';
+import { Migration20261127020000Biometrics } from './Migration20261127020000Biometrics.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   { name: 'Migration20261126010000Files', class: Migration20261126010000Files },
   { name: 'Migration20261127000000Documents', class: Migration20261127000000Documents },
   { name: 'Migration20261127010000Liveness', class: Migration20261127010000Liveness },
+  { name: 'Migration20261127020000Biometrics', class: Migration20261127020000Biometrics },
 ];

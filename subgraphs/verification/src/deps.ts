@@ -9,6 +9,7 @@ import type { FileService } from '../../../platform/storage/file-store.js';
 import type { VisionPool } from './vision/vision.pool.js';
 import type { TextReader } from './vision/text-reader.js';
 import type { DocumentJobs } from './document/document.service.js';
+import type { FaceGalleries } from './biometrics/enrollment.store.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -37,4 +38,6 @@ export interface VerificationDeps {
   logger: Logger;
   /** Queues document checks (pg-boss). */
   documentJobs: DocumentJobs;
+  /** Enrolled faces for biometric dedup, searched in this process's memory (or through pgvector). */
+  faceGalleries: FaceGalleries;
 }

@@ -38,6 +38,10 @@ import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js
 import { LivenessSession } from './liveness/liveness.entity.js';
 import { LivenessResolver, resolveLivenessReference } from './liveness/liveness.resolver.js';
 import { LivenessExpiryWorker } from './liveness/liveness.worker.js';
+import { BiometricDedupCheck } from './biometrics/dedup.entity.js';
+import { BiometricDedupResolver, BiometricEnrollmentResolver } from './biometrics/dedup.resolver.js';
+import { FaceGalleries } from './biometrics/enrollment.store.js';
+import { hasPgvector } from './biometrics/pgvector.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -53,6 +57,7 @@ export const verificationEntities = [
   ListSnapshot,
   DocumentVerification,
   LivenessSession,
+  BiometricDedupCheck,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -76,6 +81,8 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     UserResolver,
     DocumentResolver,
     LivenessResolver,
+    BiometricDedupResolver,
+    BiometricEnrollmentResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
@@ -135,6 +142,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       text,
       logger: rt.logger.child({ component: 'documents' }),
     });
+    const faceGalleries = new FaceGalleries(await hasPgvector(rt.pool));
     const watchlistWorker = new WatchlistWorker({
       orm: workerOrm,
       screening,
@@ -165,6 +173,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         text,
         documentJobs,
         logger: rt.logger,
+        faceGalleries,
       },
       start: async () => {
         await amlJobs.start();

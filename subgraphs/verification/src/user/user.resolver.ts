@@ -19,6 +19,8 @@ import { documentService } from '../document/document.resolver.js';
 import { DocumentVerificationConnection } from '../document/document.type.js';
 import { LivenessResolver } from '../liveness/liveness.resolver.js';
 import { LivenessSessionConnection } from '../liveness/liveness.type.js';
+import { dedupService } from '../biometrics/dedup.resolver.js';
+import { BiometricEnrollmentType } from '../biometrics/dedup.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -89,5 +91,13 @@ export class UserResolver {
   @FieldResolver(() => LivenessSessionConnection, { description: 'The user’s liveness sessions, newest first' })
   livenessSessions(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return new LivenessResolver().livenessSessions({ userId: user.id }, page, ctx);
+  }
+
+  @FieldResolver(() => BiometricEnrollmentType, {
+    nullable: true,
+    description: 'The user’s enrolled face for biometric dedup (when and from which check; never the face itself); null when none',
+  })
+  biometricEnrollment(@Root() user: UserType, @Ctx() ctx: Ctx) {
+    return dedupService(ctx, 'read').enrollment(user.id);
   }
 }

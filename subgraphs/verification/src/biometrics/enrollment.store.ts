@@ -1,0 +1,137 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
+import { FaceGallery, vectorBytes, vectorOfBytes, type GalleryHit } from './face-gallery.js';
+import { pgvectorLiteral, searchPgvector } from './pgvector.js';
+
+/** A user's enrolled face as the API shows it: when, and from which check (never the vector). */
+export interface Enrollment {
+  userId: string;
+  enrolledAt: Date;
+  sourceCheckId: string;
+}
+
+interface EnrollmentRow {
+  user_id: string;
+  enrolled_at: Date;
+  source_check_id: string;
+}
+
+const toEnrollment = (row: EnrollmentRow): Enrollment => ({
+  userId: row.user_id,
+  enrolledAt: new Date(row.enrolled_at),
+  sourceCheckId: row.source_check_id,
+});
+
+/** A tenant's enrolled faces while its lock is held. */
+export interface LockedGallery {
+  search(query: Float32Array, minCosine: number, excludeUserId: string | null, limit: number): Promise<GalleryHit[]>;
+  has(userId: string): Promise<boolean>;
+}
+
+/**
+ * Enrolled faces: rows in PostgreSQL, searched in this process's memory (one FaceGallery per
+ * organization and environment, loaded on first use). Every search, enrolment and removal first
+ * takes the gallery's transaction lock, so two checks of one face cannot both enrol it, and then
+ * catches up with what other processes committed (rows past the last `seq` held; a full reload
+ * after a removal). Keep one instance per process.
+ */
+export class FaceGalleries {
+  private galleries = new Map<string, FaceGallery>();
+
+  /** Whether enrolments also fill the pgvector column (decided once, from the schema). */
+  constructor(private readonly pgvector = false) {}
+
+  /**
+   * Locks the tenant's gallery until the transaction of `em` ends and answers who is enrolled and
+   * which faces resemble a query: from memory (brought up to date), or through pgvector's index.
+   */
+  async locked(em: EntityManager, tenant: Tenant): Promise<LockedGallery> {
+    await this.lock(em, tenant);
+    if (this.pgvector) {
+      return {
+        search: (query, minCosine, excludeUserId, limit) => searchPgvector(em, tenant, query, minCosine, excludeUserId, limit),
+        has: async (userId) => (await this.find(em, tenant, userId)) !== null,
+      };
+    }
+    const gallery = await this.caughtUp(em, tenant);
+    return {
+      search: async (query, minCosine, excludeUserId, limit) => gallery.search(query, minCosine, excludeUserId, limit),
+      has: async (userId) => gallery.has(userId),
+    };
+  }
+
+  /** Serializes the tenant's searches, enrolments and removals until the transaction of `em` ends. */
+  async lock(em: EntityManager, tenant: Tenant): Promise<void> {
+    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`biometric-gallery:${tenantKey(tenant)}`]);
+  }
+
+  /** This process's copy of the tenant's gallery with every committed enrolment (call under the lock). */
+  private async caughtUp(em: EntityManager, tenant: Tenant): Promise<FaceGallery> {
+    const key = tenantKey(tenant);
+    const [counter] = await em.execute<{ removals: string }[]>(
+      'select removals from verification.biometric_galleries where organization_id = ? and environment = ?',
+      [tenant.organizationId, tenant.environment],
+    );
+    const removals = Number(counter?.removals ?? 0);
+    let gallery = this.galleries.get(key);
+    if (!gallery) this.galleries.set(key, (gallery = new FaceGallery()));
+    if (gallery.removals !== removals) {
+      gallery.clear();
+      gallery.removals = removals;
+    }
+    const rows = await em.execute<{ seq: string; user_id: string; enrolled_at: Date; embedding: Buffer }[]>(
+      `select seq, user_id, enrolled_at, embedding from verification.biometric_enrollments
+        where organization_id = ? and environment = ? and seq > ? order by seq`,
+      [tenant.organizationId, tenant.environment, gallery.lastSeq],
+    );
+    for (const row of rows) {
+      gallery.add({
+        seq: Number(row.seq),
+        userId: row.user_id,
+        enrolledAt: new Date(row.enrolled_at),
+        vector: vectorOfBytes(row.embedding),
+      });
+    }
+    return gallery;
+  }
+
+  /** Enrols a face (inside the transaction holding the gallery's lock); the gallery loads it on its next catch-up. */
+  async enroll(em: EntityManager, tenant: Tenant, userId: string, vector: Float32Array, sourceCheckId: string): Promise<void> {
+    const columns = ['organization_id', 'environment', 'user_id', 'embedding', 'source_check_id'];
+    const values: unknown[] = [tenant.organizationId, tenant.environment, userId, vectorBytes(vector), sourceCheckId];
+    if (this.pgvector) {
+      columns.push('embedding_vector');
+      values.push(pgvectorLiteral(vector));
+    }
+    await em.execute(
+      `insert into verification.biometric_enrollments (${columns.join(', ')}) values (${values.map(() => '?').join(', ')})`,
+      values,
+    );
+  }
+
+  async find(em: EntityManager, tenant: Tenant, userId: string): Promise<Enrollment | null> {
+    const [row] = await em.execute<EnrollmentRow[]>(
+      `select user_id, enrolled_at, source_check_id from verification.biometric_enrollments
+        where organization_id = ? and environment = ? and user_id = ?`,
+      [tenant.organizationId, tenant.environment, userId],
+    );
+    return row ? toEnrollment(row) : null;
+  }
+
+  /** Erases a user's enrolled face (inside the transaction holding the gallery's lock); null when there was none. */
+  async remove(em: EntityManager, tenant: Tenant, userId: string): Promise<Enrollment | null> {
+    const [row] = await em.execute<EnrollmentRow[]>(
+      `delete from verification.biometric_enrollments where organization_id = ? and environment = ? and user_id = ?
+        returning user_id, enrolled_at, source_check_id`,
+      [tenant.organizationId, tenant.environment, userId],
+    );
+    if (!row) return null;
+    // every process's copy of the gallery reloads on its next search
+    await em.execute(
+      `insert into verification.biometric_galleries (organization_id, environment, removals) values (?, ?, 1)
+        on conflict (organization_id, environment) do update set removals = biometric_galleries.removals + 1`,
+      [tenant.organizationId, tenant.environment],
+    );
+    return toEnrollment(row);
+  }
+}
