@@ -68,6 +68,8 @@ const schema = z.object({
   // liveness: a session admits photos this long (the spec: 10 minutes); overdue ones are expired by a sweep this often
   LIVENESS_SESSION_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   LIVENESS_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
+  // identity verifications: how often each process looks for ones whose submissions changed unseen (a crash, a lost notice)
+  IDENTITY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
   // risk: score thresholds of the actions (review ≤ score < block), graph detectors and queries
   RISK_REVIEW_THRESHOLD: z.coerce.number().min(0).max(100).default(50),
   RISK_BLOCK_THRESHOLD: z.coerce.number().min(0).max(100).default(80),

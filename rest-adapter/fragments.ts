@@ -21,6 +21,13 @@ export const IDENTITY_VERIFICATION = /* GraphQL */ `
     overallStatus
     faceMatchScore
     verifiedAt
+    steps {
+      document
+      liveness
+      faceMatch
+      aml
+    }
+    reasons
     reviewedBy
     reviewNotes
     reviewedAt

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { FilePart } from '../platform/graphql/upload.js';
 import { noFace, portrait, twoFaces } from './support/faces.js';
 import { poses, type Poses } from './support/poses.js';
+import { form, hasAll, livenessClient, passingPhotos } from './support/liveness.js';
 import { selfSignedCertificate, startReceiver, verifiedPayload } from './support/https-receiver.js';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 
@@ -12,72 +13,9 @@ import { createTestDatabase, eventually, startTestStack, type TestStack } from '
  */
 
 const cert = selfSignedCertificate();
-type Photo = Buffer;
-type ChallengeType = 'TURN_LEFT' | 'TURN_RIGHT' | 'LOOK_UP' | 'SMILE' | 'BLINK' | 'NOD';
-interface Challenge {
-  id: string;
-  type: ChallengeType;
-  instruction: string;
-}
-interface Created {
-  id: string;
-  sessionToken: string;
-  challenges: Challenge[];
-  [key: string]: unknown;
-}
-
 const SESSION_FIELDS = `id userId status instructions challengesCompleted challengesTotal referenceSelfieReceived isComplete nextStep
   challenges { id type outcome framesReceived score measured { headYaw headPitch pitchChange smile eyeOpenness antiSpoofScore faceMatchScore } }
   result { isAlive confidence antiSpoofScore faceMatchScore failureReason } expiresAt completedAt`;
-
-/** A photo each challenge type passes with (a nod: its two photos). */
-const passingPhotos = (p: Poses): Record<Exclude<ChallengeType, 'SMILE'>, Photo[]> => ({
-  TURN_LEFT: [p.turnedLeft],
-  TURN_RIGHT: [p.turnedRight],
-  LOOK_UP: [p.lookingUp],
-  BLINK: [p.eyesClosed],
-  NOD: [p.lookingDown, p.lookingUp],
-});
-
-function form(fields: Record<string, string>, files: Record<string, { bytes: Buffer; name?: string; type?: string }> = {}): FormData {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  for (const [name, file] of Object.entries(files)) {
-    body.append(name, new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'image/jpeg' }), file.name ?? `${name}.jpg`);
-  }
-  return body;
-}
-
-function livenessClient(stack: TestStack, headers: Record<string, string>) {
-  const create = async (userId: string): Promise<Created> => {
-    const res = await stack.rest('POST', '/v1/verifications/liveness/session', { userId }, headers);
-    expect(res.status).toBe(201);
-    return res.body;
-  };
-  return {
-    create,
-    /** A new session whose challenge types satisfy `wanted`. */
-    async createWith(userId: string, wanted: (types: ChallengeType[]) => boolean): Promise<Created> {
-      for (let i = 0; i < 200; i++) {
-        const session = await create(userId);
-        if (wanted(session.challenges.map((c) => c.type))) return session;
-      }
-      throw new Error('no session with the wanted challenges in 200 tries');
-    },
-    challenge: (sessionToken: string, challengeId: string, photo: Photo, name = 'photo.jpg') =>
-      stack.rest(
-        'POST',
-        '/verifications/liveness/challenge',
-        form({ sessionToken, challengeId }, { photo: { bytes: photo, name } }),
-        headers,
-      ),
-    reference: (sessionToken: string, selfie: Photo) =>
-      stack.rest('POST', '/v1/verifications/liveness/reference-selfie', form({ sessionToken }, { selfie: { bytes: selfie } }), headers),
-    get: (id: string) => stack.rest('GET', `/verifications/liveness/${id}`, undefined, headers),
-  };
-}
-
-const hasAll = (wanted: ChallengeType[]) => (types: ChallengeType[]) => wanted.every((t) => types.includes(t));
 
 describe('liveness sessions end to end (REST, GraphQL, subscriptions, webhooks)', () => {
   let stack: TestStack;

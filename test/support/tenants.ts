@@ -71,7 +71,6 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     callbackUrl: opts.webhookUrl,
     events: ['aml.flagged', 'watchlist.alert'],
   });
-  const identity = await call('verification', 'POST', '/verifications/identity', { userId });
   const documentRoute = routes.find((r) => r.method === 'POST' && r.path === '/verifications/document')!;
   const document = await call(
     'verification',
@@ -80,6 +79,8 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     encodeBody(documentRoute, { userId, documentType: 'PASSPORT', documentCountry: 'KE' }).body,
   );
   const liveness = await call('verification', 'POST', '/verifications/liveness/session', { userId });
+  // after the submissions: a verification uses only those made after it started, so it stays PENDING (reviewable)
+  const identity = await call('verification', 'POST', '/verifications/identity', { userId });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
     sessionId: `${marker}-session`,

@@ -38,6 +38,7 @@ import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js
 import { LivenessSession } from './liveness/liveness.entity.js';
 import { LivenessResolver, resolveLivenessReference } from './liveness/liveness.resolver.js';
 import { LivenessExpiryWorker } from './liveness/liveness.worker.js';
+import { IdentityOrchestrator } from './identity/identity.orchestrator.js';
 import { BiometricDedupCheck } from './biometrics/dedup.entity.js';
 import { BiometricDedupResolver, BiometricEnrollmentResolver } from './biometrics/dedup.resolver.js';
 import { FaceGalleries } from './biometrics/enrollment.store.js';
@@ -151,6 +152,13 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       deps: watchlist,
       pollMs: rt.config.WATCHLIST_POLL_SECONDS * 1000,
     });
+    const identityProgress = new IdentityOrchestrator({
+      orm: workerOrm,
+      events: rt.events,
+      aml: { screening, catalog: amlCatalog },
+      logger: rt.logger.child({ component: 'identity' }),
+      sweepMs: rt.config.IDENTITY_SWEEP_MS,
+    });
     const livenessExpiry = new LivenessExpiryWorker({
       orm: workerOrm,
       logger: rt.logger.child({ component: 'liveness' }),
@@ -180,8 +188,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await documentJobs.start();
         watchlistWorker.start();
         livenessExpiry.start();
+        identityProgress.start();
       },
       stop: async () => {
+        await identityProgress.stop();
         await livenessExpiry.stop();
         await watchlistWorker.stop();
         await documentJobs.stop();

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { IdentityStatus } from './identity.lifecycle.js';
+import type { IdentityStatus, IdentityTier } from './identity.lifecycle.js';
+import type { IdentitySteps } from './identity-progress.js';
 
-export const IDENTITY_TIERS = ['BASIC', 'STANDARD', 'ENHANCED'] as const;
-export type IdentityTier = (typeof IDENTITY_TIERS)[number];
+export { IDENTITY_TIERS, type IdentityTier } from './identity.lifecycle.js';
 
 @Entity({ schema: 'verification', tableName: 'identity_verifications' })
 export class IdentityVerification {
@@ -32,6 +32,24 @@ export class IdentityVerification {
 
   @Property({ type: 'datetime', nullable: true })
   verifiedAt?: Date | null;
+
+  /** Per-step progress, once a submission arrived (written by the orchestrator). */
+  @Property({ type: 'json', nullable: true })
+  steps?: IdentitySteps | null;
+
+  /** Why it was rejected or needs a reviewer (identity-progress.ts codes). */
+  @Property({ type: 'json' })
+  reasons: string[] & Opt = [];
+
+  /** The submissions it was decided on. */
+  @Property({ type: 'uuid', nullable: true })
+  documentVerificationId?: string | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  livenessSessionId?: string | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  amlScreeningId?: string | null;
 
   @Property({ type: 'text', nullable: true })
   reviewedBy?: string | null;

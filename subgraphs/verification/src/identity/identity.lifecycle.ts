@@ -1,5 +1,8 @@
 import { Lifecycle } from '../../../../platform/lifecycle.js';
 
+export const IDENTITY_TIERS = ['BASIC', 'STANDARD', 'ENHANCED'] as const;
+export type IdentityTier = (typeof IDENTITY_TIERS)[number];
+
 export const IDENTITY_STATUSES = ['PENDING', 'IN_PROGRESS', 'MANUAL_REVIEW', 'VERIFIED', 'REJECTED'] as const;
 export type IdentityStatus = (typeof IDENTITY_STATUSES)[number];
 

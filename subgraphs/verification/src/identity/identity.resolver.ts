@@ -22,6 +22,12 @@ import {
 } from './identity.type.js';
 import { IDENTITY_RESOURCE } from './identity.events.js';
 import { UserType } from '../user/user.type.js';
+import { documentService } from '../document/document.resolver.js';
+import { DocumentVerificationType } from '../document/document.type.js';
+import { LivenessResolver } from '../liveness/liveness.resolver.js';
+import { LivenessSessionType } from '../liveness/liveness.type.js';
+import { AmlResolver } from '../aml/aml.resolver.js';
+import { AmlScreeningType } from '../aml/aml.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -65,6 +71,21 @@ export class IdentityResolver {
   })
   replacedBy(@Root() v: IdentityVerificationType, @Ctx() ctx: Ctx) {
     return v.replacedById ? service(ctx, 'read').find(v.replacedById) : null;
+  }
+
+  @FieldResolver(() => DocumentVerificationType, { nullable: true, description: 'The document verification its document step used' })
+  document(@Root() v: IdentityVerificationType, @Ctx() ctx: Ctx) {
+    return v.documentVerificationId ? documentService(ctx, 'read').find(v.documentVerificationId) : null;
+  }
+
+  @FieldResolver(() => LivenessSessionType, { nullable: true, description: 'The liveness session its liveness step used' })
+  livenessSession(@Root() v: IdentityVerificationType, @Ctx() ctx: Ctx) {
+    return v.livenessSessionId ? new LivenessResolver().livenessSession(v.livenessSessionId, ctx) : null;
+  }
+
+  @FieldResolver(() => AmlScreeningType, { nullable: true, description: 'The AML screening of the name on its document (ENHANCED)' })
+  amlScreening(@Root() v: IdentityVerificationType, @Ctx() ctx: Ctx) {
+    return v.amlScreeningId ? new AmlResolver().amlScreening(v.amlScreeningId, ctx) : null;
   }
 
   @FieldResolver(() => IdentityVerificationType, { nullable: true, description: 'The verification this one replaced (it was restarted)' })

@@ -3,12 +3,42 @@ import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
 import { IDENTITY_STATUSES } from './identity.lifecycle.js';
+import { STEP_STATUSES } from './identity-progress.js';
 import { IDENTITY_TIERS } from './identity.entity.js';
 
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
 export const IdentityTierEnum = enumOf(IDENTITY_TIERS);
 export const IdentityStatusEnum = enumOf(IDENTITY_STATUSES);
+export const IdentityStepStatusEnum = enumOf(STEP_STATUSES);
+
+registerEnumType(IdentityStepStatusEnum, {
+  name: 'IdentityStepStatus',
+  description: 'Where one step of an identity verification stands',
+  valuesConfig: {
+    NOT_REQUIRED: { description: 'Not part of this tier' },
+    AWAITING: { description: 'Waiting for the user’s submission (or for the steps before it)' },
+    PROCESSING: { description: 'Submitted; being checked' },
+    PASSED: { description: 'Passed' },
+    FAILED: { description: 'Failed: the verification is rejected' },
+    MANUAL_REVIEW: { description: 'Unsure: a reviewer decides' },
+  },
+});
+
+@ObjectType('IdentitySteps', { description: 'Per-step progress of an identity verification (which steps its tier needs)' })
+export class IdentityStepsType {
+  @Field(() => IdentityStepStatusEnum, { description: 'The document verification' })
+  document!: string;
+
+  @Field(() => IdentityStepStatusEnum, { description: 'The liveness session (STANDARD, ENHANCED)' })
+  liveness!: string;
+
+  @Field(() => IdentityStepStatusEnum, { description: 'The document portrait against the liveness reference selfie (STANDARD, ENHANCED)' })
+  faceMatch!: string;
+
+  @Field(() => IdentityStepStatusEnum, { description: 'AML screening of the name and date of birth on the document (ENHANCED)' })
+  aml!: string;
+}
 export const ReviewDecisionEnum = enumOf(['VERIFIED', 'REJECTED'] as const);
 registerEnumType(IdentityTierEnum, {
   name: 'IdentityTier',
@@ -57,6 +87,20 @@ export class IdentityVerificationType {
   @Field(() => Date, { nullable: true, description: 'When it became VERIFIED' })
   verifiedAt?: Date | null;
 
+  @Field(() => IdentityStepsType, { nullable: true, description: 'Per-step progress; null until the user submits something' })
+  steps?: IdentityStepsType | null;
+
+  @Field(() => [String], {
+    description:
+      'Why it was rejected or needs a reviewer: DOCUMENT_REJECTED, DOCUMENT_NEEDS_REVIEW, LIVENESS_FAILED, LIVENESS_EXPIRED, FACE_MISMATCH, FACE_MATCH_UNCERTAIN, NO_FACE_TO_COMPARE, AML_POTENTIAL_MATCH, AML_CONFIRMED_MATCH, AML_LISTS_NOT_LOADED',
+  })
+  reasons!: string[];
+
+  /** Loaded by field resolvers (identity.resolver.ts). */
+  documentVerificationId?: string | null;
+  livenessSessionId?: string | null;
+  amlScreeningId?: string | null;
+
   @Field(() => String, { nullable: true, description: 'Who decided it in a manual review' })
   reviewedBy?: string | null;
 
@@ -85,6 +129,7 @@ export const IdentityVerificationConnection = ConnectionType('IdentityVerificati
 export const IDENTITY_EVENT_DESCRIPTIONS: Record<string, string> = {
   'identity.created': 'A verification was started',
   'identity.in_progress': 'The user submitted; checks are running',
+  'identity.progress': 'A step moved (see steps); the status stays',
   'identity.manual_review': 'The checks need a reviewer',
   'identity.verified': 'The identity was verified',
   'identity.rejected': 'The identity was rejected',
