@@ -130,7 +130,9 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   const { schema } = await buildSubgraph(opts.definition);
   const logger = opts.logger.child({ service: opts.definition.name });
   const app = express();
-  const server = http.createServer(app);
+  // idle keep-alive sockets are closed by the gateway first: with Node's 5 s default the server
+  // could close one just as the gateway reused it, and a query failed with ECONNRESET
+  const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000 }, app);
   mountObservability(app, {
     service: opts.definition.name,
     logger,
