@@ -559,3 +559,35 @@ export const DOCUMENT_VERIFICATION = /* GraphQL */ `
     updatedAt
   }
 `;
+
+export const COGNITIVE_KYC_CHECK = /* GraphQL */ `
+  fragment CognitiveKycCheckFields on CognitiveKycCheck {
+    id
+    userId
+    decision
+    confidence
+    faceMatchScore
+    faceMatchReasoning
+    documentFields {
+      fullName
+      dateOfBirth
+      documentNumber
+      expiryDate
+      nationality
+      documentType
+    }
+    fraudIndicators {
+      tampering
+      photoManipulation
+      expiredDocument
+      blurryImage
+    }
+    fraudHistory {
+      priorVerifications
+      flaggedAttempts
+      riskLevel
+    }
+    reasons
+    timestamp
+  }
+`;

@@ -10,6 +10,7 @@ import { Migration20261125020000AllServicesKeys } from './Migration2026112502000
 import { Migration20261126000000WatchlistAlertCreatedAt } from './Migration20261126000000WatchlistAlertCreatedAt.js';
 import { Migration20261126010000Files } from './Migration20261126010000Files.js';
 import { Migration20261127000000Documents } from './Migration20261127000000Documents.js';
+import { Migration20261127030000CognitiveKyc } from './Migration20261127030000CognitiveKyc.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   { name: 'Migration20261126000000WatchlistAlertCreatedAt', class: Migration20261126000000WatchlistAlertCreatedAt },
   { name: 'Migration20261126010000Files', class: Migration20261126010000Files },
   { name: 'Migration20261127000000Documents', class: Migration20261127000000Documents },
+  { name: 'Migration20261127030000CognitiveKyc', class: Migration20261127030000CognitiveKyc },
 ];

@@ -34,6 +34,8 @@ import { resolveUserReference } from '../../../platform/graphql/user.js';
 import { DocumentVerification } from './document/document.entity.js';
 import { DocumentResolver, resolveDocumentReference } from './document/document.resolver.js';
 import { DocumentWorker } from './document/document.worker.js';
+import { CognitiveKycCheck } from './cognitive-kyc/cognitive-kyc.entity.js';
+import { CognitiveKycResolver, FraudHistoryResolver, resolveCognitiveKycReference } from './cognitive-kyc/cognitive-kyc.resolver.js';
 import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js';
 
 export const verificationEntities = [
@@ -49,6 +51,7 @@ export const verificationEntities = [
   WatchlistMatch,
   ListSnapshot,
   DocumentVerification,
+  CognitiveKycCheck,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -71,10 +74,13 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     SessionResolver,
     UserResolver,
     DocumentResolver,
+    CognitiveKycResolver,
+    FraudHistoryResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
     DocumentVerification: resolveDocumentReference,
+    CognitiveKycCheck: resolveCognitiveKycReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>

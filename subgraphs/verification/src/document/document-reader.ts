@@ -15,7 +15,7 @@ export interface ImageReading {
 }
 
 /** The largest face of an analysis (the subject, not a face in the background or a ghost image). */
-export function largestFace(faces: readonly FaceAnalysis[]): FaceAnalysis | null {
+function largestFace(faces: readonly FaceAnalysis[]): FaceAnalysis | null {
   return [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0] ?? null;
 }
 

@@ -17,6 +17,8 @@ import { WatchlistAlertResolver, WatchlistSubscriptionResolver } from '../watchl
 import { WatchlistAlertConnection, WatchlistSubscriptionConnection } from '../watchlist/watchlist.type.js';
 import { documentService } from '../document/document.resolver.js';
 import { DocumentVerificationConnection } from '../document/document.type.js';
+import { cognitiveKycService } from '../cognitive-kyc/cognitive-kyc.resolver.js';
+import { CognitiveKycCheckConnection } from '../cognitive-kyc/cognitive-kyc.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -51,6 +53,12 @@ export class UserResolver {
   @FieldResolver(() => DocumentVerificationConnection, { description: 'The user’s identity documents and their checks, newest first' })
   documents(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return documentService(ctx, 'read').list({ userId: user.id }, page);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => CognitiveKycCheckConnection, { description: 'The user’s AI identity checks (selfie against document), newest first' })
+  cognitiveKycChecks(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return cognitiveKycService(ctx, 'read').list({ userId: user.id }, page);
   }
 
   @Directive(LIST_SIZE)
