@@ -33,6 +33,7 @@ export const KINDS = [
   'ApiClient',
   'IdentityVerification',
   'DocumentVerification',
+  'CognitiveKycCheck',
   'DeviceAssessment',
   'IpAnalysis',
   'AmlScreening',

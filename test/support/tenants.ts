@@ -4,6 +4,8 @@ import { listIndividuals } from './lists.js';
 import type { RecordKind } from './references.js';
 import { eventually, type TestStack } from './stack.js';
 import { encodeBody } from './probes.js';
+import { AMINA, passportPage } from './documents.js';
+import { portrait, selfie } from './faces.js';
 import { routes } from '../../rest-adapter/routes.js';
 
 /** A listed person the suites' fixture sanctions list holds: screening them makes a match and an alert. */
@@ -78,6 +80,12 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     '/verifications/document',
     encodeBody(documentRoute, { userId, documentType: 'PASSPORT', documentCountry: 'KE' }).body,
   );
+  // an AI identity check of the tenant's own passport (its number carries the marker)
+  const cognitiveKyc = await call('verification', 'POST', '/cognitive-kyc/verify', {
+    userId,
+    selfieBase64: (await selfie('woman')).toString('base64'),
+    documentBase64: (await passportPage({ ...AMINA, documentNumber: marker.slice(0, 9).toUpperCase() }, await portrait('woman'))).toString('base64'),
+  });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
     sessionId: `${marker}-session`,
@@ -151,6 +159,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     ApiClient: [verification.id],
     IdentityVerification: [made(identity.id)],
     DocumentVerification: [made(document.id)],
+    CognitiveKycCheck: [made(cognitiveKyc.id)],
     DeviceAssessment: [made(device.id), made(device.deviceId)],
     IpAnalysis: [made(ip.id)],
     AmlScreening: [made(screening.id)],
