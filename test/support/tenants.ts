@@ -84,7 +84,9 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
   const cognitiveKyc = await call('verification', 'POST', '/cognitive-kyc/verify', {
     userId,
     selfieBase64: (await selfie('woman')).toString('base64'),
-    documentBase64: (await passportPage({ ...AMINA, documentNumber: marker.slice(0, 9).toUpperCase() }, await portrait('woman'))).toString('base64'),
+    documentBase64: (await passportPage({ ...AMINA, documentNumber: marker.slice(0, 9).toUpperCase() }, await portrait('woman'))).toString(
+      'base64',
+    ),
   });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,

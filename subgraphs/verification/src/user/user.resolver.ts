@@ -56,7 +56,9 @@ export class UserResolver {
   }
 
   @Directive(LIST_SIZE)
-  @FieldResolver(() => CognitiveKycCheckConnection, { description: 'The user’s AI identity checks (selfie against document), newest first' })
+  @FieldResolver(() => CognitiveKycCheckConnection, {
+    description: 'The user’s AI identity checks (selfie against document), newest first',
+  })
   cognitiveKycChecks(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return cognitiveKycService(ctx, 'read').list({ userId: user.id }, page);
   }
