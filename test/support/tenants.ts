@@ -14,6 +14,14 @@ export const LISTED_PERSON = { fullName: 'Amina Wanjiru Odhiambo', dateOfBirth: 
 /** Puts LISTED_PERSON on a fixture UN list (seedTenant needs a match and an alert). */
 export const listPerson = (stack: TestStack) => listIndividuals(stack.databaseUrl, [LISTED_PERSON.fullName]);
 
+/** A selfie and a passport page of the same person, base64, as POST /cognitive-kyc/verify takes them. */
+export async function identityCheckImages(
+  documentNumber = AMINA.documentNumber,
+): Promise<{ selfieBase64: string; documentBase64: string }> {
+  const [selfieImage, page] = await Promise.all([selfie('woman'), passportPage({ ...AMINA, documentNumber }, await portrait('woman'))]);
+  return { selfieBase64: selfieImage.toString('base64'), documentBase64: page.toString('base64') };
+}
+
 export interface SeededTenant {
   /** A random token in every value this tenant chose (user ids, names, addresses…). */
   marker: string;
@@ -83,10 +91,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
   // an AI identity check of the tenant's own passport (its number carries the marker)
   const cognitiveKyc = await call('verification', 'POST', '/cognitive-kyc/verify', {
     userId,
-    selfieBase64: (await selfie('woman')).toString('base64'),
-    documentBase64: (await passportPage({ ...AMINA, documentNumber: marker.slice(0, 9).toUpperCase() }, await portrait('woman'))).toString(
-      'base64',
-    ),
+    ...(await identityCheckImages(marker.slice(0, 9).toUpperCase())),
   });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
