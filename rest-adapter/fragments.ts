@@ -630,3 +630,35 @@ export const BIOMETRIC_DEDUP_CHECK = /* GraphQL */ `
     createdAt
   }
 `;
+
+export const COGNITIVE_KYC_CHECK = /* GraphQL */ `
+  fragment CognitiveKycCheckFields on CognitiveKycCheck {
+    id
+    userId
+    decision
+    confidence
+    faceMatchScore
+    faceMatchReasoning
+    documentFields {
+      fullName
+      dateOfBirth
+      documentNumber
+      expiryDate
+      nationality
+      documentType
+    }
+    fraudIndicators {
+      tampering
+      photoManipulation
+      expiredDocument
+      blurryImage
+    }
+    fraudHistory {
+      priorVerifications
+      flaggedAttempts
+      riskLevel
+    }
+    reasons
+    timestamp
+  }
+`;

@@ -2,6 +2,7 @@ import type { Route } from './route.js';
 import { adminRoutes } from './routes/admin.js';
 import { identityRoutes } from './routes/identity.js';
 import { documentRoutes } from './routes/documents.js';
+import { cognitiveKycRoutes } from './routes/cognitive-kyc.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { notifyRoutes } from './routes/notify.js';
 import { intelligenceRoutes } from './routes/intelligence.js';
@@ -16,6 +17,7 @@ export const routes: readonly Route[] = [
   ...identityRoutes,
   ...documentRoutes,
   ...livenessRoutes,
+  ...cognitiveKycRoutes,
   ...webhookRoutes,
   ...notifyRoutes,
   ...intelligenceRoutes,

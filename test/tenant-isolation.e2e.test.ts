@@ -10,7 +10,7 @@ import {
   type RefSlot,
 } from './support/probes.js';
 import { startTestStack, type Subscription, type TestStack } from './support/stack.js';
-import { listPerson, seedTenant, type SeededTenant } from './support/tenants.js';
+import { identityCheckImages, listPerson, seedTenant, type SeededTenant } from './support/tenants.js';
 
 /**
  * Generated from the route table and the schema: every REST route and every root query and
@@ -88,6 +88,8 @@ describe('tenant isolation (generated from the route table and the schema)', () 
     await listPerson(stack);
     const receiver = await startReceiver(cert);
     fixed.callbackUrl = receiver.url;
+    // an AI identity check needs a real selfie and document to be accepted
+    Object.assign(fixed, await identityCheckImages());
     owner = await seedTenant(stack, { webhookUrl: receiver.url });
     callers['another organization'] = await seedTenant(stack, { webhookUrl: receiver.url });
     callers['the same organization, other environment'] = await seedTenant(stack, {

@@ -41,3 +41,19 @@ export function noFace(): Promise<Buffer> {
     .jpeg()
     .toBuffer();
 }
+
+/**
+ * A selfie: a portrait in front of a bookshelf, as a phone camera takes one (the background's
+ * edges give the picture the sharpness of a real photo; the portrait crop alone is soft).
+ */
+export async function selfie(who: keyof typeof PORTRAITS): Promise<Buffer> {
+  const books = Array.from({ length: 40 }, (_, i) => {
+    const top = (i * 37) % 60;
+    return `<rect x="${i * 16}" y="${top}" width="12" height="${400 - top}" fill="hsl(${(i * 47) % 360},60%,${30 + ((i * 13) % 40)}%)"/>`;
+  }).join('');
+  const shelf = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480"><rect width="640" height="480" fill="#ddd"/>${books}</svg>`;
+  return sharp(Buffer.from(shelf))
+    .composite([{ input: await portrait(who), left: 160, top: 150 }])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+}

@@ -36,6 +36,7 @@ export const KINDS = [
   'LivenessSession',
   // a liveness session's submission credential (names the session in its submissions)
   'LivenessSessionToken',
+  'CognitiveKycCheck',
   'DeviceAssessment',
   'IpAnalysis',
   'AmlScreening',

@@ -4,14 +4,23 @@ import { listIndividuals } from './lists.js';
 import type { RecordKind } from './references.js';
 import { eventually, type TestStack } from './stack.js';
 import { encodeBody } from './probes.js';
+import { AMINA, passportPage } from './documents.js';
+import { portrait, selfie } from './faces.js';
 import { routes } from '../../rest-adapter/routes.js';
-import { portrait } from './faces.js';
 
 /** A listed person the suites' fixture sanctions list holds: screening them makes a match and an alert. */
 export const LISTED_PERSON = { fullName: 'Amina Wanjiru Odhiambo', dateOfBirth: '1984-02-29', nationality: 'KE' };
 
 /** Puts LISTED_PERSON on a fixture UN list (seedTenant needs a match and an alert). */
 export const listPerson = (stack: TestStack) => listIndividuals(stack.databaseUrl, [LISTED_PERSON.fullName]);
+
+/** A selfie and a passport page of the same person, base64, as POST /cognitive-kyc/verify takes them. */
+export async function identityCheckImages(
+  documentNumber = AMINA.documentNumber,
+): Promise<{ selfieBase64: string; documentBase64: string }> {
+  const [selfieImage, page] = await Promise.all([selfie('woman'), passportPage({ ...AMINA, documentNumber }, await portrait('woman'))]);
+  return { selfieBase64: selfieImage.toString('base64'), documentBase64: page.toString('base64') };
+}
 
 export interface SeededTenant {
   /** A random token in every value this tenant chose (user ids, names, addresses…). */
@@ -81,6 +90,11 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
   const liveness = await call('verification', 'POST', '/verifications/liveness/session', { userId });
   // after the submissions: a verification uses only those made after it started, so it stays PENDING (reviewable)
   const identity = await call('verification', 'POST', '/verifications/identity', { userId });
+  // an AI identity check of the tenant's own passport (its number carries the marker)
+  const cognitiveKyc = await call('verification', 'POST', '/cognitive-kyc/verify', {
+    userId,
+    ...(await identityCheckImages(marker.slice(0, 9).toUpperCase())),
+  });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
     sessionId: `${marker}-session`,
@@ -161,6 +175,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     DocumentVerification: [made(document.id)],
     LivenessSession: [made(liveness.id)],
     LivenessSessionToken: [made(liveness.sessionToken)],
+    CognitiveKycCheck: [made(cognitiveKyc.id)],
     DeviceAssessment: [made(device.id), made(device.deviceId)],
     IpAnalysis: [made(ip.id)],
     AmlScreening: [made(screening.id)],

@@ -13,6 +13,7 @@ import { Migration20261127000000Documents } from './Migration20261127000000Docum
 import { Migration20261127010000Liveness } from './Migration20261127010000Liveness.js';
 import { Migration20261127020000Biometrics } from './Migration20261127020000Biometrics.js';
 import { Migration20261127040000IdentityProgress } from './Migration20261127040000IdentityProgress.js';
+import { Migration20261127030000CognitiveKyc } from './Migration20261127030000CognitiveKyc.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   { name: 'Migration20261127010000Liveness', class: Migration20261127010000Liveness },
   { name: 'Migration20261127020000Biometrics', class: Migration20261127020000Biometrics },
   { name: 'Migration20261127040000IdentityProgress', class: Migration20261127040000IdentityProgress },
+  { name: 'Migration20261127030000CognitiveKyc', class: Migration20261127030000CognitiveKyc },
 ];

@@ -34,6 +34,8 @@ import { resolveUserReference } from '../../../platform/graphql/user.js';
 import { DocumentVerification } from './document/document.entity.js';
 import { DocumentResolver, resolveDocumentReference } from './document/document.resolver.js';
 import { DocumentWorker } from './document/document.worker.js';
+import { CognitiveKycCheck } from './cognitive-kyc/cognitive-kyc.entity.js';
+import { CognitiveKycResolver, FraudHistoryResolver, resolveCognitiveKycReference } from './cognitive-kyc/cognitive-kyc.resolver.js';
 import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js';
 import { LivenessSession } from './liveness/liveness.entity.js';
 import { LivenessResolver, resolveLivenessReference } from './liveness/liveness.resolver.js';
@@ -59,6 +61,7 @@ export const verificationEntities = [
   DocumentVerification,
   LivenessSession,
   BiometricDedupCheck,
+  CognitiveKycCheck,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -84,11 +87,14 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     LivenessResolver,
     BiometricDedupResolver,
     BiometricEnrollmentResolver,
+    CognitiveKycResolver,
+    FraudHistoryResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
     DocumentVerification: resolveDocumentReference,
     LivenessSession: resolveLivenessReference,
+    CognitiveKycCheck: resolveCognitiveKycReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>

@@ -80,6 +80,20 @@ const MRZ_CODES: Record<DocumentType, RegExp> = {
   DRIVER_LICENSE: /^[IACD]/,
 };
 
+/**
+ * A name as searches compare it: accents dropped, upper case, anything but letters one space
+ * ("Amína  d'Souza" → "AMINA D SOUZA"); null when nothing is left.
+ */
+export function nameKey(name: string | null | undefined): string | null {
+  const key = (name ?? '')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[^A-Z]+/g, ' ')
+    .trim();
+  return key || null;
+}
+
 const fullNameOf = (mrz: MrzReading) => [mrz.givenNames, mrz.surname].filter(Boolean).join(' ') || null;
 const sameName = (a: string, b: string) => a.replace(/[^A-Z]/gi, '').toUpperCase() === b.replace(/[^A-Z]/gi, '').toUpperCase();
 

@@ -39,6 +39,10 @@ export class DocumentVerification {
   @Property({ type: 'json', nullable: true })
   extractedData?: ExtractedData | null;
 
+  /** extractedData.fullName as searches compare it (`nameKey`): the fraud history finds documents by name. */
+  @Property({ type: 'text', nullable: true })
+  fullNameKey?: string | null;
+
   @Property({ type: 'double', nullable: true })
   confidence?: number | null;
 

@@ -118,6 +118,20 @@ export class DocumentService {
     return this.em.findOne(DocumentVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
+  /**
+   * The organization's documents of a user, of a document number (as read) or of a name (its
+   * `nameKey`), newest first, at most `limit`; none when nothing is asked.
+   */
+  matching(search: { userId?: string | null; documentNumber?: string | null; fullNameKey?: string | null }, limit: number) {
+    const any = [
+      ...(search.userId ? [{ userId: search.userId }] : []),
+      ...(search.documentNumber ? [{ extractedData: { documentNumber: search.documentNumber } }] : []),
+      ...(search.fullNameKey ? [{ fullNameKey: search.fullNameKey }] : []),
+    ];
+    if (!any.length) return Promise.resolve([]);
+    return this.em.find(DocumentVerification, { $or: any, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+  }
+
   review(id: string, review: DocumentReview): Promise<DocumentVerification> {
     return this.apply(id, review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected', (d, now) => {
       Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });

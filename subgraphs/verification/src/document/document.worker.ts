@@ -6,13 +6,12 @@ import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
-import { decideDocument, type DocumentOutcome, type ImageEvidence } from './document-check.js';
+import { nameKey, type DocumentOutcome } from './document-check.js';
+import { decideReadings, DocumentReader } from './document-reader.js';
 import { DocumentVerification } from './document.entity.js';
 import { recordDocumentEvent } from './document.events.js';
 import { DOCUMENT_LIFECYCLE, type DocumentTrigger } from './document.lifecycle.js';
 import type { DocumentJobs } from './document.service.js';
-import { readMrz, type MrzReading } from './mrz.js';
-import { readPrintedFields } from './printed-fields.js';
 
 export const DOCUMENT_CHECK_QUEUE = 'document-check';
 
@@ -31,15 +30,6 @@ export interface DocumentWorkerOptions {
   logger: Logger;
 }
 
-/** What the models read and measured on one image. */
-interface ImageReading {
-  evidence: ImageEvidence;
-  lines: string[];
-  mrz: MrzReading | null;
-  /** The largest face's description. */
-  embedding: number[] | null;
-}
-
 /**
  * Document checks as pg-boss jobs (queued in the transaction that accepted the document, so an
  * accepted document is always checked; retried with backoff when a model or the database fails).
@@ -47,7 +37,11 @@ interface ImageReading {
  * Tesseract's worker) and records the decision in one transaction with its event.
  */
 export class DocumentWorker implements DocumentJobs {
-  constructor(private readonly opts: DocumentWorkerOptions) {}
+  private readonly reader: DocumentReader;
+
+  constructor(private readonly opts: DocumentWorkerOptions) {
+    this.reader = new DocumentReader(opts);
+  }
 
   async start(): Promise<void> {
     const { boss } = this.opts;
@@ -83,21 +77,14 @@ export class DocumentWorker implements DocumentJobs {
       );
       return;
     }
-    const frontReading = await this.read(front.bytes, today);
-    const backReading = back ? await this.read(back.bytes, today) : null;
-    const outcome = decideDocument({
-      documentType: started.documentType,
-      documentCountry: started.documentCountry,
-      front: frontReading.evidence,
-      back: backReading?.evidence ?? null,
-      printed: readPrintedFields([...frontReading.lines, ...(backReading?.lines ?? [])]),
-      // ID cards carry their zone on the back, passports at the foot of the data page
-      mrz: backReading?.mrz ?? frontReading.mrz,
-      today: today.toISOString().slice(0, 10),
-    });
+    const frontReading = await this.reader.read(front.bytes, today);
+    const backReading = back ? await this.reader.read(back.bytes, today) : null;
+    const { documentType, documentCountry } = started;
+    const outcome = decideReadings({ documentType, documentCountry, front: frontReading, back: backReading, today });
     await this.move(documentId, TRIGGER_OF[outcome.decision], (d, now) => {
       Object.assign(d, {
         extractedData: outcome.extractedData,
+        fullNameKey: nameKey(outcome.extractedData.fullName),
         confidence: outcome.confidence,
         reasons: outcome.reasons,
         checks: outcome.checks,
@@ -107,22 +94,6 @@ export class DocumentWorker implements DocumentJobs {
       });
     });
     this.opts.logger.info({ documentId, decision: outcome.decision, reasons: outcome.reasons }, 'document checked');
-  }
-
-  private async read(jpeg: Buffer, today: Date): Promise<ImageReading> {
-    const [analysis, text] = await Promise.all([this.opts.vision.analyze(jpeg), this.opts.text.read(jpeg)]);
-    const largest = [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
-    return {
-      evidence: {
-        sharpness: analysis.image.sharpness,
-        brightness: analysis.image.brightness,
-        faceScores: analysis.faces.map((f) => f.score),
-        ocrConfidence: text.lines.length ? text.lines.reduce((sum, l) => sum + l.confidence, 0) / text.lines.length : 0,
-      },
-      lines: text.lines.map((l) => l.text),
-      mrz: await readMrz(jpeg, text.lines, this.opts.text, today),
-      embedding: largest?.embedding ?? null,
-    };
   }
 
   /**

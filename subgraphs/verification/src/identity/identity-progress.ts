@@ -1,3 +1,4 @@
+import { PORTRAIT_MATCH } from '../vision/face-match.js';
 import type { IdentityStatus, IdentityTier } from './identity.lifecycle.js';
 
 /**
@@ -18,14 +19,8 @@ export interface IdentitySteps {
   aml: StepStatus;
 }
 
-/**
- * Document portrait ↔ liveness selfie, on the API's calibrated 0–1 scale (vision/face-match.ts).
- * A printed portrait and a phone selfie differ more than two selfies, so the bar sits below the
- * dedup default (0.90): 0.75 is a cosine of ≈ 0.575, about one standard deviation under the mean
- * of one person's pairs in the calibration; under 0.40 (cosine ≈ 0.47) is below the equal-error
- * point, two different people more often than not. Between the two a reviewer decides.
- */
-export const IDENTITY_FACE_MATCH = { pass: 0.75, reject: 0.4 };
+/** Document portrait ↔ liveness reference selfie: the thresholds of every selfie ↔ document comparison. */
+export const IDENTITY_FACE_MATCH = PORTRAIT_MATCH;
 
 export interface IdentityFacts {
   tier: IdentityTier;

@@ -15,12 +15,9 @@ export class CreateIdentityVerificationInput {
   tier?: IdentityTier | null;
 }
 
-/** A reviewer's decision: the fields every review input shares (each adds the id it decides). */
+/** Who reviewed and why: the fields every review input shares (each adds its decision and the id it decides). */
 @InputType()
-export abstract class ReviewDecisionFields {
-  @Field(() => ReviewDecisionEnum, { description: 'The decision' })
-  decision!: 'VERIFIED' | 'REJECTED';
-
+export abstract class ReviewerFields {
   @Field({ description: 'Who decides (name or e-mail of the reviewer)' })
   @IsNotEmpty({ message: 'reviewedBy must not be empty' })
   @MaxLength(255)
@@ -30,6 +27,13 @@ export abstract class ReviewDecisionFields {
   @IsNotEmpty({ message: 'reviewNotes must not be empty' })
   @MaxLength(5000)
   reviewNotes!: string;
+}
+
+/** A reviewer's VERIFIED / REJECTED decision (identity, documents). */
+@InputType()
+export abstract class ReviewDecisionFields extends ReviewerFields {
+  @Field(() => ReviewDecisionEnum, { description: 'The decision' })
+  decision!: 'VERIFIED' | 'REJECTED';
 }
 
 @InputType({ description: 'A reviewer’s decision on a verification in MANUAL_REVIEW or PENDING' })

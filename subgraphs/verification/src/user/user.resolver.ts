@@ -21,6 +21,8 @@ import { LivenessResolver } from '../liveness/liveness.resolver.js';
 import { LivenessSessionConnection } from '../liveness/liveness.type.js';
 import { dedupService } from '../biometrics/dedup.resolver.js';
 import { BiometricEnrollmentType } from '../biometrics/dedup.type.js';
+import { cognitiveKycService } from '../cognitive-kyc/cognitive-kyc.resolver.js';
+import { CognitiveKycCheckConnection } from '../cognitive-kyc/cognitive-kyc.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -55,6 +57,14 @@ export class UserResolver {
   @FieldResolver(() => DocumentVerificationConnection, { description: 'The user’s identity documents and their checks, newest first' })
   documents(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return documentService(ctx, 'read').list({ userId: user.id }, page);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => CognitiveKycCheckConnection, {
+    description: 'The user’s AI identity checks (selfie against document), newest first',
+  })
+  cognitiveKycChecks(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return cognitiveKycService(ctx, 'read').list({ userId: user.id }, page);
   }
 
   @Directive(LIST_SIZE)

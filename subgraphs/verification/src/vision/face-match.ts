@@ -14,6 +14,15 @@
  */
 export const FACE_SCORE = { center: 0.5, slope: 14.6 };
 
+/**
+ * A new selfie against a document's printed portrait (the AI identity check, identity
+ * verifications): at or above `pass` the same person; under `reject` another person; between the
+ * two a reviewer compares. A printed portrait and a selfie differ more than two selfies, so the bar
+ * sits below dedup's 0.90: 0.80 is the cosine 0.595, one person's pairs' mean less one standard
+ * deviation; 0.50 the cosine 0.50, the equal-error point of the calibration.
+ */
+export const PORTRAIT_MATCH = { pass: 0.8, reject: 0.5 };
+
 /** Cosine similarity of two face descriptions, −1 to 1. */
 export function faceSimilarity(a: readonly number[], b: readonly number[]): number {
   let dot = 0;

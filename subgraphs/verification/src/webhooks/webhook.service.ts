@@ -40,6 +40,10 @@ export const VERIFICATION_WEBHOOK_EVENTS = [
   'mobile_money.verified',
   'mobile_money.failed',
   'verification.completed',
+  // an extension of the spec's table: the AI identity check's decisions
+  'cognitive_kyc.approved',
+  'cognitive_kyc.rejected',
+  'cognitive_kyc.manual_review',
 ] as const;
 
 export interface ConfigureCommand {

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { DocumentFields, FraudIndicators, FraudRiskLevel } from './cognitive-kyc-check.js';
+import type { CognitiveKycStatus } from './cognitive-kyc.lifecycle.js';
+
+/** One AI identity check: what was measured and decided. The images are never stored. */
+@Entity({ schema: 'verification', tableName: 'cognitive_kyc_checks' })
+export class CognitiveKycCheck {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'text' })
+  environment!: string;
+
+  @Property({ type: 'text' })
+  userId!: string;
+
+  /** The decision; written only through COGNITIVE_KYC_LIFECYCLE. */
+  @Property({ type: 'text' })
+  decision!: CognitiveKycStatus;
+
+  @Property({ type: 'double' })
+  confidence!: number;
+
+  /** 0–1; null when the document showed no face. */
+  @Property({ type: 'double', nullable: true })
+  faceMatchScore?: number | null;
+
+  @Property({ type: 'text' })
+  faceMatchReasoning!: string;
+
+  @Property({ type: 'json' })
+  documentFields!: DocumentFields;
+
+  /** documentFields.documentNumber, for the fraud history's search. */
+  @Property({ type: 'text', nullable: true })
+  documentNumber?: string | null;
+
+  /** The full name normalised (fraud-history.ts `nameKey`), for the fraud history's search. */
+  @Property({ type: 'text', nullable: true })
+  fullNameKey?: string | null;
+
+  @Property({ type: 'json' })
+  fraudIndicators!: FraudIndicators;
+
+  @Property({ type: 'integer' })
+  priorVerifications!: number;
+
+  @Property({ type: 'integer' })
+  flaggedAttempts!: number;
+
+  @Property({ type: 'text' })
+  riskLevel!: FraudRiskLevel;
+
+  /** Why it was rejected or sent to review (codes). */
+  @Property({ type: 'json' })
+  reasons: string[] & Opt = [];
+
+  /** The selfie's face description (never shown): kept for later comparisons; the images are not. */
+  @Property({ type: 'json', hidden: true })
+  selfieEmbedding!: number[];
+
+  @Property({ type: 'text', nullable: true })
+  reviewedBy?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  reviewNotes?: string | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  reviewedAt?: Date | null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime', onUpdate: () => new Date() })
+  updatedAt: Date & Opt = new Date();
+}
