@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../platform/config.js';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../platform/db/embedded-postgres.js';
 import { startStack, type Stack } from '../cli/stack.js';
@@ -130,7 +131,19 @@ export async function run(): Promise<void> {
       }
       return times;
     };
+    // the stack runs in this process: its event loop's delay tells blocking work on the request thread from CPU contention
+    const loopDelay = () => {
+      const h = monitorEventLoopDelay({ resolution: 5 });
+      h.enable();
+      return () => {
+        h.disable();
+        return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
+      };
+    };
+    const idleLoop = loopDelay();
     const idle = await readTimes(200);
+    const idleDelay = idleLoop();
+    const busyLoop = loopDelay();
     const burstStarted = performance.now();
     const ids = await Promise.all(Array.from({ length: BURST }, (_, i) => submit(`bench-burst-${i}`)));
     const burst = Promise.all(ids.map(decided));
@@ -140,6 +153,7 @@ export async function run(): Promise<void> {
     while (!finished) busy.push(...(await readTimes(10)));
     await burst;
     const burstSeconds = (performance.now() - burstStarted) / 1000;
+    const busyDelay = busyLoop();
 
     console.log(
       `one document check (passport: faces, OCR, MRZ), ${RUNS} runs: p50 ${ms(pct(documentTimes, 50))}, max ${ms(Math.max(...documentTimes))}`,
@@ -153,6 +167,9 @@ export async function run(): Promise<void> {
     console.log(
       `identity read during those checks: p50 ${pct(busy, 50).toFixed(1)} ms / p99 ${pct(busy, 99).toFixed(1)} ms (${busy.length} reads) vs idle p50 ${pct(idle, 50).toFixed(1)} / p99 ${pct(idle, 99).toFixed(1)} ms: ×${(pct(busy, 50) / pct(idle, 50)).toFixed(2)} at p50`,
     );
+    const delay = (d: { p50: number; p99: number; max: number }) =>
+      `p50 ${d.p50.toFixed(1)} / p99 ${d.p99.toFixed(1)} / max ${d.max.toFixed(0)} ms`;
+    console.log(`event-loop delay of the API's thread: idle ${delay(idleDelay)}; during the checks ${delay(busyDelay)}`);
   } finally {
     await stack?.stop();
     await embedded?.stop();
