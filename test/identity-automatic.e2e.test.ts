@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate, startReceiver, verifiedPayload } from './support/https-receiver.js';
 import { AMINA, corrupt, passportPage, td3, type Holder } from './support/documents.js';
@@ -28,7 +29,8 @@ describe('identity verifications that complete themselves (document, liveness, f
   let secret: string;
 
   beforeAll(async () => {
-    stack = await startTestStack({ WEBHOOK_RETRY_DELAYS: '1,1,1' }, { webhookCa: cert.cert });
+    // a quick sweep: the crash test waits on it
+    stack = await startTestStack({ WEBHOOK_RETRY_DELAYS: '1,1,1', IDENTITY_SWEEP_MS: '300' }, { webhookCa: cert.cert });
     await listIndividuals(stack.databaseUrl, ['Amina Grace Wanjiku']);
     const client = await stack.createClient({ name: 'identity automatic' });
     h = { 'x-api-key': client.apiKey };
@@ -170,5 +172,24 @@ describe('identity verifications that complete themselves (document, liveness, f
     const restarted = await stack.rest('POST', `/v1/verifications/identity/${first}/restart`, undefined, h);
     const res = await stack.gql(`query($id: ID!) { identityVerification(id: $id) { ${IDENTITY_FIELDS} } }`, { id: restarted.body.id }, h);
     expect(res.body.data.identityVerification).toMatchObject({ overallStatus: 'PENDING', steps: null, document: null });
+  }, 120_000);
+
+  it('a move lost to a crash (the document decided, the verification not moved) is made by the sweep', async () => {
+    const id = await start('auto-sweep', 'BASIC');
+    await passport('auto-sweep', AMINA, woman);
+    expect(await decided(id)).toMatchObject({ overallStatus: 'VERIFIED' });
+    // the verification as a process that died before applying the decision left it
+    const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
+    try {
+      await db.query(
+        `update verification.identity_verifications
+            set overall_status = 'IN_PROGRESS', steps = null, verified_at = null, updated_at = created_at where id = $1`,
+        [id],
+      );
+    } finally {
+      await db.end();
+    }
+    // no new submission, no notice: only the sweep can finish it
+    expect(await decided(id)).toMatchObject({ overallStatus: 'VERIFIED', steps: { document: 'PASSED' } });
   }, 120_000);
 });
