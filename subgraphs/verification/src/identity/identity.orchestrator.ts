@@ -11,7 +11,6 @@ import { DocumentVerification } from '../document/document.entity.js';
 import { DOCUMENT_RESOURCE } from '../document/document.events.js';
 import { LivenessSession } from '../liveness/liveness.entity.js';
 import { LIVENESS_RESOURCE } from '../liveness/liveness.events.js';
-import { AML_RESOURCE } from '../aml/aml.events.js';
 import { faceMatchScore } from '../vision/face-match.js';
 import { IdentityVerification } from './identity.entity.js';
 import { recordIdentityEvent } from './identity.events.js';
@@ -25,8 +24,12 @@ const FINAL_TRIGGER: Partial<Record<IdentityStatus, IdentityTrigger>> = {
   MANUAL_REVIEW: 'processing.flagged',
 };
 
-/** Submissions whose changes move identity verifications. */
-const INPUTS = new Set([DOCUMENT_RESOURCE, LIVENESS_RESOURCE, AML_RESOURCE]);
+/**
+ * Submissions whose changes move identity verifications. Not AML screenings: the one a
+ * verification uses is made by `advance` itself, and a later review of its matches finds the
+ * verification in MANUAL_REVIEW already (a batch of 10,000 screenings costs nothing here).
+ */
+const INPUTS = new Set([DOCUMENT_RESOURCE, LIVENESS_RESOURCE]);
 
 export interface IdentityOrchestratorOptions {
   orm: Orm;
@@ -38,8 +41,8 @@ export interface IdentityOrchestratorOptions {
 }
 
 /**
- * Identity verifications that complete themselves. Every committed change of a user's document,
- * liveness session or AML screening (an outbox notice, heard by every process) re-reads that
+ * Identity verifications that complete themselves. Every committed change of a user's document or
+ * liveness session (an outbox notice, heard by every process) re-reads that
  * user's active verification and applies identity-progress.ts under the verification's row lock,
  * so several processes hearing the same notice agree. A periodic sweep catches what a crash or a
  * lost notice left: the moves are recomputed from the records, never from the notice.
