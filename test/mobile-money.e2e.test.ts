@@ -66,7 +66,8 @@ describe('mobile money account verification end to end (REST both forms, GraphQL
     await fake?.close();
   });
 
-  const post = (prefix: '/v1' | '', body: Record<string, unknown>, as = test) => stack.rest('POST', `${prefix}/verifications/mobile-money`, body, as);
+  const post = (prefix: '/v1' | '', body: Record<string, unknown>, as = test) =>
+    stack.rest('POST', `${prefix}/verifications/mobile-money`, body, as);
   const ghana = (phoneNumber: string, expectedName?: string, userId = 'momo-user') => ({
     userId,
     phoneNumber,
@@ -97,7 +98,8 @@ describe('mobile money account verification end to end (REST both forms, GraphQL
         attempts: 1,
       });
       expect(res.body.nameMatchExplanation).toEqual({
-        summary: 'The account holder KWAME MENSAH matches the expected name Kwame Mensah: score 1.00 against a threshold of 0.85; matched: kwame, mensah.',
+        summary:
+          'The account holder KWAME MENSAH matches the expected name Kwame Mensah: score 1.00 against a threshold of 0.85; matched: kwame, mensah.',
         threshold: 0.85,
         parts: [
           { expected: 'kwame', holder: 'kwame', how: 'EXACT', score: 1 },
@@ -123,13 +125,23 @@ describe('mobile money account verification end to end (REST both forms, GraphQL
       });
       const notFound = await post(prefix, ghana('+233240000001', 'Kwame Mensah'));
       expect(notFound.status).toBe(200);
-      expect(notFound.body).toMatchObject({ status: 'NOT_FOUND', accountStatus: null, accountHolder: null, nameMatch: null, nameMatchScore: null });
+      expect(notFound.body).toMatchObject({
+        status: 'NOT_FOUND',
+        accountStatus: null,
+        accountHolder: null,
+        nameMatch: null,
+        nameMatchScore: null,
+      });
       const inactive = await post(prefix, ghana('+233240000005'));
       expect(inactive.body).toMatchObject({ status: 'NOT_FOUND', accountStatus: 'INACTIVE' });
       for (const number of ['+233240000003', '+233240000004']) {
         const failed = await post(prefix, ghana(number, 'Kwame Mensah'));
         expect(failed.status).toBe(200);
-        expect(failed.body).toMatchObject({ status: 'PROVIDER_ERROR', accountStatus: null, failureReason: expect.stringMatching(/^MTN_MOMO /) });
+        expect(failed.body).toMatchObject({
+          status: 'PROVIDER_ERROR',
+          accountStatus: null,
+          failureReason: expect.stringMatching(/^MTN_MOMO /),
+        });
       }
       // no expected name: the account alone is verified
       const noName = await post(prefix, ghana('+233240000006'));
@@ -160,7 +172,10 @@ describe('mobile money account verification end to end (REST both forms, GraphQL
       expect(missing.body.message).toEqual(['phoneNumber is required']);
       const local = await post('/v1', ghana('0241234567'));
       expect(local.status).toBe(422);
-      expect(local.body).toMatchObject({ code: 'VALIDATION_FAILED', message: [expect.stringMatching(/^phoneNumber must be in E.164 format/)] });
+      expect(local.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: [expect.stringMatching(/^phoneNumber must be in E.164 format/)],
+      });
       const kenyan = await post('/v1', ghana('+254712345678'));
       expect(kenyan.body.message).toEqual(['phoneNumber +254712345678 is a number of KE, not of GH']);
       const wave = await post('/v1', { ...ghana('+233241234567'), provider: 'WAVE' });
@@ -212,7 +227,11 @@ describe('mobile money account verification end to end (REST both forms, GraphQL
         test,
       );
       expect(errors.body.data.mobileMoneyVerifications).toEqual({ totalCount: 1, nodes: [{ id: outcomes.PROVIDER_ERROR }] });
-      const user = await stack.gql(`{ user(id: "gql-user") { mobileMoneyVerifications(first: 10) { totalCount nodes { status } } } }`, {}, test);
+      const user = await stack.gql(
+        `{ user(id: "gql-user") { mobileMoneyVerifications(first: 10) { totalCount nodes { status } } } }`,
+        {},
+        test,
+      );
       expect(user.body.data.user.mobileMoneyVerifications).toEqual({
         totalCount: 4,
         nodes: [{ status: 'PROVIDER_ERROR' }, { status: 'NOT_FOUND' }, { status: 'NAME_MISMATCH' }, { status: 'VERIFIED' }],
@@ -222,7 +241,11 @@ describe('mobile money account verification end to end (REST both forms, GraphQL
       // a final outcome is not retried
       const retried = await stack.gql(RETRY, { id: outcomes.VERIFIED }, test);
       expect(retried.body.data.retryMobileMoneyVerification.userErrors).toEqual([
-        { field: null, code: 'CONFLICT', message: expect.stringMatching(/^Cannot apply retried to a mobile money verification in status VERIFIED/) },
+        {
+          field: null,
+          code: 'CONFLICT',
+          message: expect.stringMatching(/^Cannot apply retried to a mobile money verification in status VERIFIED/),
+        },
       ]);
       const again = await stack.rest('POST', `/verifications/mobile-money/${outcomes.PROVIDER_ERROR}/retry`, undefined, test);
       expect(again.status).toBe(200);
@@ -250,11 +273,20 @@ describe('mobile money account verification end to end (REST both forms, GraphQL
     it.each(['/v1', ''] as const)('VERIFIED, NAME_MISMATCH and NOT_FOUND from the operator’s answers (form %s)', async (prefix) => {
       const verified = await post(prefix, ghana('+233241234567', 'Kwame Mensah'), live);
       expect(verified.status).toBe(200);
-      expect(verified.body).toMatchObject({ status: 'VERIFIED', accountHolder: 'KWAME MENSAH', accountStatus: 'ACTIVE', adapter: 'mtn_momo' });
+      expect(verified.body).toMatchObject({
+        status: 'VERIFIED',
+        accountHolder: 'KWAME MENSAH',
+        accountStatus: 'ACTIVE',
+        adapter: 'mtn_momo',
+      });
       const mismatch = await post(prefix, ghana('+233241234567', 'Abena Asante'), live);
       expect(mismatch.body).toMatchObject({ status: 'NAME_MISMATCH', accountHolder: 'KWAME MENSAH', nameMatch: false });
       const unknown = await post(prefix, ghana('+233209999999', 'Kwame Mensah'), live);
-      expect(unknown.body).toMatchObject({ status: 'NOT_FOUND', accountStatus: null, failureReason: 'MTN MoMo knows no account holder +233209999999' });
+      expect(unknown.body).toMatchObject({
+        status: 'NOT_FOUND',
+        accountStatus: null,
+        failureReason: 'MTN MoMo knows no account holder +233209999999',
+      });
       const inactive = await post(prefix, ghana('+233241234568', 'Kwame Mensah'), live);
       expect(inactive.body).toMatchObject({ status: 'NOT_FOUND', accountStatus: 'INACTIVE' });
       // the fake saw the protocol: its target environment for GH, the subscription key, one token for all

@@ -19,7 +19,12 @@ export const mobileMoneyRoutes: Route[] = [
       { name: 'userId', type: 'string', required: true },
       { name: 'phoneNumber', type: 'string', required: true, description: 'E.164, a mobile number of `country`' },
       { name: 'provider', type: { enum: PROVIDERS }, required: true },
-      { name: 'country', type: 'string', required: true, description: 'Uppercase ISO 3166-1 alpha-2; the provider must run mobile money there' },
+      {
+        name: 'country',
+        type: 'string',
+        required: true,
+        description: 'Uppercase ISO 3166-1 alpha-2; the provider must run mobile money there',
+      },
       { name: 'expectedName', type: 'string', description: 'Compared with the account holder’s name (nameMatch, nameMatchScore)' },
     ],
     example: { userId: 'user_1001', phoneNumber: '+233241234567', provider: 'MTN_MOMO', country: 'GH', expectedName: 'Kwame Mensah' },

@@ -75,7 +75,8 @@ export async function startMtnMomoFake(opts: MtnMomoFakeOptions): Promise<MtnMom
       return json(res, 200, { access_token: token, token_type: 'access_token', expires_in: life });
     }
     const holder = /^\/collection\/v1_0\/accountholder\/msisdn\/(\d+)\/(active|basicuserinfo)$/.exec(path);
-    if (req.method !== 'GET' || !holder) return json(res, 404, { code: 'RESOURCE_NOT_FOUND', message: 'Requested resource was not found.' });
+    if (req.method !== 'GET' || !holder)
+      return json(res, 404, { code: 'RESOURCE_NOT_FOUND', message: 'Requested resource was not found.' });
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const expiresAt = bearer ? tokens.get(bearer) : undefined;
     if (expiresAt === undefined || expiresAt <= now()) {
@@ -86,8 +87,10 @@ export async function startMtnMomoFake(opts: MtnMomoFakeOptions): Promise<MtnMom
     }
     const [, msisdn, what] = holder;
     const fault = faults.get(msisdn);
-    if (what === 'active' && fault === 'server_error') return json(res, 500, { code: 'INTERNAL_PROCESSING_ERROR', message: 'An internal error occurred' });
-    if (what === 'basicuserinfo' && fault === 'info_server_error') return json(res, 503, { code: 'SERVICE_UNAVAILABLE', message: 'Try later' });
+    if (what === 'active' && fault === 'server_error')
+      return json(res, 500, { code: 'INTERNAL_PROCESSING_ERROR', message: 'An internal error occurred' });
+    if (what === 'basicuserinfo' && fault === 'info_server_error')
+      return json(res, 503, { code: 'SERVICE_UNAVAILABLE', message: 'Try later' });
     if (what === 'active' && fault === 'hang') {
       hanging.add(res);
       return;

@@ -53,7 +53,9 @@ export function matchHolderName(
   const { score, tokens } = compareNames(expectedName, accountHolder);
   const nameMatch = score >= threshold;
   const parts = tokens.map((t) => ({ expected: t.query, holder: t.matched, how: t.how, score: t.score }));
-  const matched = parts.filter((p) => p.holder !== null).map((p) => (p.how === 'exact' ? p.expected : `${p.expected} ~ ${p.holder} (${p.how})`));
+  const matched = parts
+    .filter((p) => p.holder !== null)
+    .map((p) => (p.how === 'exact' ? p.expected : `${p.expected} ~ ${p.holder} (${p.how})`));
   const missing = parts.filter((p) => p.holder === null).map((p) => p.expected);
   const summary =
     `The account holder ${accountHolder} ${nameMatch ? 'matches' : 'does not match'} the expected name ${expectedName.trim()}: ` +
@@ -103,6 +105,8 @@ export function decideMobileMoney(
     nameMatch,
     nameMatchScore,
     nameMatchExplanation: explanation,
-    failureReason: nameMatch ? null : `The account holder's name does not match expectedName (score ${round2(nameMatchScore)} < ${round2(threshold)})`,
+    failureReason: nameMatch
+      ? null
+      : `The account holder's name does not match expectedName (score ${round2(nameMatchScore)} < ${round2(threshold)})`,
   };
 }

@@ -4,13 +4,7 @@ export const MOBILE_MONEY_STATUSES = ['PENDING', 'VERIFIED', 'NAME_MISMATCH', 'N
 export type MobileMoneyStatus = (typeof MOBILE_MONEY_STATUSES)[number];
 
 export type MobileMoneyTrigger =
-  | 'submitted'
-  | 'checked.verified'
-  | 'checked.name_mismatch'
-  | 'checked.not_found'
-  | 'checked.provider_error'
-  | 'interrupted'
-  | 'retried';
+  'submitted' | 'checked.verified' | 'checked.name_mismatch' | 'checked.not_found' | 'checked.provider_error' | 'interrupted' | 'retried';
 
 /** The spec's webhook events, and the ones only subscriptions see. */
 export const MOBILE_MONEY_EVENTS = {

@@ -62,7 +62,9 @@ export function validateAccount(input: { phoneNumber: string; provider: MobileMo
         errors.push(`phoneNumber must be a mobile number (${input.phoneNumber} is a ${type.toLowerCase().replace(/_/g, '-')} number)`);
       }
       if (countryValid && parsed.country !== country) {
-        errors.push(`phoneNumber ${input.phoneNumber} is a number of ${parsed.country ?? `+${parsed.countryCallingCode}`}, not of ${country}`);
+        errors.push(
+          `phoneNumber ${input.phoneNumber} is a number of ${parsed.country ?? `+${parsed.countryCallingCode}`}, not of ${country}`,
+        );
       }
     }
   }
@@ -80,9 +82,4 @@ export function nationalNumberOf(phoneNumber: string): string {
 
 /** A name as operators print it: capitals, without accents. */
 export const operatorCapitals = (name: string): string =>
-  name
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toUpperCase();
+  name.normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim().toUpperCase();

@@ -8,7 +8,11 @@ import type { VerificationDeps } from '../deps.js';
 import { UserType } from '../user/user.type.js';
 import type { NameMatchExplanation } from './mobile-money.decision.js';
 import { MOBILE_MONEY_RESOURCE } from './mobile-money.events.js';
-import { CreateMobileMoneyVerificationInput, MobileMoneyVerificationFilter, RetryMobileMoneyVerificationInput } from './mobile-money.inputs.js';
+import {
+  CreateMobileMoneyVerificationInput,
+  MobileMoneyVerificationFilter,
+  RetryMobileMoneyVerificationInput,
+} from './mobile-money.inputs.js';
 import { MobileMoneyService } from './mobile-money.service.js';
 import {
   CreateMobileMoneyVerificationPayload,
@@ -97,7 +101,10 @@ export class MobileMoneyResolver {
     description: 'Every change of one mobile money verification',
     subscribe: subscribe('resourceId'),
   })
-  mobileMoneyVerificationUpdated(@Root() event: StreamedEvent, @Arg('id', () => ID, { description: 'The verification to follow' }) _id: string) {
+  mobileMoneyVerificationUpdated(
+    @Root() event: StreamedEvent,
+    @Arg('id', () => ID, { description: 'The verification to follow' }) _id: string,
+  ) {
     return envelopeOf(event, fromSnapshot);
   }
 

@@ -21,7 +21,9 @@ describe('mobile money: the account to check', () => {
     expect(validateAccount({ phoneNumber: '0241234567', provider: 'MTN_MOMO', country: 'GH' })).toEqual([
       'phoneNumber must be in E.164 format: a plus sign and 8 to 15 digits, e.g. +233241234567',
     ]);
-    expect(validateAccount({ phoneNumber: '+233 24 123 4567', provider: 'MTN_MOMO', country: 'GH' })[0]).toMatch(/^phoneNumber must be in E.164/);
+    expect(validateAccount({ phoneNumber: '+233 24 123 4567', provider: 'MTN_MOMO', country: 'GH' })[0]).toMatch(
+      /^phoneNumber must be in E.164/,
+    );
     expect(validateAccount({ phoneNumber: '+23324123', provider: 'MTN_MOMO', country: 'GH' })).toEqual([
       'phoneNumber +23324123 is not a valid number of any numbering plan',
     ]);
@@ -93,7 +95,10 @@ describe('mobile money: the decision', () => {
 
   it('the lifecycle: outcomes only from PENDING, a retry only from PROVIDER_ERROR', () => {
     expect(MOBILE_MONEY_LIFECYCLE.fire('PENDING', 'checked.not_found')).toEqual({ status: 'NOT_FOUND', event: 'mobile_money.failed' });
-    expect(MOBILE_MONEY_LIFECYCLE.fire('PENDING', 'checked.name_mismatch')).toEqual({ status: 'NAME_MISMATCH', event: 'mobile_money.failed' });
+    expect(MOBILE_MONEY_LIFECYCLE.fire('PENDING', 'checked.name_mismatch')).toEqual({
+      status: 'NAME_MISMATCH',
+      event: 'mobile_money.failed',
+    });
     expect(MOBILE_MONEY_LIFECYCLE.fire('PROVIDER_ERROR', 'retried')).toEqual({ status: 'PENDING', event: 'mobile_money.pending' });
     expect(() => MOBILE_MONEY_LIFECYCLE.fire('VERIFIED', 'retried')).toThrow(/Cannot apply retried .* in status VERIFIED/);
     expect(MOBILE_MONEY_LIFECYCLE.allows('PROVIDER_ERROR', 'checked.verified')).toBe(false);
@@ -102,7 +107,8 @@ describe('mobile money: the decision', () => {
 
 describe('mobile money: the sandbox', () => {
   const sandbox = new SandboxMobileMoneyAdapter();
-  const ask = (phoneNumber: string, expectedName?: string) => sandbox.lookup({ phoneNumber, provider: 'MTN_MOMO', country: 'GH', expectedName });
+  const ask = (phoneNumber: string, expectedName?: string) =>
+    sandbox.lookup({ phoneNumber, provider: 'MTN_MOMO', country: 'GH', expectedName });
 
   it('answers each magic ending as documented, any other number as the expected holder', async () => {
     await expect(ask('+233240000001')).resolves.toMatchObject({ outcome: 'not_found', accountStatus: null });
@@ -120,7 +126,13 @@ describe('mobile money: the sandbox', () => {
   });
 
   it('is what test keys always get, and live keys of a provider without a real adapter', () => {
-    const mtn = new MtnMomoAdapter({ baseUrl: 'http://127.0.0.1:9', subscriptionKey: 's', apiUser: 'u', apiKey: 'k', targetEnvironment: 'sandbox' });
+    const mtn = new MtnMomoAdapter({
+      baseUrl: 'http://127.0.0.1:9',
+      subscriptionKey: 's',
+      apiUser: 'u',
+      apiKey: 'k',
+      targetEnvironment: 'sandbox',
+    });
     const adapters = new MobileMoneyAdapters({ MTN_MOMO: mtn });
     expect(adapters.adapterFor('test', 'MTN_MOMO').name).toBe(SANDBOX);
     expect(adapters.adapterFor('live', 'MTN_MOMO')).toBe(mtn);
@@ -189,8 +201,15 @@ describe('mobile money: MTN MoMo against a local fake of its Collection API', ()
 
   it('NOT_FOUND on a 404 or result:false; no name on a basicuserinfo 404', async () => {
     await expect(adapter.lookup(account('+233209999999'), never)).resolves.toMatchObject({ outcome: 'not_found', accountStatus: null });
-    await expect(adapter.lookup(account('+233241234568'), never)).resolves.toMatchObject({ outcome: 'not_found', accountStatus: 'INACTIVE' });
-    await expect(adapter.lookup(account('+233241234569'), never)).resolves.toEqual({ outcome: 'found', accountStatus: 'ACTIVE', holderName: null });
+    await expect(adapter.lookup(account('+233241234568'), never)).resolves.toMatchObject({
+      outcome: 'not_found',
+      accountStatus: 'INACTIVE',
+    });
+    await expect(adapter.lookup(account('+233241234569'), never)).resolves.toEqual({
+      outcome: 'found',
+      accountStatus: 'ACTIVE',
+      holderName: null,
+    });
   });
 
   it('a provider error on a 5xx, a timeout, malformed JSON, refused credentials, an unreachable host or the lookup deadline', async () => {
@@ -211,7 +230,9 @@ describe('mobile money: MTN MoMo against a local fake of its Collection API', ()
     );
 
     const wrongKey = new MtnMomoAdapter({ ...credentials, apiKey: 'wrong', baseUrl: fake.url, targetEnvironment: 'mtnghana', now });
-    await expect(wrongKey.lookup(account('+233241234567'), never)).rejects.toThrow("MTN MoMo refused the API user's credentials (HTTP 401)");
+    await expect(wrongKey.lookup(account('+233241234567'), never)).rejects.toThrow(
+      "MTN MoMo refused the API user's credentials (HTTP 401)",
+    );
     const nowhere = new MtnMomoAdapter({ ...credentials, baseUrl: 'http://127.0.0.1:9', targetEnvironment: 'mtnghana' });
     await expect(nowhere.lookup(account('+233241234567'), never)).rejects.toThrow(/^MTN MoMo is unreachable/);
     const deadline = AbortSignal.timeout(100);
@@ -229,6 +250,8 @@ describe('mobile money: MTN MoMo against a local fake of its Collection API', ()
     expect([targetOf('GH'), targetOf('UG'), targetOf('CI')]).toEqual(['mtnghana', 'mtnuganda', null]);
     expect(parseTargetEnvironment('sandbox')('CI')).toBe('sandbox');
     const perCountry = new MtnMomoAdapter({ ...credentials, baseUrl: fake.url, targetEnvironment: 'UG=mtnuganda', now });
-    await expect(perCountry.lookup(account('+233241234567'), never)).rejects.toThrow('MTN MoMo is not configured for GH (no target environment)');
+    await expect(perCountry.lookup(account('+233241234567'), never)).rejects.toThrow(
+      'MTN MoMo is not configured for GH (no target environment)',
+    );
   });
 });

@@ -32,7 +32,9 @@ registerEnumType(MobileMoneyStatusEnum, {
   description: 'Where a mobile money account verification stands',
   valuesConfig: {
     PENDING: { description: 'The operator is being asked' },
-    VERIFIED: { description: 'An active account exists on the number and its holder’s name matches the expected name (when one was given)' },
+    VERIFIED: {
+      description: 'An active account exists on the number and its holder’s name matches the expected name (when one was given)',
+    },
     NAME_MISMATCH: { description: 'An active account exists, held by someone whose name does not match the expected name' },
     NOT_FOUND: { description: 'No account on the number, or one that is not active' },
     PROVIDER_ERROR: { description: 'The operator could not answer (unavailable, too slow, an unreadable answer): retry later' },
@@ -111,13 +113,22 @@ export class MobileMoneyVerificationType {
   @Field(() => MobileMoneyStatusEnum, { description: 'The outcome' })
   status!: string;
 
-  @Field(() => String, { nullable: true, description: 'The account holder’s name in capitals, as the operator gives it; null when it gave none' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The account holder’s name in capitals, as the operator gives it; null when it gave none',
+  })
   accountHolder?: string | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'The holder’s name matches expectedName; null when no name was expected or compared' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'The holder’s name matches expectedName; null when no name was expected or compared',
+  })
   nameMatch?: boolean | null;
 
-  @Field(() => Float, { nullable: true, description: 'How alike the two names are, 0 to 1 (0.85 or more: a match); null when not compared' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'How alike the two names are, 0 to 1 (0.85 or more: a match); null when not compared',
+  })
   nameMatchScore?: number | null;
 
   /** Stored as the engine explains it; the resolver gives the graph's enum values. */
@@ -157,7 +168,11 @@ export class MobileMoneyVerificationType {
   updatedAt!: Date;
 }
 
-export const MobileMoneyVerificationConnection = ConnectionType('MobileMoneyVerification', MobileMoneyVerificationType, 'mobile money verification');
+export const MobileMoneyVerificationConnection = ConnectionType(
+  'MobileMoneyVerification',
+  MobileMoneyVerificationType,
+  'mobile money verification',
+);
 
 export const MobileMoneyVerificationEvent = EventEnvelopeType(
   'MobileMoneyVerification',
@@ -177,7 +192,8 @@ export class CreateMobileMoneyVerificationPayload {
   mobileMoneyVerification?: MobileMoneyVerificationType | null;
 
   @Field(() => [UserError], {
-    description: 'Mistakes in the input (a number that is not E.164, of another country, a provider absent from the country…); empty on success',
+    description:
+      'Mistakes in the input (a number that is not E.164, of another country, a provider absent from the country…); empty on success',
   })
   userErrors!: UserError[];
 }

@@ -91,7 +91,8 @@ export class MtnMomoAdapter implements MobileMoneyAdapter {
     }
     this.expectOk(active, 'account holder status');
     const { result } = this.json(active, 'account holder status') as { result?: unknown };
-    if (typeof result !== 'boolean') throw new MobileMoneyProviderError('MTN MoMo answered the account holder status without a boolean result');
+    if (typeof result !== 'boolean')
+      throw new MobileMoneyProviderError('MTN MoMo answered the account holder status without a boolean result');
     if (!result) {
       return { outcome: 'not_found', accountStatus: 'INACTIVE', reason: `The MTN MoMo account of ${account.phoneNumber} is not active` };
     }
@@ -174,7 +175,8 @@ export class MtnMomoAdapter implements MobileMoneyAdapter {
 
   private expectOk(answer: Answer, what: string): void {
     if (answer.status >= 200 && answer.status < 300) return;
-    if (answer.status >= 500) throw new MobileMoneyProviderError(`MTN MoMo failed to answer the ${what} (HTTP ${answer.status}${errorCodeOf(answer)})`);
+    if (answer.status >= 500)
+      throw new MobileMoneyProviderError(`MTN MoMo failed to answer the ${what} (HTTP ${answer.status}${errorCodeOf(answer)})`);
     throw new MobileMoneyProviderError(`MTN MoMo refused the ${what} request (HTTP ${answer.status}${errorCodeOf(answer)})`);
   }
 

@@ -30,7 +30,11 @@ export class SandboxMobileMoneyAdapter implements MobileMoneyAdapter {
     const ending = nationalNumberOf(account.phoneNumber).slice(-4);
     switch (ending) {
       case '0001':
-        return { outcome: 'not_found', accountStatus: null, reason: `No ${account.provider} wallet is registered on ${account.phoneNumber}` };
+        return {
+          outcome: 'not_found',
+          accountStatus: null,
+          reason: `No ${account.provider} wallet is registered on ${account.phoneNumber}`,
+        };
       case '0002':
         return { outcome: 'found', accountStatus: 'ACTIVE', holderName: SANDBOX_OTHER_HOLDER };
       case '0003':
