@@ -70,6 +70,18 @@ const schema = z.object({
   LIVENESS_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
   // identity verifications: how often each process looks for ones whose submissions changed unseen (a crash, a lost notice)
   IDENTITY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  // mobile money: one lookup's deadline at the operator (the request waits for it), and how often
+  // each process settles lookups a crash interrupted (PENDING past twice the deadline → PROVIDER_ERROR)
+  MOBILE_MONEY_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(15_000),
+  MOBILE_MONEY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  // MTN MoMo (Collection API) for live keys; unset: the sandbox answers for MTN_MOMO too
+  MTN_MOMO_BASE_URL: z.url().optional(),
+  MTN_MOMO_SUBSCRIPTION_KEY: z.string().min(1).optional(),
+  MTN_MOMO_API_USER: z.string().min(1).optional(),
+  MTN_MOMO_API_KEY: z.string().min(1).optional(),
+  /** `X-Target-Environment`: one value (`sandbox`, `mtnghana`…) or one per country (`GH=mtnghana,UG=mtnuganda`). */
+  MTN_MOMO_TARGET_ENVIRONMENT: z.string().min(1).default('sandbox'),
+  MTN_MOMO_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(8_000),
   // risk: score thresholds of the actions (review ≤ score < block), graph detectors and queries
   RISK_REVIEW_THRESHOLD: z.coerce.number().min(0).max(100).default(50),
   RISK_BLOCK_THRESHOLD: z.coerce.number().min(0).max(100).default(80),

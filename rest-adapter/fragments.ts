@@ -662,3 +662,36 @@ export const COGNITIVE_KYC_CHECK = /* GraphQL */ `
     timestamp
   }
 `;
+
+export const MOBILE_MONEY_VERIFICATION = /* GraphQL */ `
+  fragment MobileMoneyVerificationFields on MobileMoneyVerification {
+    id
+    userId
+    phoneNumber
+    provider
+    country
+    status
+    accountHolder
+    nameMatch
+    nameMatchScore
+    accountStatus
+    verifiedAt
+    createdAt
+    expectedName
+    nameMatchExplanation {
+      summary
+      threshold
+      parts {
+        expected
+        holder
+        how
+        score
+      }
+    }
+    failureReason
+    adapter
+    attempts
+    checkedAt
+    updatedAt
+  }
+`;

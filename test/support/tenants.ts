@@ -112,6 +112,14 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     userId,
     selfieBase64: (await portrait('woman')).toString('base64'),
   });
+  // a name-mismatched mobile money account (the sandbox's …0002 wallet), the holder's name checked against the marker
+  const mobileMoney = await call('verification', 'POST', '/verifications/mobile-money', {
+    userId,
+    phoneNumber: '+233240000002',
+    provider: 'MTN_MOMO',
+    country: 'GH',
+    expectedName: `${marker} Holder`,
+  });
   const batch = await call('verification', 'POST', '/screening/aml/batch', {
     subjects: [{ userId: `${marker}-batch-user`, fullName: `${marker} Batch Person` }],
   });
@@ -193,6 +201,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     RiskRule: [rule],
     RiskAccount: [account],
     BiometricDedupCheck: [made(dedup.id)],
+    MobileMoneyVerification: [made(mobileMoney.id)],
   };
   return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
 }

@@ -10,6 +10,7 @@ import type { VisionPool } from './vision/vision.pool.js';
 import type { TextReader } from './vision/text-reader.js';
 import type { DocumentJobs } from './document/document.service.js';
 import type { FaceGalleries } from './biometrics/enrollment.store.js';
+import type { MobileMoneyAdapters } from './mobile-money/adapters/registry.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -40,4 +41,6 @@ export interface VerificationDeps {
   documentJobs: DocumentJobs;
   /** Enrolled faces for biometric dedup, searched in this process's memory (or through pgvector). */
   faceGalleries: FaceGalleries;
+  /** Mobile money operators' account lookups: the sandbox, and the real adapters configured (MTN MoMo). */
+  mobileMoney: MobileMoneyAdapters;
 }

@@ -45,6 +45,10 @@ import { BiometricDedupCheck } from './biometrics/dedup.entity.js';
 import { BiometricDedupResolver, BiometricEnrollmentResolver } from './biometrics/dedup.resolver.js';
 import { FaceGalleries } from './biometrics/enrollment.store.js';
 import { hasPgvector } from './biometrics/pgvector.js';
+import { MobileMoneyVerification } from './mobile-money/mobile-money.entity.js';
+import { MobileMoneyResolver, resolveMobileMoneyReference } from './mobile-money/mobile-money.resolver.js';
+import { MobileMoneyAdapters } from './mobile-money/adapters/registry.js';
+import { MobileMoneySweep } from './mobile-money/mobile-money.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -62,6 +66,7 @@ export const verificationEntities = [
   LivenessSession,
   BiometricDedupCheck,
   CognitiveKycCheck,
+  MobileMoneyVerification,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -89,12 +94,14 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     BiometricEnrollmentResolver,
     CognitiveKycResolver,
     FraudHistoryResolver,
+    MobileMoneyResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
     DocumentVerification: resolveDocumentReference,
     LivenessSession: resolveLivenessReference,
     CognitiveKycCheck: resolveCognitiveKycReference,
+    MobileMoneyVerification: resolveMobileMoneyReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>
@@ -170,6 +177,13 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'liveness' }),
       sweepMs: rt.config.LIVENESS_SWEEP_MS,
     });
+    const mobileMoney = MobileMoneyAdapters.fromConfig(rt.config);
+    const mobileMoneySweep = new MobileMoneySweep({
+      orm: workerOrm,
+      logger: rt.logger.child({ component: 'mobile-money' }),
+      sweepMs: rt.config.MOBILE_MONEY_SWEEP_MS,
+      timeoutMs: rt.config.MOBILE_MONEY_TIMEOUT_MS,
+    });
     return {
       deps: {
         config: rt.config,
@@ -188,6 +202,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         documentJobs,
         logger: rt.logger,
         faceGalleries,
+        mobileMoney,
       },
       start: async () => {
         await amlJobs.start();
@@ -195,8 +210,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         watchlistWorker.start();
         livenessExpiry.start();
         identityProgress.start();
+        mobileMoneySweep.start();
       },
       stop: async () => {
+        await mobileMoneySweep.stop();
         await identityProgress.stop();
         await livenessExpiry.stop();
         await watchlistWorker.stop();

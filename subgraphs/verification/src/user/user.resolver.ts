@@ -23,6 +23,8 @@ import { dedupService } from '../biometrics/dedup.resolver.js';
 import { BiometricEnrollmentType } from '../biometrics/dedup.type.js';
 import { cognitiveKycService } from '../cognitive-kyc/cognitive-kyc.resolver.js';
 import { CognitiveKycCheckConnection } from '../cognitive-kyc/cognitive-kyc.type.js';
+import { mobileMoneyService } from '../mobile-money/mobile-money.resolver.js';
+import { MobileMoneyVerificationConnection } from '../mobile-money/mobile-money.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -65,6 +67,12 @@ export class UserResolver {
   })
   cognitiveKycChecks(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return cognitiveKycService(ctx, 'read').list({ userId: user.id }, page);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => MobileMoneyVerificationConnection, { description: 'The user’s mobile money account verifications, newest first' })
+  mobileMoneyVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return mobileMoneyService(ctx, 'read').list({ userId: user.id }, page);
   }
 
   @Directive(LIST_SIZE)
