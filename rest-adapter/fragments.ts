@@ -662,3 +662,38 @@ export const COGNITIVE_KYC_CHECK = /* GraphQL */ `
     timestamp
   }
 `;
+
+/** The spec's address record first (`id` … `completedAt`), then what the check measured. */
+export const ADDRESS_VERIFICATION = /* GraphQL */ `
+  fragment AddressVerificationFields on AddressVerification {
+    id
+    userId
+    documentType
+    status
+    createdAt
+    extractedData {
+      fullName
+      address
+      issueDate
+      issuer
+    }
+    addressMatch
+    documentAge
+    completedAt
+    country
+    documentSource
+    documentUrl
+    documentImageUrl
+    expectedAddress
+    addressMatchScore
+    addressMatchExplanation
+    documentAgeDays
+    textConfidence
+    reasons
+    checkedAt
+    reviewedBy
+    reviewNotes
+    reviewedAt
+    updatedAt
+  }
+`;

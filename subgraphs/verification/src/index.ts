@@ -45,6 +45,9 @@ import { BiometricDedupCheck } from './biometrics/dedup.entity.js';
 import { BiometricDedupResolver, BiometricEnrollmentResolver } from './biometrics/dedup.resolver.js';
 import { FaceGalleries } from './biometrics/enrollment.store.js';
 import { hasPgvector } from './biometrics/pgvector.js';
+import { AddressVerification } from './address/address.entity.js';
+import { AddressResolver, resolveAddressReference } from './address/address.resolver.js';
+import { AddressWorker } from './address/address.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -62,6 +65,7 @@ export const verificationEntities = [
   LivenessSession,
   BiometricDedupCheck,
   CognitiveKycCheck,
+  AddressVerification,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -89,12 +93,14 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     BiometricEnrollmentResolver,
     CognitiveKycResolver,
     FraudHistoryResolver,
+    AddressResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
     DocumentVerification: resolveDocumentReference,
     LivenessSession: resolveLivenessReference,
     CognitiveKycCheck: resolveCognitiveKycReference,
+    AddressVerification: resolveAddressReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>
@@ -149,6 +155,15 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       text,
       logger: rt.logger.child({ component: 'documents' }),
     });
+    // proofs of address are read with the English and French models together
+    const addressText = new TextReader(['eng', 'fra']);
+    const addressJobs = new AddressWorker({
+      orm: workerOrm,
+      boss: await rt.jobs(),
+      files,
+      text: addressText,
+      logger: rt.logger.child({ component: 'address' }),
+    });
     const faceGalleries = new FaceGalleries(await hasPgvector(rt.pool));
     const watchlistWorker = new WatchlistWorker({
       orm: workerOrm,
@@ -186,12 +201,14 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         vision,
         text,
         documentJobs,
+        addressJobs,
         logger: rt.logger,
         faceGalleries,
       },
       start: async () => {
         await amlJobs.start();
         await documentJobs.start();
+        await addressJobs.start();
         watchlistWorker.start();
         livenessExpiry.start();
         identityProgress.start();
@@ -201,6 +218,8 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await livenessExpiry.stop();
         await watchlistWorker.stop();
         await documentJobs.stop();
+        await addressJobs.stop();
+        await addressText.close();
         await vision.close();
         await text.close();
         await amlJobs.stop();

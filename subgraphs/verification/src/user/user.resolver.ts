@@ -23,6 +23,8 @@ import { dedupService } from '../biometrics/dedup.resolver.js';
 import { BiometricEnrollmentType } from '../biometrics/dedup.type.js';
 import { cognitiveKycService } from '../cognitive-kyc/cognitive-kyc.resolver.js';
 import { CognitiveKycCheckConnection } from '../cognitive-kyc/cognitive-kyc.type.js';
+import { addressService } from '../address/address.resolver.js';
+import { AddressVerificationConnection } from '../address/address.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -65,6 +67,12 @@ export class UserResolver {
   })
   cognitiveKycChecks(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return cognitiveKycService(ctx, 'read').list({ userId: user.id }, page);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => AddressVerificationConnection, { description: 'The user’s address verifications (proofs of address), newest first' })
+  addressVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return addressService(ctx, 'read').list({ userId: user.id }, page);
   }
 
   @Directive(LIST_SIZE)
