@@ -226,7 +226,11 @@ describe('address verification end to end (Form A uploads, Form B URLs, OCR in E
 
     const moves = await events.next(2, 60_000);
     expect(moves.map((e) => e.data.addressVerificationUpdatedForUser.type)).toEqual(['ADDRESS_PROCESSING', 'ADDRESS_VERIFIED']);
-    expect(moves[1].data.addressVerificationUpdatedForUser.node).toEqual({ id: created.body.id, status: 'VERIFIED', documentAge: '20 days' });
+    expect(moves[1].data.addressVerificationUpdatedForUser.node).toEqual({
+      id: created.body.id,
+      status: 'VERIFIED',
+      documentAge: '20 days',
+    });
     await events.close();
 
     const user = await stack.gql(`{ user(id: "addr-user-5") { addressVerifications(first: 5) { nodes { id status } } } }`, {}, h);
@@ -242,10 +246,20 @@ describe('address verification end to end (Form A uploads, Form B URLs, OCR in E
       createAddressVerification(input: $input) { addressVerification { id status documentSource } userErrors { field code message } } }`;
     const ok = await stack.gql(
       mutation,
-      { input: { userId: 'addr-user-6', documentType: 'UTILITY_BILL', documentUrl: `${files.base}/gql.jpg`, expectedAddress: '12 Moi Avenue' } },
+      {
+        input: {
+          userId: 'addr-user-6',
+          documentType: 'UTILITY_BILL',
+          documentUrl: `${files.base}/gql.jpg`,
+          expectedAddress: '12 Moi Avenue',
+        },
+      },
       h,
     );
-    expect(ok.body.data.createAddressVerification).toMatchObject({ addressVerification: { status: 'PROCESSING', documentSource: 'URL' }, userErrors: [] });
+    expect(ok.body.data.createAddressVerification).toMatchObject({
+      addressVerification: { status: 'PROCESSING', documentSource: 'URL' },
+      userErrors: [],
+    });
     expect((await decided(ok.body.data.createAddressVerification.addressVerification.id)).status).toBe('VERIFIED');
     const none = await stack.gql(mutation, { input: { userId: 'addr-user-6', documentType: 'UTILITY_BILL' } }, h);
     expect(none.body.data.createAddressVerification).toEqual({
@@ -260,7 +274,9 @@ describe('address verification end to end (Form A uploads, Form B URLs, OCR in E
       res.write(Buffer.from([0xff, 0xd8, 0xff]));
       // never ends: the fetch's deadline (ADDRESS_FETCH_TIMEOUT_MS) must end it
     });
-    files.serve('/big.jpg', (res) => res.writeHead(200, { 'content-length': String(11 * 1024 * 1024) }).end(Buffer.alloc(11 * 1024 * 1024, 0xff)));
+    files.serve('/big.jpg', (res) =>
+      res.writeHead(200, { 'content-length': String(11 * 1024 * 1024) }).end(Buffer.alloc(11 * 1024 * 1024, 0xff)),
+    );
     files.serve('/streamed.jpg', (res) => {
       res.writeHead(200);
       for (let i = 0; i < 11; i++) res.write(Buffer.alloc(1024 * 1024, 0xff));
@@ -295,7 +311,9 @@ describe('address verification end to end (Form A uploads, Form B URLs, OCR in E
     expect([badCountry.status, badCountry.body.message]).toEqual([422, ['country must be an uppercase ISO 3166-1 alpha-2 country code']]);
     const badType = await submitA({ ...fields, documentType: 'PAYSLIP' }, bill);
     expect(badType.status).toBe(422);
-    expect(JSON.stringify(badType.body.message)).toMatch(/documentType must be one of: UTILITY_BILL, BANK_STATEMENT, TAX_DOCUMENT, GOVERNMENT_LETTER/);
+    expect(JSON.stringify(badType.body.message)).toMatch(
+      /documentType must be one of: UTILITY_BILL, BANK_STATEMENT, TAX_DOCUMENT, GOVERNMENT_LETTER/,
+    );
     const noDocument = await submitA(fields);
     expect([noDocument.status, noDocument.body.message]).toEqual([400, ['document (an upload) or documentUrl is required']]);
     const plain = await stack.rest('POST', '/verifications/address', 'userId=u', { ...h, 'content-type': 'text/plain' });
@@ -308,8 +326,17 @@ describe('address verification end to end (Form A uploads, Form B URLs, OCR in E
       const key = { 'x-api-key': (await guarded.createClient({ name: 'ssrf' })).apiKey };
       files.serve('/inside.jpg', (res) => res.writeHead(200).end(Buffer.alloc(10)));
       const before = files.hits.length;
-      for (const url of [`${files.base}/inside.jpg`, `http://localhost:${new URL(files.base).port}/inside.jpg`, 'http://[::1]/inside.jpg']) {
-        const res = await guarded.rest('POST', '/verifications/address', { userId: 'u', documentType: 'UTILITY_BILL', documentUrl: url }, key);
+      for (const url of [
+        `${files.base}/inside.jpg`,
+        `http://localhost:${new URL(files.base).port}/inside.jpg`,
+        'http://[::1]/inside.jpg',
+      ]) {
+        const res = await guarded.rest(
+          'POST',
+          '/verifications/address',
+          { userId: 'u', documentType: 'UTILITY_BILL', documentUrl: url },
+          key,
+        );
         expect([res.status, res.body.message]).toEqual([422, ['documentUrl resolves to a private or loopback address']]);
       }
       expect(files.hits.length).toBe(before);

@@ -20,7 +20,12 @@ export const addressRoutes: Route[] = [
     json: [
       { name: 'userId', type: 'string', required: true },
       { name: 'documentType', type: { enum: DOCUMENT_TYPES }, required: true },
-      { name: 'documentUrl', type: 'string', required: true, description: 'An http(s) URL of the image (at most 10 MB, public addresses only)' },
+      {
+        name: 'documentUrl',
+        type: 'string',
+        required: true,
+        description: 'An http(s) URL of the image (at most 10 MB, public addresses only)',
+      },
       { name: 'declaredAddress', type: 'string', description: 'The address the user declared, compared with the document’s' },
     ],
     example: { userId: 'user_1001', documentType: 'UTILITY_BILL', country: 'KE', expectedAddress: '12 Moi Avenue, Nairobi' },

@@ -54,6 +54,7 @@ export const KINDS = [
   'RiskRule',
   'RiskAccount',
   'BiometricDedupCheck',
+  'AddressVerification',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 

@@ -36,7 +36,11 @@ describe('address decision', () => {
 
   it('sends what it could not read or trust to a reviewer', () => {
     expect(decideAddress(evidence({ issueDate: null })).reasons).toEqual(['ISSUE_DATE_NOT_READ']);
-    expect(decideAddress(evidence({ address: null }))).toMatchObject({ decision: 'MANUAL_REVIEW', reasons: ['ADDRESS_NOT_READ'], comparison: null });
+    expect(decideAddress(evidence({ address: null }))).toMatchObject({
+      decision: 'MANUAL_REVIEW',
+      reasons: ['ADDRESS_NOT_READ'],
+      comparison: null,
+    });
     expect(decideAddress(evidence({ issueDate: '2027-01-10' })).reasons).toEqual(['ISSUE_DATE_IN_FUTURE']);
     expect(decideAddress(evidence({}, { textConfidence: 40 })).reasons).toEqual(['LOW_TEXT_CONFIDENCE']);
   });
@@ -78,7 +82,12 @@ describe('address document fields', () => {
       "Date d'émission : 1er novembre 2026",
       'Date limite de paiement : 30/11/2026',
     ]);
-    expect(fields).toEqual({ fullName: 'Awa Diop', address: '25 Rue Félix Faure, Dakar', issueDate: '2026-11-01', issuer: 'Sénégalaise des Eaux' });
+    expect(fields).toEqual({
+      fullName: 'Awa Diop',
+      address: '25 Rue Félix Faure, Dakar',
+      issueDate: '2026-11-01',
+      issuer: 'Sénégalaise des Eaux',
+    });
   });
 
   it('reads dates in the usual printed forms', () => {

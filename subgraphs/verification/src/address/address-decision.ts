@@ -79,7 +79,8 @@ export function decideAddress(evidence: AddressEvidence): AddressOutcome {
   if (comparison && !comparison.match && comparison.score >= ADDRESS_MISMATCH) review.push('ADDRESS_PARTIAL_MATCH');
   if (evidence.textConfidence < MIN_TEXT_CONFIDENCE) review.push('LOW_TEXT_CONFIDENCE');
 
-  if (rejected.includes('UNREADABLE_DOCUMENT')) return { decision: 'REJECTED', reasons: ['UNREADABLE_DOCUMENT'], documentAgeDays, comparison };
+  if (rejected.includes('UNREADABLE_DOCUMENT'))
+    return { decision: 'REJECTED', reasons: ['UNREADABLE_DOCUMENT'], documentAgeDays, comparison };
   if (rejected.length) return { decision: 'REJECTED', reasons: [...rejected, ...review], documentAgeDays, comparison };
   if (review.length) return { decision: 'MANUAL_REVIEW', reasons: review, documentAgeDays, comparison };
   return { decision: 'VERIFIED', reasons: [], documentAgeDays, comparison };

@@ -65,7 +65,10 @@ export class AddressResolver {
     return { id: a.userId };
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'The document’s age when checked, as text: "44 days"; null until checked or without a date' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'The document’s age when checked, as text: "44 days"; null until checked or without a date',
+  })
   documentAge(@Root() a: AddressVerificationType): string | null {
     return ageText(a.documentAgeDays ?? null);
   }

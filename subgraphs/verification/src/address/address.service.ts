@@ -131,7 +131,11 @@ export class AddressService {
   async review(id: string, review: AddressReview): Promise<AddressVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
-      const a = await em.findOneOrFail(AddressVerification, { id, ...this.tenant }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const a = await em.findOneOrFail(
+        AddressVerification,
+        { id, ...this.tenant },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
       const trigger: AddressTrigger = review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected';
       const { status, event } = ADDRESS_LIFECYCLE.fire(a.status, trigger);
       const now = new Date();

@@ -40,12 +40,20 @@ export async function fetchDocument(url: string, limits: FetchLimits, what = 'do
     };
     const req = client.get(
       target.url,
-      { lookup: pinnedLookup(target), headers: { accept: 'image/*', 'user-agent': 'afri-platform-documents/1' }, timeout: limits.timeoutMs },
+      {
+        lookup: pinnedLookup(target),
+        headers: { accept: 'image/*', 'user-agent': 'afri-platform-documents/1' },
+        timeout: limits.timeoutMs,
+      },
       (res) => {
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {
           res.resume();
-          return fail(invalid(`${what} answered HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed: give the final URL)' : ''}`));
+          return fail(
+            invalid(
+              `${what} answered HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed: give the final URL)' : ''}`,
+            ),
+          );
         }
         const tooLarge = () => fail(new AppError('PAYLOAD_TOO_LARGE', `${what}: the document exceeds the ${maxBytes} byte limit`));
         if (Number(res.headers['content-length'] ?? 0) > maxBytes) return tooLarge();
