@@ -65,6 +65,8 @@ const schema = z.object({
   // face and document models: worker threads (each holds the models, ≈ 150 MB) and one analysis's budget
   VISION_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   VISION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  // address verification (Form B): a document URL is downloaded within this time (and 10 MB), private targets as for webhooks
+  ADDRESS_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   // liveness: a session admits photos this long (the spec: 10 minutes); overdue ones are expired by a sweep this often
   LIVENESS_SESSION_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   LIVENESS_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),

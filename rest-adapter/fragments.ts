@@ -695,3 +695,38 @@ export const MOBILE_MONEY_VERIFICATION = /* GraphQL */ `
     updatedAt
   }
 `;
+
+/** The spec's address record first (`id` … `completedAt`), then what the check measured. */
+export const ADDRESS_VERIFICATION = /* GraphQL */ `
+  fragment AddressVerificationFields on AddressVerification {
+    id
+    userId
+    documentType
+    status
+    createdAt
+    extractedData {
+      fullName
+      address
+      issueDate
+      issuer
+    }
+    addressMatch
+    documentAge
+    completedAt
+    country
+    documentSource
+    documentUrl
+    documentImageUrl
+    expectedAddress
+    addressMatchScore
+    addressMatchExplanation
+    documentAgeDays
+    textConfidence
+    reasons
+    checkedAt
+    reviewedBy
+    reviewNotes
+    reviewedAt
+    updatedAt
+  }
+`;

@@ -26,7 +26,7 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
     const input: RouteInput = {
       params: req.params as Record<string, string>, // named params only: no wildcard routes
       query: parseQuery(route, req),
-      body: pickBody(route, req),
+      body: pickBody(res.locals.json ? { ...route, body: route.json } : route, req),
       files: (res.locals.files as RouteInput['files'] | undefined) ?? {},
     };
     const reply = await gateway.execute(route.operation, route.variables(input), forwardedHeaders(req));
@@ -45,8 +45,18 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
     const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
     res.status(status).json(body);
   };
-  if (route.files) return [refuseNulInUrl, credentialsFirst(route, gateway), multipartBody(route), refuseNulInBody, execute];
   const parse = [requireJson, jsonParser(route.bodyLimit), refuseNulInBody];
+  if (route.files && route.json) {
+    // one path, two forms: JSON (Form B) when the body says so, else multipart (415 for anything else)
+    const [multipart, json] = [multipartBody(route), jsonParser(route.bodyLimit)];
+    const byContentType: RequestHandler = (req, res, next) => {
+      if (!req.is(JSON_TYPES)) return multipart(req, res, next);
+      res.locals.json = true;
+      json(req, res, next);
+    };
+    return [refuseNulInUrl, credentialsFirst(route, gateway), byContentType, refuseNulInBody, execute];
+  }
+  if (route.files) return [refuseNulInUrl, credentialsFirst(route, gateway), multipartBody(route), refuseNulInBody, execute];
   return route.body ? [refuseNulInUrl, credentialsFirst(route, gateway), ...parse, execute] : [refuseNulInUrl, execute];
 }
 
@@ -105,7 +115,9 @@ export function fileDownload(gateway: GatewayClient): RequestHandler[] {
 function multipartBody(route: Route): RequestHandler {
   const names = new Set((route.files ?? []).map((file) => file.name));
   return (req, res, next) => {
-    if (!req.is('multipart/form-data')) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data');
+    if (!req.is('multipart/form-data')) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be multipart/form-data${route.json ? ' or application/json' : ''}`);
+    }
     let parser: busboy.Busboy;
     try {
       parser = busboy({

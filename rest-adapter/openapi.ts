@@ -53,7 +53,15 @@ function operationObject(route: Route) {
     summary: route.summary,
     parameters: [...pathParams, ...queryParams],
     ...(route.files
-      ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: multipartSchema(route) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': { schema: multipartSchema(route) },
+              ...(route.json ? { 'application/json': { schema: objectSchema(route.json) } } : {}),
+            },
+          },
+        }
       : route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: objectSchema(route.body), example: route.example } } } }
         : {}),

@@ -44,6 +44,11 @@ export interface Route {
   /** A multipart route's files (`multipart/form-data`, at most 10 MB each); its text fields are `body`. */
   files?: readonly FileField[];
   /**
+   * A multipart route that also takes a JSON body on the same path (a Form B without files, e.g. a
+   * document URL instead of an upload): its fields. The request's content type picks the form.
+   */
+  json?: readonly Field[];
+  /**
    * A valid body (for a route that takes one): shown in OpenAPI, and the request the generated
    * suites (tenant isolation, fuzzing) start from. Ids of other records are the caller's own there.
    */

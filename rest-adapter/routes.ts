@@ -11,6 +11,7 @@ import { riskRoutes } from './routes/risk.js';
 import { livenessRoutes } from './routes/liveness.js';
 import { biometricsRoutes } from './routes/biometrics.js';
 import { mobileMoneyRoutes } from './routes/mobile-money.js';
+import { addressRoutes } from './routes/address.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -27,4 +28,5 @@ export const routes: readonly Route[] = [
   ...riskRoutes,
   ...biometricsRoutes,
   ...mobileMoneyRoutes,
+  ...addressRoutes,
 ];

@@ -55,6 +55,7 @@ export const KINDS = [
   'RiskAccount',
   'BiometricDedupCheck',
   'MobileMoneyVerification',
+  'AddressVerification',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 

@@ -88,6 +88,13 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     encodeBody(documentRoute, { userId, documentType: 'PASSPORT', documentCountry: 'KE' }).body,
   );
   const liveness = await call('verification', 'POST', '/verifications/liveness/session', { userId });
+  const addressRoute = routes.find((r) => r.method === 'POST' && r.path === '/verifications/address')!;
+  const address = await call(
+    'verification',
+    'POST',
+    '/verifications/address',
+    encodeBody(addressRoute, { userId, documentType: 'UTILITY_BILL', country: 'KE', expectedAddress: `${marker} Street, Nairobi` }).body,
+  );
   // after the submissions: a verification uses only those made after it started, so it stays PENDING (reviewable)
   const identity = await call('verification', 'POST', '/verifications/identity', { userId });
   // an AI identity check of the tenant's own passport (its number carries the marker)
@@ -202,6 +209,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     RiskAccount: [account],
     BiometricDedupCheck: [made(dedup.id)],
     MobileMoneyVerification: [made(mobileMoney.id)],
+    AddressVerification: [made(address.id)],
   };
   return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
 }

@@ -15,6 +15,7 @@ import { Migration20261127020000Biometrics } from './Migration20261127020000Biom
 import { Migration20261127040000IdentityProgress } from './Migration20261127040000IdentityProgress.js';
 import { Migration20261127030000CognitiveKyc } from './Migration20261127030000CognitiveKyc.js';
 import { Migration20261128020000MobileMoney } from './Migration20261128020000MobileMoney.js';
+import { Migration20261128040000Address } from './Migration20261128040000Address.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   { name: 'Migration20261127040000IdentityProgress', class: Migration20261127040000IdentityProgress },
   { name: 'Migration20261127030000CognitiveKyc', class: Migration20261127030000CognitiveKyc },
   { name: 'Migration20261128020000MobileMoney', class: Migration20261128020000MobileMoney },
+  { name: 'Migration20261128040000Address', class: Migration20261128040000Address },
 ];

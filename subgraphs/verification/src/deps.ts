@@ -11,6 +11,7 @@ import type { TextReader } from './vision/text-reader.js';
 import type { DocumentJobs } from './document/document.service.js';
 import type { FaceGalleries } from './biometrics/enrollment.store.js';
 import type { MobileMoneyAdapters } from './mobile-money/adapters/registry.js';
+import type { AddressJobs } from './address/address.service.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -39,6 +40,8 @@ export interface VerificationDeps {
   logger: Logger;
   /** Queues document checks (pg-boss). */
   documentJobs: DocumentJobs;
+  /** Queues address document checks (pg-boss). */
+  addressJobs: AddressJobs;
   /** Enrolled faces for biometric dedup, searched in this process's memory (or through pgvector). */
   faceGalleries: FaceGalleries;
   /** Mobile money operators' account lookups: the sandbox, and the real adapters configured (MTN MoMo). */

@@ -49,6 +49,9 @@ import { MobileMoneyVerification } from './mobile-money/mobile-money.entity.js';
 import { MobileMoneyResolver, resolveMobileMoneyReference } from './mobile-money/mobile-money.resolver.js';
 import { MobileMoneyAdapters } from './mobile-money/adapters/registry.js';
 import { MobileMoneySweep } from './mobile-money/mobile-money.worker.js';
+import { AddressVerification } from './address/address.entity.js';
+import { AddressResolver, resolveAddressReference } from './address/address.resolver.js';
+import { AddressWorker } from './address/address.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -67,6 +70,7 @@ export const verificationEntities = [
   BiometricDedupCheck,
   CognitiveKycCheck,
   MobileMoneyVerification,
+  AddressVerification,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -95,6 +99,7 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     CognitiveKycResolver,
     FraudHistoryResolver,
     MobileMoneyResolver,
+    AddressResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
@@ -102,6 +107,7 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     LivenessSession: resolveLivenessReference,
     CognitiveKycCheck: resolveCognitiveKycReference,
     MobileMoneyVerification: resolveMobileMoneyReference,
+    AddressVerification: resolveAddressReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>
@@ -156,6 +162,15 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       text,
       logger: rt.logger.child({ component: 'documents' }),
     });
+    // proofs of address are read with the English and French models together
+    const addressText = new TextReader(['eng', 'fra']);
+    const addressJobs = new AddressWorker({
+      orm: workerOrm,
+      boss: await rt.jobs(),
+      files,
+      text: addressText,
+      logger: rt.logger.child({ component: 'address' }),
+    });
     const faceGalleries = new FaceGalleries(await hasPgvector(rt.pool));
     const watchlistWorker = new WatchlistWorker({
       orm: workerOrm,
@@ -200,6 +215,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         vision,
         text,
         documentJobs,
+        addressJobs,
         logger: rt.logger,
         faceGalleries,
         mobileMoney,
@@ -207,6 +223,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       start: async () => {
         await amlJobs.start();
         await documentJobs.start();
+        await addressJobs.start();
         watchlistWorker.start();
         livenessExpiry.start();
         identityProgress.start();
@@ -218,6 +235,8 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await livenessExpiry.stop();
         await watchlistWorker.stop();
         await documentJobs.stop();
+        await addressJobs.stop();
+        await addressText.close();
         await vision.close();
         await text.close();
         await amlJobs.stop();

@@ -25,6 +25,8 @@ import { cognitiveKycService } from '../cognitive-kyc/cognitive-kyc.resolver.js'
 import { CognitiveKycCheckConnection } from '../cognitive-kyc/cognitive-kyc.type.js';
 import { mobileMoneyService } from '../mobile-money/mobile-money.resolver.js';
 import { MobileMoneyVerificationConnection } from '../mobile-money/mobile-money.type.js';
+import { addressService } from '../address/address.resolver.js';
+import { AddressVerificationConnection } from '../address/address.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -73,6 +75,12 @@ export class UserResolver {
   @FieldResolver(() => MobileMoneyVerificationConnection, { description: 'The user’s mobile money account verifications, newest first' })
   mobileMoneyVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return mobileMoneyService(ctx, 'read').list({ userId: user.id }, page);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => AddressVerificationConnection, { description: 'The user’s address verifications (proofs of address), newest first' })
+  addressVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return addressService(ctx, 'read').list({ userId: user.id }, page);
   }
 
   @Directive(LIST_SIZE)

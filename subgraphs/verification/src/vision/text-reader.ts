@@ -1,15 +1,27 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
 
 /**
- * The English model shipped by @tesseract.js-data/eng (LSTM, integer "best"): read from disk, never
- * downloaded. Resolved from the project (the working directory), as the CLIs find their files.
+ * A language's model as shipped by @tesseract.js-data/<lang> (LSTM, integer "best"; English and
+ * French are dependencies): read from disk, never downloaded. Resolved from the project (the
+ * working directory), as the CLIs find their files.
  */
-const LANG_PATH = path.join(
-  path.dirname(createRequire(path.resolve('package.json')).resolve('@tesseract.js-data/eng/package.json')),
-  '4.0.0_best_int',
-);
+const modelDir = (lang: string) =>
+  path.join(path.dirname(createRequire(path.resolve('package.json')).resolve(`@tesseract.js-data/${lang}/package.json`)), '4.0.0_best_int');
+
+/**
+ * Tesseract reads every model of a worker from one folder, and each language ships in a package of
+ * its own: several languages get a folder of links to their packages' files.
+ */
+function langPath(languages: readonly string[]): { dir: string; cleanup: () => void } {
+  if (languages.length === 1) return { dir: modelDir(languages[0]), cleanup: () => undefined };
+  const dir = mkdtempSync(path.join(tmpdir(), 'tessdata-'));
+  for (const lang of languages) symlinkSync(path.join(modelDir(lang), `${lang}.traineddata.gz`), path.join(dir, `${lang}.traineddata.gz`));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 export interface Box {
   x0: number;
@@ -36,16 +48,25 @@ export interface ReadText {
 
 /**
  * OCR with tesseract.js (its own worker thread, so the event loop stays free): started on first
- * use, one recognition at a time per reader.
+ * use, one recognition at a time per reader. `languages`: the models read together (`['eng', 'fra']`
+ * reads English and French text, accents included); English alone by default.
  */
 export class TextReader {
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private models: { dir: string; cleanup: () => void } | null = null;
+
+  constructor(private readonly languages: readonly string[] = ['eng']) {}
+
+  private start(): Promise<Worker> {
+    this.models ??= langPath(this.languages);
+    return createWorker([...this.languages], 1, { langPath: this.models.dir, gzip: true, cacheMethod: 'none' });
+  }
 
   /** `charset`: only these characters (a machine-readable zone: `A-Z`, `0-9` and `<`); `line`: the image is one line of text. */
   read(image: Buffer, opts: { charset?: string; line?: boolean } = {}): Promise<ReadText> {
     const run = this.queue.then(async () => {
-      const worker = await (this.worker ??= createWorker('eng', 1, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' }));
+      const worker = await (this.worker ??= this.start());
       await worker.setParameters({
         tessedit_char_whitelist: opts.charset ?? '',
         tessedit_pageseg_mode: opts.line ? PSM.SINGLE_LINE : PSM.AUTO,
@@ -73,5 +94,7 @@ export class TextReader {
     const worker = this.worker;
     this.worker = null;
     if (worker) await (await worker).terminate();
+    this.models?.cleanup();
+    this.models = null;
   }
 }

@@ -1,0 +1,131 @@
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
+import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
+import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
+import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
+import { readUpload } from '../../../../platform/graphql/upload.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
+import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
+import type { VerificationDeps } from '../deps.js';
+import { UserType } from '../user/user.type.js';
+import { ageText } from './address-decision.js';
+import { ADDRESS_RESOURCE } from './address.events.js';
+import { AddressVerificationFilter, CreateAddressVerificationInput, ReviewAddressVerificationInput } from './address.inputs.js';
+import { AddressService } from './address.service.js';
+import {
+  AddressVerificationConnection,
+  AddressVerificationEvent,
+  AddressVerificationType,
+  CreateAddressVerificationPayload,
+  ReviewAddressVerificationPayload,
+} from './address.type.js';
+
+type Ctx = SubgraphContext<VerificationDeps>;
+
+export function addressService(ctx: Ctx, access: 'read' | 'write'): AddressService {
+  return new AddressService(ctx.em, authorize(ctx, 'verification', `address:${access}`), {
+    files: ctx.deps.files,
+    jobs: ctx.deps.addressJobs,
+    fetch: { timeoutMs: ctx.deps.config.ADDRESS_FETCH_TIMEOUT_MS, allowPrivateTargets: ctx.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+  });
+}
+
+const fromSnapshot = (s: Record<string, unknown>) =>
+  reviveDates<AddressVerificationType>(s, ['checkedAt', 'completedAt', 'reviewedAt', 'createdAt', 'updatedAt']);
+
+const subscribe =
+  (filter: 'resourceId' | 'userId') =>
+  ({ args, context }: { args: Record<string, string>; context: unknown }) =>
+    tenantEvents(context as Ctx, { service: 'verification', permission: 'address:read' }, ADDRESS_RESOURCE, {
+      [filter]: args[filter === 'resourceId' ? 'id' : 'userId'],
+    });
+
+@Resolver(() => AddressVerificationType)
+export class AddressResolver {
+  @Query(() => AddressVerificationType, { nullable: true, description: 'One address verification; null when there is none with this id' })
+  addressVerification(@Arg('id', () => ID, { description: 'Its identifier' }) id: string, @Ctx() ctx: Ctx) {
+    return addressService(ctx, 'read').find(id);
+  }
+
+  @Directive(LIST_SIZE)
+  @Query(() => AddressVerificationConnection, {
+    description: 'The organization’s address verifications, newest first: of one user, or in one status (the review queue)',
+  })
+  addressVerifications(
+    @Arg('filter', () => AddressVerificationFilter, { nullable: true, description: 'Which ones; all when absent' })
+    filter: AddressVerificationFilter | null,
+    @Args() page: ConnectionArgs,
+    @Ctx() ctx: Ctx,
+  ) {
+    return addressService(ctx, 'read').list(filter ?? {}, page);
+  }
+
+  @FieldResolver(() => UserType, { description: 'The user whose address it is' })
+  user(@Root() a: AddressVerificationType): UserType {
+    return { id: a.userId };
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'The document’s age when checked, as text: "44 days"; null until checked or without a date',
+  })
+  documentAge(@Root() a: AddressVerificationType): string | null {
+    return ageText(a.documentAgeDays ?? null);
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: 'The same in whole days, from the issue date to the check' })
+  documentAgeDays(@Root() a: AddressVerificationType): number | null {
+    return a.documentAgeDays ?? null;
+  }
+
+  @FieldResolver(() => String, { description: 'Where the document image is served (GET with your API key; only to your organization)' })
+  documentImageUrl(@Root() a: AddressVerificationType): string {
+    return fileUrl(a.fileId);
+  }
+
+  @Mutation(() => CreateAddressVerificationPayload, {
+    description: 'Submits a proof of address (an upload or a URL); it is created PROCESSING and checked in the background',
+  })
+  async createAddressVerification(@Arg('input') input: CreateAddressVerificationInput, @Ctx() ctx: Ctx) {
+    const service = addressService(ctx, 'write');
+    const addressVerification = await service.submit({
+      ...input,
+      document: input.document ? await readUpload(input.document, 'document') : null,
+    });
+    return { addressVerification };
+  }
+
+  @Mutation(() => ReviewAddressVerificationPayload, {
+    description: 'Records a reviewer’s decision on an address verification in MANUAL_REVIEW (otherwise a CONFLICT user error)',
+  })
+  async reviewAddressVerification(@Arg('input') input: ReviewAddressVerificationInput, @Ctx() ctx: Ctx) {
+    return { addressVerification: await addressService(ctx, 'write').review(input.id, input) };
+  }
+
+  @Subscription(() => AddressVerificationEvent, {
+    description: 'Every change of one address verification',
+    subscribe: subscribe('resourceId'),
+  })
+  addressVerificationUpdated(
+    @Root() event: StreamedEvent,
+    @Arg('id', () => ID, { description: 'The address verification to follow' }) _id: string,
+  ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => AddressVerificationEvent, {
+    description: 'Every change of every address verification of one user, present and future',
+    subscribe: subscribe('userId'),
+  })
+  addressVerificationUpdatedForUser(
+    @Root() event: StreamedEvent,
+    @Arg('userId', { description: 'The user whose address verifications to follow' }) _userId: string,
+  ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+}
+
+/** Federation: other subgraphs reference an address verification by id (tenant-checked). */
+export function resolveAddressReference(ref: { id: string }, ctx: Ctx) {
+  return addressService(ctx, 'read').find(ref.id);
+}

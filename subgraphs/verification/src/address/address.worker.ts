@@ -1,0 +1,111 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../../../platform/db/orm.js';
+import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import type { Logger } from '../../../../platform/logger.js';
+import type { FileService } from '../../../../platform/storage/file-store.js';
+import type { TextReader } from '../vision/text-reader.js';
+import { decideAddress, type AddressDecision } from './address-decision.js';
+import { readAddressFields } from './address-fields.js';
+import { AddressVerification } from './address.entity.js';
+import { recordAddressEvent } from './address.events.js';
+import { ADDRESS_LIFECYCLE, type AddressTrigger } from './address.lifecycle.js';
+import type { AddressJobs } from './address.service.js';
+
+export const ADDRESS_CHECK_QUEUE = 'address-check';
+
+const TRIGGER_OF: Record<AddressDecision, AddressTrigger> = {
+  VERIFIED: 'check.verified',
+  REJECTED: 'check.rejected',
+  MANUAL_REVIEW: 'check.flagged',
+};
+
+export interface AddressWorkerOptions {
+  orm: Orm;
+  boss: PgBoss;
+  files: FileService;
+  /** OCR with the English and French models together. */
+  text: TextReader;
+  logger: Logger;
+}
+
+/**
+ * Address checks as pg-boss jobs (queued in the transaction that accepted the document, so an
+ * accepted document is always checked; retried with backoff when OCR or the database fails). A
+ * check reads the document off the request threads (Tesseract's worker) and records the decision
+ * in one transaction with its event.
+ */
+export class AddressWorker implements AddressJobs {
+  constructor(private readonly opts: AddressWorkerOptions) {}
+
+  async start(): Promise<void> {
+    const { boss } = this.opts;
+    const queue = { expireInSeconds: 300, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 };
+    await boss.createQueue(ADDRESS_CHECK_QUEUE, queue).catch(() => undefined);
+    await boss.updateQueue(ADDRESS_CHECK_QUEUE, queue);
+    await boss.work<{ addressId: string }>(ADDRESS_CHECK_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
+      await this.check(job.data.addressId);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.opts.boss.offWork(ADDRESS_CHECK_QUEUE, { wait: true }).catch(() => undefined);
+  }
+
+  async enqueueCheck(em: EntityManager, addressId: string): Promise<void> {
+    await this.opts.boss.send(ADDRESS_CHECK_QUEUE, { addressId }, { db: jobDb(em) });
+  }
+
+  /** Checks one document; idempotent (a decided verification is left alone). */
+  async check(addressId: string, today = new Date()): Promise<void> {
+    const pending = await this.opts.orm.em.fork().findOne(AddressVerification, { id: addressId });
+    if (!pending || pending.status !== 'PROCESSING') return;
+    const tenant = { organizationId: pending.organizationId, environment: pending.environment };
+    const file = await this.opts.files.read(tenant, pending.fileId);
+    if (!file) {
+      // the bytes are gone (deleted under it): nothing to judge, a reviewer decides
+      await this.move(addressId, 'check.flagged', (a, now) => Object.assign(a, { reasons: ['DOCUMENT_MISSING'], checkedAt: now }));
+      return;
+    }
+    const text = await this.opts.text.read(file.bytes);
+    const fields = readAddressFields(text.lines.map((line) => line.text));
+    const textConfidence = text.lines.length ? text.lines.reduce((sum, line) => sum + line.confidence, 0) / text.lines.length : 0;
+    const outcome = decideAddress({
+      fields,
+      textConfidence,
+      expectedAddress: pending.expectedAddress ?? null,
+      today: today.toISOString().slice(0, 10),
+    });
+    await this.move(addressId, TRIGGER_OF[outcome.decision], (a, now) =>
+      Object.assign(a, {
+        extractedData: fields,
+        documentAgeDays: outcome.documentAgeDays,
+        addressMatch: outcome.comparison?.match ?? null,
+        addressMatchScore: outcome.comparison?.score ?? null,
+        addressMatchExplanation:
+          outcome.comparison?.explanation ??
+          (!a.expectedAddress
+            ? 'No address was declared: the address read from the document is the one it proves.'
+            : 'No address could be read on the document to compare with the declared one.'),
+        textConfidence: Math.round(textConfidence * 10) / 10,
+        reasons: outcome.reasons,
+        checkedAt: now,
+        ...(outcome.decision !== 'MANUAL_REVIEW' && { completedAt: now }),
+      }),
+    );
+    this.opts.logger.info({ addressId, decision: outcome.decision, reasons: outcome.reasons }, 'address document checked');
+  }
+
+  /** One move of the lifecycle in its own transaction, with its event; nothing when it no longer applies (decided already). */
+  private async move(id: string, trigger: AddressTrigger, change: (a: AddressVerification, now: Date) => void): Promise<void> {
+    await this.opts.orm.em.fork().transactional(async (em) => {
+      const a = await em.findOne(AddressVerification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!a || !ADDRESS_LIFECYCLE.allows(a.status, trigger)) return;
+      const { status, event } = ADDRESS_LIFECYCLE.fire(a.status, trigger);
+      change(a, new Date());
+      a.status = status;
+      await em.flush();
+      recordAddressEvent(em, event, a);
+    });
+  }
+}
