@@ -728,8 +728,6 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
         expect(res.status).toBe(202);
         return res.body.notification_id as string;
       };
-      const first = await send('+254711000777');
-      const second = await send('+254711000888');
       const messages = async (filter: Record<string, unknown>, after: string | null = null) =>
         (
           await stack.gql(
@@ -739,6 +737,10 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
             own,
           )
         ).body.data.sandboxMessages;
+      // the second is sent once the first was dispatched: sandbox messages are ordered by dispatch
+      const first = await send('+254711000777');
+      await eventually(async () => (await messages({ notificationId: first })).totalCount === 1);
+      const second = await send('+254711000888');
       const newest = await eventually(async () => {
         const page = await messages({ channel: 'SMS' });
         return page.totalCount === 2 ? page : null;
