@@ -10,6 +10,7 @@ import { screeningRoutes, watchlistRoutes } from './routes/screening.js';
 import { riskRoutes } from './routes/risk.js';
 import { livenessRoutes } from './routes/liveness.js';
 import { biometricsRoutes } from './routes/biometrics.js';
+import { emailRoutes, phoneRoutes } from './routes/otp.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -25,4 +26,6 @@ export const routes: readonly Route[] = [
   ...watchlistRoutes,
   ...riskRoutes,
   ...biometricsRoutes,
+  ...phoneRoutes,
+  ...emailRoutes,
 ];

@@ -10,6 +10,7 @@ import type { VisionPool } from './vision/vision.pool.js';
 import type { TextReader } from './vision/text-reader.js';
 import type { DocumentJobs } from './document/document.service.js';
 import type { FaceGalleries } from './biometrics/enrollment.store.js';
+import type { OtpDeps } from './otp/otp.service.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -40,4 +41,6 @@ export interface VerificationDeps {
   documentJobs: DocumentJobs;
   /** Enrolled faces for biometric dedup, searched in this process's memory (or through pgvector). */
   faceGalleries: FaceGalleries;
+  /** Phone and email codes: their secret, policy per kind, notify as the sender, where magic links point. */
+  otp: OtpDeps;
 }

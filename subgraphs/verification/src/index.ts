@@ -45,6 +45,10 @@ import { BiometricDedupCheck } from './biometrics/dedup.entity.js';
 import { BiometricDedupResolver, BiometricEnrollmentResolver } from './biometrics/dedup.resolver.js';
 import { FaceGalleries } from './biometrics/enrollment.store.js';
 import { hasPgvector } from './biometrics/pgvector.js';
+import { OtpVerification } from './otp/otp.entity.js';
+import { EmailVerificationResolver, PhoneVerificationResolver, resolveEmailReference, resolvePhoneReference } from './otp/otp.resolver.js';
+import { otpExpiryWorker } from './otp/otp.worker.js';
+import { otpDeps } from './otp/otp.config.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -62,6 +66,7 @@ export const verificationEntities = [
   LivenessSession,
   BiometricDedupCheck,
   CognitiveKycCheck,
+  OtpVerification,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -89,12 +94,16 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     BiometricEnrollmentResolver,
     CognitiveKycResolver,
     FraudHistoryResolver,
+    PhoneVerificationResolver,
+    EmailVerificationResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
     DocumentVerification: resolveDocumentReference,
     LivenessSession: resolveLivenessReference,
     CognitiveKycCheck: resolveCognitiveKycReference,
+    PhoneVerification: resolvePhoneReference,
+    EmailVerification: resolveEmailReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>
@@ -170,6 +179,11 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'liveness' }),
       sweepMs: rt.config.LIVENESS_SWEEP_MS,
     });
+    const otpExpiry = otpExpiryWorker({
+      orm: workerOrm,
+      logger: rt.logger.child({ component: 'otp' }),
+      sweepMs: rt.config.OTP_SWEEP_MS,
+    });
     return {
       deps: {
         config: rt.config,
@@ -188,17 +202,20 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         documentJobs,
         logger: rt.logger,
         faceGalleries,
+        otp: otpDeps(rt),
       },
       start: async () => {
         await amlJobs.start();
         await documentJobs.start();
         watchlistWorker.start();
         livenessExpiry.start();
+        otpExpiry.start();
         identityProgress.start();
       },
       stop: async () => {
         await identityProgress.stop();
         await livenessExpiry.stop();
+        await otpExpiry.stop();
         await watchlistWorker.stop();
         await documentJobs.stop();
         await vision.close();

@@ -32,13 +32,17 @@ const SEND = `mutation OtpSend($input: SendNotificationInput!) {
   sendNotification(input: $input) { notification { id } userErrors { message code } }
 }`;
 const CREATE_TEMPLATE = `mutation OtpTemplate($input: CreateNotificationTemplateInput!) {
-  createNotificationTemplate(input: $input) { template { id } userErrors { message code } }
+  createNotificationTemplate(input: $input) { notificationTemplate { id } userErrors { message code } }
 }`;
 
 interface GraphQLAnswer {
   data?: Record<
     string,
-    { notification?: { id: string } | null; template?: { id: string } | null; userErrors: { message: string; code?: string }[] } | null
+    {
+      notification?: { id: string } | null;
+      notificationTemplate?: { id: string } | null;
+      userErrors: { message: string; code?: string }[];
+    } | null
   >;
   errors?: { message: string; extensions?: { code?: string } }[];
 }
@@ -69,7 +73,12 @@ export class NotifyHttpSender implements OtpSender {
       // first code of this tenant: its template is created, then the send is made again
       const template = { name: message.template, channels: message.content };
       const created = await this.call(message.tenant, CREATE_TEMPLATE, { input: template });
-      if (!created.data?.createNotificationTemplate?.template) throw unavailable('notify refused the message template');
+      const made = created.data?.createNotificationTemplate;
+      // a concurrent first send may have created it: a CONFLICT is as good
+      if (!made?.notificationTemplate && !made?.userErrors.some((e) => e.code === 'CONFLICT'))
+        throw unavailable(
+          `notify refused the message template: ${[...(created.errors ?? []), ...(made?.userErrors ?? [])].map((e) => e.message).join('; ')}`,
+        );
       answer = await this.call(message.tenant, SEND, { input }, message.idempotencyKey);
       result = answer.data?.sendNotification;
     }

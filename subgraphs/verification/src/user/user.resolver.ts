@@ -23,6 +23,8 @@ import { dedupService } from '../biometrics/dedup.resolver.js';
 import { BiometricEnrollmentType } from '../biometrics/dedup.type.js';
 import { cognitiveKycService } from '../cognitive-kyc/cognitive-kyc.resolver.js';
 import { CognitiveKycCheckConnection } from '../cognitive-kyc/cognitive-kyc.type.js';
+import { EmailVerificationResolver, PhoneVerificationResolver } from '../otp/otp.resolver.js';
+import { EmailVerificationConnection, PhoneVerificationConnection } from '../otp/otp.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -101,6 +103,18 @@ export class UserResolver {
   @FieldResolver(() => LivenessSessionConnection, { description: 'The user’s liveness sessions, newest first' })
   livenessSessions(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return new LivenessResolver().livenessSessions({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => PhoneVerificationConnection, { description: 'The user’s phone verifications, newest first' })
+  phoneVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new PhoneVerificationResolver().phoneVerifications({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => EmailVerificationConnection, { description: 'The user’s email verifications, newest first' })
+  emailVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new EmailVerificationResolver().emailVerifications({ userId: user.id }, page, ctx);
   }
 
   @FieldResolver(() => BiometricEnrollmentType, {
