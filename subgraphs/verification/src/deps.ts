@@ -11,6 +11,7 @@ import type { TextReader } from './vision/text-reader.js';
 import type { DocumentJobs } from './document/document.service.js';
 import type { FaceGalleries } from './biometrics/enrollment.store.js';
 import type { OtpDeps } from './otp/otp.service.js';
+import type { Orm } from '../../../platform/db/orm.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -43,4 +44,6 @@ export interface VerificationDeps {
   faceGalleries: FaceGalleries;
   /** Phone and email codes: their secret, policy per kind, notify as the sender, where magic links point. */
   otp: OtpDeps;
+  /** For plain HTTP routes outside a GraphQL request (magic links). */
+  orm: Orm;
 }

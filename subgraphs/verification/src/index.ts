@@ -49,6 +49,7 @@ import { OtpVerification } from './otp/otp.entity.js';
 import { EmailVerificationResolver, PhoneVerificationResolver, resolveEmailReference, resolvePhoneReference } from './otp/otp.resolver.js';
 import { otpExpiryWorker } from './otp/otp.worker.js';
 import { otpDeps } from './otp/otp.config.js';
+import { MAGIC_LINK_PATH, serveMagicLinks } from './otp/magic-link.route.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -106,12 +107,14 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     EmailVerification: resolveEmailReference,
     User: resolveUserReference,
   },
-  // uploaded files (document images), for the gateway's /files/<id>
-  routes: (app, deps) =>
+  // uploaded files (document images), for the gateway's /files/<id>; magic links, public (their token is the credential)
+  routes: (app, deps) => {
     app.get(
       FILE_ROUTE,
       serveFiles({ files: deps.files, internalSecret: deps.internalSecret, audience: 'verification', logger: deps.logger }),
-    ),
+    );
+    app.get(MAGIC_LINK_PATH, serveMagicLinks({ orm: deps.orm, otp: deps.otp, logger: deps.logger }));
+  },
 };
 
 export const verificationService: ServiceModule<VerificationDeps> = {
@@ -203,6 +206,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         logger: rt.logger,
         faceGalleries,
         otp: otpDeps(rt),
+        orm: workerOrm,
       },
       start: async () => {
         await amlJobs.start();
