@@ -6,6 +6,7 @@ import type { Logger } from '../../../../platform/logger.js';
 export { MAGIC_LINK_PATH } from '../../../../platform/http/magic-link.js';
 import { OtpVerification } from './otp.entity.js';
 import { readLinkToken } from './otp.js';
+import { isUuid } from '../../../../platform/ids.js';
 import { OtpService, type OtpDeps } from './otp.service.js';
 
 /** The browser's destination: the redirectUrl given at creation with the outcome in its query. */
@@ -22,7 +23,7 @@ export function serveMagicLinks(opts: { orm: Orm; otp: OtpDeps; logger: Logger }
     try {
       const token = typeof req.query.token === 'string' ? req.query.token : '';
       const read = readLinkToken(opts.otp.secret, token);
-      if (!read) throw new AppError('NOT_FOUND', 'token: this link is not valid');
+      if (!read || !isUuid(read.verificationId)) throw new AppError('NOT_FOUND', 'token: this link is not valid');
       const em = opts.orm.em.fork();
       const found = await em.findOne(OtpVerification, { id: read.verificationId, kind: 'email' });
       if (!found) throw new AppError('NOT_FOUND', 'token: this link is not valid');

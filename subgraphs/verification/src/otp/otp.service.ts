@@ -248,6 +248,7 @@ export class OtpService {
 
   /** Every change: lock, check it is PENDING (409 otherwise), change, move by the lifecycle table, record the event — one transaction. */
   private apply(id: string, change: (v: OtpVerification) => Promise<OtpTrigger>): Promise<OtpVerification> {
+    if (!isUuid(id)) return Promise.reject(notFoundIn(this.kind, id));
     return this.em.transactional(async (em) => {
       const v = await em.findOne(
         OtpVerification,
