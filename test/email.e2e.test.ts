@@ -20,7 +20,7 @@ describe('email verification end to end', () => {
   let clientId: string;
 
   beforeAll(async () => {
-    stack = await startTestStack({ OTP_PER_ADDRESS_PER_HOUR: '2' }, { webhookCa: cert.cert });
+    stack = await startTestStack({ OTP_PER_ADDRESS_PER_HOUR: '2', OTP_RESEND_COOLDOWN_SECONDS: '1' }, { webhookCa: cert.cert });
     const api = await stack.createClient({ name: 'email live' });
     live = { 'x-api-key': api.apiKey };
     clientId = api.id;
@@ -31,11 +31,11 @@ describe('email verification end to end', () => {
   afterAll(() => stack?.stop());
 
   /** The email the address received (its code and magic link), from notify's sandbox messages. */
-  const received = async (to: string) =>
+  const received = async (to: string, count = 1) =>
     eventually(async () => {
       const res = await stack.rest('GET', `/v1/sandbox/messages?to=${encodeURIComponent(to)}`, undefined, liveNotify);
       const [mail] = (res.body.data ?? []) as Array<{ html: string; subject: string }>;
-      if (!mail) return null;
+      if (!mail || res.body.total < count) return null;
       const html = decode(mail.html);
       const link = /href="([^"]*magic-link\?token=[^"]+)"/.exec(html)?.[1] ?? null;
       return { code: /<strong>(\d{6})<\/strong>/.exec(html)![1], link, subject: mail.subject };
@@ -64,6 +64,31 @@ describe('email verification end to end', () => {
     expect(miss.body).toMatchObject({ status: 'PENDING', attemptsRemaining: 2 });
     const hit = await stack.rest('POST', `/v1/verifications/email/${created.body.id}/verify`, { code: mail.code }, live);
     expect(hit.body).toMatchObject({ status: 'VERIFIED', verifiedAt: expect.any(String) });
+    expect((await stack.rest('GET', `/v1/verifications/email/${created.body.id}`, undefined, live)).body.status).toBe('VERIFIED');
+  });
+
+  it('resends a new code after the cool-down (429 with Retry-After before it); the old code stops working', async () => {
+    const email = newAddress();
+    const created = await stack.rest('POST', '/v1/verifications/email', { email, userId: 'user-r', method: 'MAGIC_LINK' }, live);
+    const first = await received(email);
+    const early = await stack.rest('POST', `/v1/verifications/email/${created.body.id}/resend`, undefined, live);
+    expect(early.status).toBe(429);
+    expect(Number(early.headers.get('retry-after'))).toBe(1);
+    const resent = await eventually(async () => {
+      const res = await stack.rest('POST', `/v1/verifications/email/${created.body.id}/resend`, undefined, live);
+      return res.status === 200 ? res : null;
+    });
+    expect(resent.body).toMatchObject({ status: 'PENDING', sends: 2, attemptsRemaining: 3 });
+    const second = await received(email, 2);
+    expect(second.link).not.toBe(first.link);
+    // the first link was replaced: it no longer verifies (no redirectUrl: a 409)
+    expect((await open(first.link!)).status).toBe(409);
+    if (first.code !== second.code) {
+      const old = await stack.rest('POST', `/v1/verifications/email/${created.body.id}/verify`, { code: first.code }, live);
+      expect(old.body).toMatchObject({ status: 'PENDING', attemptsRemaining: 2 });
+    }
+    const opened = await open(second.link!);
+    expect([opened.status, await opened.text()]).toEqual([200, 'Your email address is verified. You can close this page.']);
     expect((await stack.rest('GET', `/v1/verifications/email/${created.body.id}`, undefined, live)).body.status).toBe('VERIFIED');
   });
 
