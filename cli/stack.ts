@@ -79,6 +79,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       ca,
     });
+    const configuredUrls: Partial<Record<ServiceKey, string>> = {
+      verification: config.VERIFICATION_URL,
+      risk: config.RISK_URL,
+      notify: config.NOTIFY_URL,
+    };
     const runtime: ServiceRuntime = {
       config,
       databaseUrl: opts.databaseUrl,
@@ -89,6 +94,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       deliveries,
       webhookEvents: SERVICE_MODULES.flatMap((m) => m.webhookEvents),
       internalSecret: opts.internalSecret,
+      // read when called: a service started later in this process (notify after verification) is found then
+      serviceUrl: (name) => urls[name as ServiceKey] ?? configuredUrls[name as ServiceKey],
       jobs: () =>
         (boss ??= startJobs(opts.databaseUrl, logger, config.JOBS_SUPERVISE_SECONDS).then((b) => {
           stops.push(() => b.stop({ graceful: true, timeout: 5_000 }));
@@ -145,9 +152,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       const gateway = await startGateway({
         supergraphSdl: readSupergraph(),
         subgraphUrls: {
-          verification: urls.verification ?? config.VERIFICATION_URL,
-          risk: urls.risk ?? config.RISK_URL,
-          notify: urls.notify ?? config.NOTIFY_URL,
+          verification: runtime.serviceUrl('verification'),
+          risk: runtime.serviceUrl('risk'),
+          notify: runtime.serviceUrl('notify'),
         },
         authenticate,
         internalSecret: opts.internalSecret,

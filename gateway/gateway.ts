@@ -23,6 +23,7 @@ import { SubscriptionRouter } from './subscriptions.js';
 import { multipartUploads } from './uploads.js';
 import { fileDownloads } from './files.js';
 import { FILE_ROUTE } from '../platform/storage/file-routes.js';
+import { forwardMagicLinks, MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
 import { serveGraphqlWs } from './ws-server.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -201,6 +202,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       sendAppError(res, asAppError(error, logger));
     }
   });
+  // public: a magic link's token is its credential (the verification subgraph checks it)
+  app.get(
+    MAGIC_LINK_PATH,
+    forwardMagicLinks(() => dataSources.get('verification')?.url, logger),
+  );
   app.get(
     FILE_ROUTE,
     edgeAuth(opts.authenticate, logger),

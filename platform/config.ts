@@ -70,6 +70,16 @@ const schema = z.object({
   // liveness: a session admits photos this long (the spec: 10 minutes); overdue ones are expired by a sweep this often
   LIVENESS_SESSION_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   LIVENESS_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
+  // phone and email verification codes (the spec: phone 10 minutes; email 15 minutes; 3 attempts each)
+  PHONE_OTP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  EMAIL_OTP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  OTP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  OTP_RESEND_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
+  OTP_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000).default(5),
+  OTP_PER_ORGANIZATION_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  OTP_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
+  /** Where magic links point (the REST adapter as the public reaches it): `<base>/v1/verifications/email/magic-link?token=…` */
+  MAGIC_LINK_BASE_URL: z.url().default('http://localhost:8080'),
   // identity verifications: how often each process looks for ones whose submissions changed unseen (a crash, a lost notice)
   IDENTITY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
   // mobile money: one lookup's deadline at the operator (the request waits for it), and how often

@@ -24,6 +24,8 @@ export interface ServiceRuntime {
   webhookEvents: readonly string[];
   /** Shared by the gateway and the subgraphs: signs principals and session tokens. */
   internalSecret: string;
+  /** Where another service's GraphQL endpoint answers: this process's own when it runs it, else its configured URL (NOTIFY_URL…). */
+  serviceUrl(name: ServiceName): string | undefined;
 }
 
 export interface ServiceInstance<Deps> {

@@ -696,6 +696,27 @@ export const MOBILE_MONEY_VERIFICATION = /* GraphQL */ `
   }
 `;
 
+/** Ordered as the spec's phone record (then what the spec leaves open). */
+export const PHONE_VERIFICATION = /* GraphQL */ `
+  fragment PhoneVerificationFields on PhoneVerification {
+    id
+    userId
+    phoneNumber
+    channel
+    status
+    expiresAt
+    createdAt
+    attemptsRemaining
+    verifiedAt
+    locale
+    country
+    lineType
+    sends
+    failureReason
+    updatedAt
+  }
+`;
+
 /** The spec's address record first (`id` … `completedAt`), then what the check measured. */
 export const ADDRESS_VERIFICATION = /* GraphQL */ `
   fragment AddressVerificationFields on AddressVerification {
@@ -727,6 +748,26 @@ export const ADDRESS_VERIFICATION = /* GraphQL */ `
     reviewedBy
     reviewNotes
     reviewedAt
+    updatedAt
+  }
+`;
+
+/** Ordered as the spec's email record (then what the spec leaves open). */
+export const EMAIL_VERIFICATION = /* GraphQL */ `
+  fragment EmailVerificationFields on EmailVerification {
+    id
+    userId
+    email
+    status
+    expiresAt
+    createdAt
+    verifiedAt
+    method
+    redirectUrl
+    disposable
+    attemptsRemaining
+    sends
+    failureReason
     updatedAt
   }
 `;

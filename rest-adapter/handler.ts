@@ -8,6 +8,8 @@ import { mapResponse } from './mapping.js';
 import busboy from 'busboy';
 import { FilePart, MAX_UPLOAD_BYTES } from '../platform/graphql/upload.js';
 import type { OperationData, Route, RouteInput } from './route.js';
+import { fetchMagicLink, passBack } from '../platform/http/magic-link.js';
+import { UNAVAILABLE_RETRY_AFTER_S } from './gateway.js';
 
 const CREDENTIAL_HEADERS = ['x-api-key', 'authorization', 'x-admin-secret'];
 /** Client headers the gateway needs: credentials, idempotency, tracing. */
@@ -103,6 +105,30 @@ export function fileDownload(gateway: GatewayClient): RequestHandler[] {
       res
         .set({ 'content-type': file.contentType, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' })
         .send(file.bytes);
+    },
+  ];
+}
+
+/**
+ * GET /verifications/email/magic-link?token=…: public (the token is the credential), passed to the
+ * gateway as is; its 302 (or page) goes back to the browser, its errors as REST error bodies.
+ */
+export function magicLink(gatewayUrl: string): RequestHandler[] {
+  return [
+    refuseNulInUrl,
+    async (req, res) => {
+      const response = await fetchMagicLink(gatewayUrl, req.query.token);
+      if (!response) throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable', { retryAfter: UNAVAILABLE_RETRY_AFTER_S });
+      if (response.status < 400) return passBack(response, res);
+      const text = await response.text();
+      let errors: Array<{ message?: string; extensions?: { code?: unknown } }> = [];
+      try {
+        errors = (JSON.parse(text) as { errors?: typeof errors }).errors ?? [];
+      } catch {
+        // not JSON: a gateway fault, answered below
+      }
+      if (!errors.length) throw new Error(`Gateway answered a magic link with HTTP ${response.status}: ${text.slice(0, 200)}`);
+      throw fromGraphQLErrors(response.status, errors);
     },
   ];
 }

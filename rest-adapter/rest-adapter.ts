@@ -6,7 +6,8 @@ import { trustedProxies } from '../platform/http/trusted-proxies.js';
 import type { Logger } from '../platform/logger.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { createGatewayClient } from './gateway.js';
-import { fileDownload, routeHandlers } from './handler.js';
+import { fileDownload, magicLink, routeHandlers } from './handler.js';
+import { MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
 import { openApiDocument } from './openapi.js';
 import { routes } from './routes.js';
 
@@ -48,6 +49,8 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   app.get(['/openapi.json', '/v1/openapi.json'], (_req, res) => {
     res.json(openApi);
   });
+  // before the table: `/verifications/email/:id` would take it for an id
+  app.get([MAGIC_LINK_PATH, `/v1${MAGIC_LINK_PATH}`], ...magicLink(opts.gatewayUrl));
   for (const route of routes) {
     const method = route.method.toLowerCase() as Lowercase<typeof route.method>;
     app[method]([route.path, `/v1${route.path}`], ...routeHandlers(route, gateway));

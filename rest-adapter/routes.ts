@@ -12,6 +12,7 @@ import { livenessRoutes } from './routes/liveness.js';
 import { biometricsRoutes } from './routes/biometrics.js';
 import { mobileMoneyRoutes } from './routes/mobile-money.js';
 import { addressRoutes } from './routes/address.js';
+import { emailRoutes, phoneRoutes } from './routes/otp.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -29,4 +30,6 @@ export const routes: readonly Route[] = [
   ...biometricsRoutes,
   ...mobileMoneyRoutes,
   ...addressRoutes,
+  ...phoneRoutes,
+  ...emailRoutes,
 ];

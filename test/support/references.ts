@@ -56,6 +56,8 @@ export const KINDS = [
   'BiometricDedupCheck',
   'MobileMoneyVerification',
   'AddressVerification',
+  'PhoneVerification',
+  'EmailVerification',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 
@@ -93,6 +95,9 @@ const BY_FIELD_AND_NAME: Record<string, RecordKind> = {
   'notifications.batchId': 'NotificationBatch',
   // a recipient profile's id is the integrator's user id
   'notificationUpdatedForUser.userId': 'NotificationRecipient',
+  // Form B's verify routes name the verification in the body
+  'verifyPhoneCode.verificationId': 'PhoneVerification',
+  'verifyEmailCode.verificationId': 'EmailVerification',
 };
 /** `id` / `name` arguments name the record the field returns; these return types are other views of one. */
 const RETURN_TYPE_KIND: Record<string, RecordKind> = {

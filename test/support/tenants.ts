@@ -109,6 +109,10 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     ip: '102.89.34.10',
   });
   const ip = await call('verification', 'POST', '/intelligence/ip', { ip: '41.90.1.2', userId });
+  // a number of the tenant's own (send limits count per number, across organizations), not one of notify's failing sandbox numbers
+  const phoneNumber = `+25471${String(parseInt(marker.slice(1, 9), 16) % 1_000_000).padStart(6, '0')}9`;
+  const phone = await call('verification', 'POST', '/verifications/phone', { phoneNumber, userId });
+  const email = await call('verification', 'POST', '/verifications/email', { email: `${marker}@example.com`, userId });
   // the screening index loads the fixture list on a notification: wait until it matches
   const screening = await eventually(async () => {
     const res = await call('verification', 'POST', '/screening/aml', { userId, ...LISTED_PERSON });
@@ -210,6 +214,8 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     BiometricDedupCheck: [made(dedup.id)],
     MobileMoneyVerification: [made(mobileMoney.id)],
     AddressVerification: [made(address.id)],
+    PhoneVerification: [made(phone.id)],
+    EmailVerification: [made(email.id)],
   };
   return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
 }

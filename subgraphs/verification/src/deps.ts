@@ -12,6 +12,8 @@ import type { DocumentJobs } from './document/document.service.js';
 import type { FaceGalleries } from './biometrics/enrollment.store.js';
 import type { MobileMoneyAdapters } from './mobile-money/adapters/registry.js';
 import type { AddressJobs } from './address/address.service.js';
+import type { OtpDeps } from './otp/otp.service.js';
+import type { Orm } from '../../../platform/db/orm.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -46,4 +48,8 @@ export interface VerificationDeps {
   faceGalleries: FaceGalleries;
   /** Mobile money operators' account lookups: the sandbox, and the real adapters configured (MTN MoMo). */
   mobileMoney: MobileMoneyAdapters;
+  /** Phone and email codes: their secret, policy per kind, notify as the sender, where magic links point. */
+  otp: OtpDeps;
+  /** For plain HTTP routes outside a GraphQL request (magic links). */
+  orm: Orm;
 }

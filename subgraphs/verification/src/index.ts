@@ -52,6 +52,11 @@ import { MobileMoneySweep } from './mobile-money/mobile-money.worker.js';
 import { AddressVerification } from './address/address.entity.js';
 import { AddressResolver, resolveAddressReference } from './address/address.resolver.js';
 import { AddressWorker } from './address/address.worker.js';
+import { OtpVerification } from './otp/otp.entity.js';
+import { EmailVerificationResolver, PhoneVerificationResolver, resolveEmailReference, resolvePhoneReference } from './otp/otp.resolver.js';
+import { otpExpiryWorker } from './otp/otp.worker.js';
+import { otpDeps } from './otp/otp.config.js';
+import { MAGIC_LINK_PATH, serveMagicLinks } from './otp/magic-link.route.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -71,6 +76,7 @@ export const verificationEntities = [
   CognitiveKycCheck,
   MobileMoneyVerification,
   AddressVerification,
+  OtpVerification,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -100,6 +106,8 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     FraudHistoryResolver,
     MobileMoneyResolver,
     AddressResolver,
+    PhoneVerificationResolver,
+    EmailVerificationResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
@@ -108,14 +116,18 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     CognitiveKycCheck: resolveCognitiveKycReference,
     MobileMoneyVerification: resolveMobileMoneyReference,
     AddressVerification: resolveAddressReference,
+    PhoneVerification: resolvePhoneReference,
+    EmailVerification: resolveEmailReference,
     User: resolveUserReference,
   },
-  // uploaded files (document images), for the gateway's /files/<id>
-  routes: (app, deps) =>
+  // uploaded files (document images), for the gateway's /files/<id>; magic links, public (their token is the credential)
+  routes: (app, deps) => {
     app.get(
       FILE_ROUTE,
       serveFiles({ files: deps.files, internalSecret: deps.internalSecret, audience: 'verification', logger: deps.logger }),
-    ),
+    );
+    app.get(MAGIC_LINK_PATH, serveMagicLinks({ orm: deps.orm, otp: deps.otp, logger: deps.logger }));
+  },
 };
 
 export const verificationService: ServiceModule<VerificationDeps> = {
@@ -199,6 +211,11 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       sweepMs: rt.config.MOBILE_MONEY_SWEEP_MS,
       timeoutMs: rt.config.MOBILE_MONEY_TIMEOUT_MS,
     });
+    const otpExpiry = otpExpiryWorker({
+      orm: workerOrm,
+      logger: rt.logger.child({ component: 'otp' }),
+      sweepMs: rt.config.OTP_SWEEP_MS,
+    });
     return {
       deps: {
         config: rt.config,
@@ -219,6 +236,8 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         logger: rt.logger,
         faceGalleries,
         mobileMoney,
+        otp: otpDeps(rt),
+        orm: workerOrm,
       },
       start: async () => {
         await amlJobs.start();
@@ -226,6 +245,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await addressJobs.start();
         watchlistWorker.start();
         livenessExpiry.start();
+        otpExpiry.start();
         identityProgress.start();
         mobileMoneySweep.start();
       },
@@ -233,6 +253,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await mobileMoneySweep.stop();
         await identityProgress.stop();
         await livenessExpiry.stop();
+        await otpExpiry.stop();
         await watchlistWorker.stop();
         await documentJobs.stop();
         await addressJobs.stop();

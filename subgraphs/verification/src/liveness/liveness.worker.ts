@@ -1,5 +1,6 @@
 import type { Orm } from '../../../../platform/db/orm.js';
 import type { Logger } from '../../../../platform/logger.js';
+import { PeriodicSweep } from '../../../../platform/sweep.js';
 import { expireOverdueSessions } from './liveness.service.js';
 
 export interface LivenessExpiryOptions {
@@ -15,32 +16,8 @@ export interface LivenessExpiryOptions {
  * nothing: the first sweep after it expires what came due meanwhile. A session is at most one
  * sweep late; a submission to it in between expires it itself.
  */
-export class LivenessExpiryWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
-
-  constructor(private readonly opts: LivenessExpiryOptions) {}
-
-  start(): void {
-    this.timer = setInterval(() => this.sweepSoon(), this.opts.sweepMs);
-    this.timer.unref();
-    this.sweepSoon();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
-  }
-
-  private sweepSoon(): void {
-    // one sweep at a time per process; a tick during a sweep is skipped (the next one comes soon)
-    if (this.sweeping || !this.timer) return;
-    this.sweeping = expireOverdueSessions(this.opts.orm.em)
-      .then((expired) => {
-        if (expired) this.opts.logger.info({ expired }, 'liveness sessions expired');
-      })
-      .catch((err) => this.opts.logger.error({ err }, 'liveness expiry sweep failed'))
-      .finally(() => (this.sweeping = null));
+export class LivenessExpiryWorker extends PeriodicSweep {
+  constructor(opts: LivenessExpiryOptions) {
+    super({ ...opts, what: 'liveness sessions expired', sweep: () => expireOverdueSessions(opts.orm.em) });
   }
 }

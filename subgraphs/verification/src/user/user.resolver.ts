@@ -27,6 +27,8 @@ import { mobileMoneyService } from '../mobile-money/mobile-money.resolver.js';
 import { MobileMoneyVerificationConnection } from '../mobile-money/mobile-money.type.js';
 import { addressService } from '../address/address.resolver.js';
 import { AddressVerificationConnection } from '../address/address.type.js';
+import { EmailVerificationResolver, PhoneVerificationResolver } from '../otp/otp.resolver.js';
+import { EmailVerificationConnection, PhoneVerificationConnection } from '../otp/otp.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -117,6 +119,18 @@ export class UserResolver {
   @FieldResolver(() => LivenessSessionConnection, { description: 'The user’s liveness sessions, newest first' })
   livenessSessions(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return new LivenessResolver().livenessSessions({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => PhoneVerificationConnection, { description: 'The user’s phone verifications, newest first' })
+  phoneVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new PhoneVerificationResolver().phoneVerifications({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => EmailVerificationConnection, { description: 'The user’s email verifications, newest first' })
+  emailVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new EmailVerificationResolver().emailVerifications({ userId: user.id }, page, ctx);
   }
 
   @FieldResolver(() => BiometricEnrollmentType, {

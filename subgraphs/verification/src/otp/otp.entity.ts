@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { OtpKind, OtpStatus } from './otp.lifecycle.js';
+
+/** A phone or email verification by one-time code (email: or magic link). The code is kept only as a hash. */
+@Entity({ schema: 'verification', tableName: 'otp_verifications' })
+export class OtpVerification {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'text' })
+  environment!: string;
+
+  @Property({ type: 'text' })
+  kind!: OtpKind;
+
+  @Property({ type: 'text' })
+  userId!: string;
+
+  /** The E.164 number or the email address */
+  @Property({ type: 'text' })
+  address!: string;
+
+  /** phone: SMS, VOICE or WHATSAPP; email: EMAIL */
+  @Property({ type: 'text' })
+  channel!: string;
+
+  /** email: OTP or MAGIC_LINK */
+  @Property({ type: 'text' })
+  method: string & Opt = 'OTP';
+
+  @Property({ type: 'text' })
+  locale: string & Opt = 'en';
+
+  @Property({ type: 'text', nullable: true })
+  redirectUrl?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  country?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  lineType?: string | null;
+
+  @Property({ type: 'boolean', nullable: true })
+  disposable?: boolean | null;
+
+  /** Written only through OTP_LIFECYCLE. */
+  @Property({ type: 'text' })
+  status!: OtpStatus;
+
+  /** HMAC of the code (otp.ts); never shown */
+  @Property({ type: 'text' })
+  codeHash!: string;
+
+  /** HMAC of the magic link's nonce; cleared when the link is used (single use) */
+  @Property({ type: 'text', nullable: true })
+  linkNonceHash?: string | null;
+
+  @Property({ type: 'integer' })
+  attemptsRemaining!: number;
+
+  @Property({ type: 'integer' })
+  sends: number & Opt = 1;
+
+  @Property({ type: 'datetime' })
+  lastSentAt!: Date;
+
+  /** The notify notification that carried the latest code */
+  @Property({ type: 'text', nullable: true })
+  notificationId?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  failureReason?: string | null;
+
+  @Property({ type: 'datetime' })
+  expiresAt!: Date;
+
+  @Property({ type: 'datetime', nullable: true })
+  verifiedAt?: Date | null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime', onUpdate: () => new Date() })
+  updatedAt: Date & Opt = new Date();
+}
