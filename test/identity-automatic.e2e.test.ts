@@ -89,9 +89,9 @@ describe('identity verifications that complete themselves (document, liveness, f
         livenessSession: null,
       });
       expect(v.verifiedAt).toEqual(expect.any(String));
-      const types = (await sub.next(3)).map((e) => e.data.identityVerificationUpdated.type);
-      expect(types[0]).toBe('IDENTITY_IN_PROGRESS');
-      expect(types).toContain('IDENTITY_VERIFIED');
+      // one event per move, none for a notice that changed nothing
+      const types = (await sub.next(2)).map((e) => e.data.identityVerificationUpdated.type);
+      expect(types).toEqual(['IDENTITY_IN_PROGRESS', 'IDENTITY_VERIFIED']);
     } finally {
       await sub.close();
     }

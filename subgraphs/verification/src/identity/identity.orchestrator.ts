@@ -15,7 +15,12 @@ import { faceMatchScore } from '../vision/face-match.js';
 import { IdentityVerification } from './identity.entity.js';
 import { recordIdentityEvent } from './identity.events.js';
 import { ACTIVE_STATUSES, IDENTITY_LIFECYCLE, type IdentityStatus, type IdentityTrigger } from './identity.lifecycle.js';
-import { identityProgress, type IdentityFacts } from './identity-progress.js';
+import { identityProgress, type IdentityFacts, type IdentitySteps } from './identity-progress.js';
+
+/** Field by field: steps read back from jsonb come in the database's key order, not ours. */
+function sameSteps(a: IdentitySteps, b: IdentitySteps | null | undefined): boolean {
+  return b != null && (Object.keys(a) as Array<keyof IdentitySteps>).every((step) => a[step] === b[step]);
+}
 
 /** The automatic move into each status the rules can reach from IN_PROGRESS. */
 const FINAL_TRIGGER: Partial<Record<IdentityStatus, IdentityTrigger>> = {
@@ -111,7 +116,7 @@ export class IdentityOrchestrator {
       }
       const changed =
         progress.status !== identity.overallStatus ||
-        JSON.stringify(progress.steps) !== JSON.stringify(identity.steps ?? null) ||
+        !sameSteps(progress.steps, identity.steps) ||
         facts.faceMatchScore !== (identity.faceMatchScore ?? null);
       if (!changed) return;
       identity.steps = progress.steps;
