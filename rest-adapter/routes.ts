@@ -10,6 +10,7 @@ import { screeningRoutes, watchlistRoutes } from './routes/screening.js';
 import { riskRoutes } from './routes/risk.js';
 import { livenessRoutes } from './routes/liveness.js';
 import { biometricsRoutes } from './routes/biometrics.js';
+import { businessRoutes } from './routes/business.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -18,6 +19,7 @@ export const routes: readonly Route[] = [
   ...documentRoutes,
   ...livenessRoutes,
   ...cognitiveKycRoutes,
+  ...businessRoutes,
   ...webhookRoutes,
   ...notifyRoutes,
   ...intelligenceRoutes,

@@ -95,6 +95,15 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     userId,
     ...(await identityCheckImages(marker.slice(0, 9).toUpperCase())),
   });
+  // a business verification (its lookup in the sandbox registry, or the test environment's)
+  const business = await call('verification', 'POST', '/verifications/business', {
+    userId,
+    businessName: `${marker} Trading Limited`,
+    registrationNumber: `${marker}-REG`,
+    country: 'KE',
+    businessType: 'LLC',
+    taxId: `${marker}-TAX`,
+  });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
     sessionId: `${marker}-session`,
@@ -193,6 +202,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     RiskRule: [rule],
     RiskAccount: [account],
     BiometricDedupCheck: [made(dedup.id)],
+    BusinessVerification: [made(business.id)],
   };
   return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
 }

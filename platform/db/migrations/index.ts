@@ -14,6 +14,7 @@ import { Migration20261127010000Liveness } from './Migration20261127010000Livene
 import { Migration20261127020000Biometrics } from './Migration20261127020000Biometrics.js';
 import { Migration20261127040000IdentityProgress } from './Migration20261127040000IdentityProgress.js';
 import { Migration20261127030000CognitiveKyc } from './Migration20261127030000CognitiveKyc.js';
+import { Migration20261128030000Business } from './Migration20261128030000Business.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   { name: 'Migration20261127020000Biometrics', class: Migration20261127020000Biometrics },
   { name: 'Migration20261127040000IdentityProgress', class: Migration20261127040000IdentityProgress },
   { name: 'Migration20261127030000CognitiveKyc', class: Migration20261127030000CognitiveKyc },
+  { name: 'Migration20261128030000Business', class: Migration20261128030000Business },
 ];

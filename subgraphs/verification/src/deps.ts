@@ -10,6 +10,8 @@ import type { VisionPool } from './vision/vision.pool.js';
 import type { TextReader } from './vision/text-reader.js';
 import type { DocumentJobs } from './document/document.service.js';
 import type { FaceGalleries } from './biometrics/enrollment.store.js';
+import type { BusinessRegistries } from './business/registries.js';
+import type { BusinessJobs } from './business/business.service.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -40,4 +42,7 @@ export interface VerificationDeps {
   documentJobs: DocumentJobs;
   /** Enrolled faces for biometric dedup, searched in this process's memory (or through pgvector). */
   faceGalleries: FaceGalleries;
+  /** Company registries (sandbox, OpenCorporates) and the registry lookup jobs of business verifications. */
+  businessRegistries: BusinessRegistries;
+  businessJobs: BusinessJobs;
 }

@@ -45,6 +45,10 @@ import { BiometricDedupCheck } from './biometrics/dedup.entity.js';
 import { BiometricDedupResolver, BiometricEnrollmentResolver } from './biometrics/dedup.resolver.js';
 import { FaceGalleries } from './biometrics/enrollment.store.js';
 import { hasPgvector } from './biometrics/pgvector.js';
+import { BusinessPerson, BusinessVerification } from './business/business.entity.js';
+import { BusinessDirectorResolver, BusinessResolver, BusinessUboResolver, resolveBusinessReference } from './business/business.resolver.js';
+import { BusinessRegistries } from './business/registries.js';
+import { BusinessWorker } from './business/business.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -62,6 +66,8 @@ export const verificationEntities = [
   LivenessSession,
   BiometricDedupCheck,
   CognitiveKycCheck,
+  BusinessVerification,
+  BusinessPerson,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -89,12 +95,16 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     BiometricEnrollmentResolver,
     CognitiveKycResolver,
     FraudHistoryResolver,
+    BusinessResolver,
+    BusinessDirectorResolver,
+    BusinessUboResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
     DocumentVerification: resolveDocumentReference,
     LivenessSession: resolveLivenessReference,
     CognitiveKycCheck: resolveCognitiveKycReference,
+    BusinessVerification: resolveBusinessReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>
@@ -150,6 +160,15 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'documents' }),
     });
     const faceGalleries = new FaceGalleries(await hasPgvector(rt.pool));
+    const businessRegistries = new BusinessRegistries(rt.config);
+    const businessJobs = new BusinessWorker({
+      orm: workerOrm,
+      boss: await rt.jobs(),
+      registries: businessRegistries,
+      retryDelays: rt.config.BUSINESS_REGISTRY_RETRY_DELAYS,
+      timeoutMs: rt.config.BUSINESS_REGISTRY_TIMEOUT_MS,
+      logger: rt.logger.child({ component: 'business' }),
+    });
     const watchlistWorker = new WatchlistWorker({
       orm: workerOrm,
       screening,
@@ -188,10 +207,13 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         documentJobs,
         logger: rt.logger,
         faceGalleries,
+        businessRegistries,
+        businessJobs,
       },
       start: async () => {
         await amlJobs.start();
         await documentJobs.start();
+        await businessJobs.start();
         watchlistWorker.start();
         livenessExpiry.start();
         identityProgress.start();
@@ -200,6 +222,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await identityProgress.stop();
         await livenessExpiry.stop();
         await watchlistWorker.stop();
+        await businessJobs.stop();
         await documentJobs.stop();
         await vision.close();
         await text.close();

@@ -23,6 +23,8 @@ import { dedupService } from '../biometrics/dedup.resolver.js';
 import { BiometricEnrollmentType } from '../biometrics/dedup.type.js';
 import { cognitiveKycService } from '../cognitive-kyc/cognitive-kyc.resolver.js';
 import { CognitiveKycCheckConnection } from '../cognitive-kyc/cognitive-kyc.type.js';
+import { businessService, toBusiness } from '../business/business.resolver.js';
+import { BusinessVerificationConnection } from '../business/business.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -65,6 +67,16 @@ export class UserResolver {
   })
   cognitiveKycChecks(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return cognitiveKycService(ctx, 'read').list({ userId: user.id }, page);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => BusinessVerificationConnection, {
+    description: 'The businesses the user declared for verification (KYB), newest first',
+  })
+  async businessVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    const found = await businessService(ctx, 'read').list({ userId: user.id }, page);
+    const edges = found.edges.map((edge) => ({ cursor: edge.cursor, node: toBusiness(edge.node) }));
+    return { ...found, edges, nodes: edges.map((edge) => edge.node) };
   }
 
   @Directive(LIST_SIZE)
