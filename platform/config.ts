@@ -94,6 +94,13 @@ const schema = z.object({
   /** `X-Target-Environment`: one value (`sandbox`, `mtnghana`…) or one per country (`GH=mtnghana,UG=mtnuganda`). */
   MTN_MOMO_TARGET_ENVIRONMENT: z.string().min(1).default('sandbox'),
   MTN_MOMO_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(8_000),
+  // business verification (KYB): the company registry live keys look up (test keys always use the
+  // sandbox registry); a lookup that finds the registry unavailable is retried after each of these delays
+  BUSINESS_REGISTRY: z.enum(['sandbox', 'opencorporates']).default('sandbox'),
+  OPENCORPORATES_API_URL: z.url().default('https://api.opencorporates.com'),
+  OPENCORPORATES_API_TOKEN: z.string().optional(),
+  BUSINESS_REGISTRY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  BUSINESS_REGISTRY_RETRY_DELAYS: secondsList.default([60, 300, 1800, 7200, 21600]),
   // risk: score thresholds of the actions (review ≤ score < block), graph detectors and queries
   RISK_REVIEW_THRESHOLD: z.coerce.number().min(0).max(100).default(50),
   RISK_BLOCK_THRESHOLD: z.coerce.number().min(0).max(100).default(80),

@@ -771,3 +771,79 @@ export const EMAIL_VERIFICATION = /* GraphQL */ `
     updatedAt
   }
 `;
+
+/** A business verification as the spec's record (id … registryData, createdAt, completedAt), then its people and review. */
+export const BUSINESS_VERIFICATION = /* GraphQL */ `
+  fragment BusinessVerificationFields on BusinessVerification {
+    id
+    userId
+    businessName
+    registrationNumber
+    country
+    businessType
+    taxId
+    status
+    steps {
+      registration
+      directors
+      ubo
+      amlScreening
+    }
+    registryData {
+      legalName
+      dateIncorporated
+      status
+      registeredAddress
+      capital
+      registrationNumber
+      companyType
+      officers {
+        name
+        position
+      }
+    }
+    registryLookup {
+      provider
+      attempts
+      lastAttemptAt
+      nextAttemptAt
+      lastError
+    }
+    directors {
+      id
+      fullName
+      role
+      position: role
+      dateOfBirth
+      nationality
+      idNumber
+      screeningStatus
+      matchCount
+      amlScreeningId: amlScreening {
+        id
+      }
+      createdAt
+    }
+    ubos {
+      id
+      fullName
+      ownershipPercentage
+      controlType
+      dateOfBirth
+      nationality
+      screeningStatus
+      matchCount
+      amlScreeningId: amlScreening {
+        id
+      }
+      createdAt
+    }
+    reasons
+    reviewedBy
+    reviewNotes
+    reviewedAt
+    createdAt
+    updatedAt
+    completedAt
+  }
+`;

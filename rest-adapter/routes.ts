@@ -13,6 +13,7 @@ import { biometricsRoutes } from './routes/biometrics.js';
 import { mobileMoneyRoutes } from './routes/mobile-money.js';
 import { addressRoutes } from './routes/address.js';
 import { emailRoutes, phoneRoutes } from './routes/otp.js';
+import { businessRoutes } from './routes/business.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -21,6 +22,7 @@ export const routes: readonly Route[] = [
   ...documentRoutes,
   ...livenessRoutes,
   ...cognitiveKycRoutes,
+  ...businessRoutes,
   ...webhookRoutes,
   ...notifyRoutes,
   ...intelligenceRoutes,

@@ -58,6 +58,7 @@ export const KINDS = [
   'AddressVerification',
   'PhoneVerification',
   'EmailVerification',
+  'BusinessVerification',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 
@@ -89,6 +90,8 @@ const NOT_REFERENCES = new Set([
   'sessionId',
   // a challenge of the session its sessionToken names (that token is the reference)
   'challengeId',
+  // a business's tax identifier, as the caller declares it
+  'taxId',
 ]);
 /** Where a name means something else on one field (`field.argument`). */
 const BY_FIELD_AND_NAME: Record<string, RecordKind> = {

@@ -102,6 +102,15 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     userId,
     ...(await identityCheckImages(marker.slice(0, 9).toUpperCase())),
   });
+  // a business verification (its lookup in the sandbox registry, or the test environment's)
+  const business = await call('verification', 'POST', '/verifications/business', {
+    userId,
+    businessName: `${marker} Trading Limited`,
+    registrationNumber: `${marker}-REG`,
+    country: 'KE',
+    businessType: 'LLC',
+    taxId: `${marker}-TAX`,
+  });
   const device = await call('verification', 'POST', '/intelligence/device/fingerprint', {
     userId,
     sessionId: `${marker}-session`,
@@ -216,6 +225,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     AddressVerification: [made(address.id)],
     PhoneVerification: [made(phone.id)],
     EmailVerification: [made(email.id)],
+    BusinessVerification: [made(business.id)],
   };
   return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
 }

@@ -14,6 +14,8 @@ import type { MobileMoneyAdapters } from './mobile-money/adapters/registry.js';
 import type { AddressJobs } from './address/address.service.js';
 import type { OtpDeps } from './otp/otp.service.js';
 import type { Orm } from '../../../platform/db/orm.js';
+import type { BusinessRegistries } from './business/registries.js';
+import type { BusinessJobs } from './business/business.service.js';
 
 /** What the verification subgraph's resolvers need beyond the request context. */
 export interface VerificationDeps {
@@ -52,4 +54,7 @@ export interface VerificationDeps {
   otp: OtpDeps;
   /** For plain HTTP routes outside a GraphQL request (magic links). */
   orm: Orm;
+  /** Company registries (sandbox, OpenCorporates) and the registry lookup jobs of business verifications. */
+  businessRegistries: BusinessRegistries;
+  businessJobs: BusinessJobs;
 }

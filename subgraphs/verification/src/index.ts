@@ -57,6 +57,10 @@ import { EmailVerificationResolver, PhoneVerificationResolver, resolveEmailRefer
 import { otpExpiryWorker } from './otp/otp.worker.js';
 import { otpDeps } from './otp/otp.config.js';
 import { MAGIC_LINK_PATH, serveMagicLinks } from './otp/magic-link.route.js';
+import { BusinessPerson, BusinessVerification } from './business/business.entity.js';
+import { BusinessDirectorResolver, BusinessResolver, BusinessUboResolver, resolveBusinessReference } from './business/business.resolver.js';
+import { BusinessRegistries } from './business/registries.js';
+import { BusinessWorker } from './business/business.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -77,6 +81,8 @@ export const verificationEntities = [
   MobileMoneyVerification,
   AddressVerification,
   OtpVerification,
+  BusinessVerification,
+  BusinessPerson,
 ];
 
 export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
@@ -108,6 +114,9 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     AddressResolver,
     PhoneVerificationResolver,
     EmailVerificationResolver,
+    BusinessResolver,
+    BusinessDirectorResolver,
+    BusinessUboResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
@@ -118,6 +127,7 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     AddressVerification: resolveAddressReference,
     PhoneVerification: resolvePhoneReference,
     EmailVerification: resolveEmailReference,
+    BusinessVerification: resolveBusinessReference,
     User: resolveUserReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>; magic links, public (their token is the credential)
@@ -184,6 +194,15 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'address' }),
     });
     const faceGalleries = new FaceGalleries(await hasPgvector(rt.pool));
+    const businessRegistries = new BusinessRegistries(rt.config);
+    const businessJobs = new BusinessWorker({
+      orm: workerOrm,
+      boss: await rt.jobs(),
+      registries: businessRegistries,
+      retryDelays: rt.config.BUSINESS_REGISTRY_RETRY_DELAYS,
+      timeoutMs: rt.config.BUSINESS_REGISTRY_TIMEOUT_MS,
+      logger: rt.logger.child({ component: 'business' }),
+    });
     const watchlistWorker = new WatchlistWorker({
       orm: workerOrm,
       screening,
@@ -238,11 +257,14 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         mobileMoney,
         otp: otpDeps(rt),
         orm: workerOrm,
+        businessRegistries,
+        businessJobs,
       },
       start: async () => {
         await amlJobs.start();
         await documentJobs.start();
         await addressJobs.start();
+        await businessJobs.start();
         watchlistWorker.start();
         livenessExpiry.start();
         otpExpiry.start();
@@ -255,6 +277,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await livenessExpiry.stop();
         await otpExpiry.stop();
         await watchlistWorker.stop();
+        await businessJobs.stop();
         await documentJobs.stop();
         await addressJobs.stop();
         await addressText.close();

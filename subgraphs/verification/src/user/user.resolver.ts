@@ -29,6 +29,8 @@ import { addressService } from '../address/address.resolver.js';
 import { AddressVerificationConnection } from '../address/address.type.js';
 import { EmailVerificationResolver, PhoneVerificationResolver } from '../otp/otp.resolver.js';
 import { EmailVerificationConnection, PhoneVerificationConnection } from '../otp/otp.type.js';
+import { businessService, toBusiness } from '../business/business.resolver.js';
+import { BusinessVerificationConnection } from '../business/business.type.js';
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
@@ -83,6 +85,16 @@ export class UserResolver {
   @FieldResolver(() => AddressVerificationConnection, { description: 'The user’s address verifications (proofs of address), newest first' })
   addressVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
     return addressService(ctx, 'read').list({ userId: user.id }, page);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => BusinessVerificationConnection, {
+    description: 'The businesses the user declared for verification (KYB), newest first',
+  })
+  async businessVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    const found = await businessService(ctx, 'read').list({ userId: user.id }, page);
+    const edges = found.edges.map((edge) => ({ cursor: edge.cursor, node: toBusiness(edge.node) }));
+    return { ...found, edges, nodes: edges.map((edge) => edge.node) };
   }
 
   @Directive(LIST_SIZE)
