@@ -17,6 +17,7 @@ import { Migration20261127030000CognitiveKyc } from './Migration20261127030000Co
 import { Migration20261128020000MobileMoney } from './Migration20261128020000MobileMoney.js';
 import { Migration20261128040000Address } from './Migration20261128040000Address.js';
 import { Migration20261128000000Otp } from './Migration20261128000000Otp.js';
+import { Migration20261128050000NotifyChannels } from './Migration20261128050000NotifyChannels.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   { name: 'Migration20261128020000MobileMoney', class: Migration20261128020000MobileMoney },
   { name: 'Migration20261128040000Address', class: Migration20261128040000Address },
   { name: 'Migration20261128000000Otp', class: Migration20261128000000Otp },
+  { name: 'Migration20261128050000NotifyChannels', class: Migration20261128050000NotifyChannels },
 ];
