@@ -78,6 +78,15 @@ const schema = z.object({
   OTP_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000).default(5),
   OTP_PER_ORGANIZATION_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   OTP_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
+  // the approved WhatsApp authentication template codes are sent with (its one body parameter is the code)
+  OTP_WHATSAPP_TEMPLATE: z
+    .string()
+    .regex(/^[a-z0-9_]{1,60}$/)
+    .default('verification_code'),
+  OTP_WHATSAPP_LANGUAGE: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/)
+    .default('en'),
   /** Where magic links point (the REST adapter as the public reaches it): `<base>/v1/verifications/email/magic-link?token=…` */
   MAGIC_LINK_BASE_URL: z.url().default('http://localhost:8080'),
   // identity verifications: how often each process looks for ones whose submissions changed unseen (a crash, a lost notice)
@@ -138,6 +147,21 @@ const schema = z.object({
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().default('mailto:notifications@localhost'),
+  // notify WhatsApp (Business Cloud API) and voice (Africa's Talking): live when the token / key is set
+  // how long the WhatsApp and voice APIs get to answer a request (then: a transient failure, retried)
+  NOTIFY_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  WHATSAPP_ACCESS_TOKEN: z.string().optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().optional(),
+  WHATSAPP_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/)
+    .default('v21.0'),
+  WHATSAPP_API_URL: z.url().default('https://graph.facebook.com'),
+  VOICE_API_URL: z.url().default('https://voice.africastalking.com'),
+  VOICE_API_KEY: z.string().optional(),
+  VOICE_USERNAME: z.string().optional(),
+  VOICE_CALLER_NUMBER: z.string().optional(),
+  VOICE_CALLBACK_TOKEN: z.string().optional(),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -511,7 +511,7 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
         ).body;
       // a channel that does not exist is not a NotificationChannel: GraphQL's own type error
       const fax = await send({ to: 'a@example.com', template: 'welcome', channels: ['FAX'], data: { first_name: 'A', code: '1' } });
-      expect(fax.errors).toEqual([expect.objectContaining({ message: 'channels[0] must be one of: EMAIL, SMS, PUSH' })]);
+      expect(fax.errors).toEqual([expect.objectContaining({ message: 'channels[0] must be one of: EMAIL, SMS, PUSH, WHATSAPP, VOICE' })]);
       const invalid = await send({ to: ' ', template: 'welcome', channels: ['EMAIL', 'EMAIL'], data: { first_name: 'A', code: '1' } });
       expect(invalid.errors).toBeUndefined();
       expect(invalid.data.sendNotification).toEqual({

@@ -53,10 +53,24 @@ const NOTIFICATION_STATUSES = ['dispatched', 'delivered', 'partially_delivered',
 function sendChannels(body: Record<string, unknown>): Record<string, unknown> {
   return mapMember(body, 'channels', (channels) => {
     if (!Array.isArray(channels)) return upperCased(channels);
-    const unknown = channels.filter((c) => !(CHANNEL_NAMES as readonly unknown[]).includes(c));
-    if (unknown.length) throw badInput(`channels must be among: ${CHANNEL_NAMES.join(', ')} (unknown: ${unknown.join(', ')})`);
+    refuseUnknownChannels(channels);
     return upperCased(channels);
   });
+}
+
+/** Template content on the spec's channels only: WhatsApp and voice content is for the graph (a 400 here, as for any unknown channel). */
+function templateBody(body: Record<string, unknown>): Record<string, unknown> {
+  const channels = body.channels;
+  if (channels && typeof channels === 'object' && !Array.isArray(channels)) {
+    refuseUnknownChannels(Object.keys(channels));
+  }
+  return body;
+}
+
+function refuseUnknownChannels(channels: readonly unknown[]): void {
+  if (!channels.length) throw badInput(`channels must contain at least one of ${CHANNEL_NAMES.join(', ')}`);
+  const unknown = channels.filter((c) => !(CHANNEL_NAMES as readonly unknown[]).includes(c));
+  if (unknown.length) throw badInput(`channels must be among: ${CHANNEL_NAMES.join(', ')} (unknown: ${unknown.join(', ')})`);
 }
 
 /** A REST value of the route's own enum in GraphQL's SCREAMING_CASE; any other value as sent, for GraphQL to judge. */
@@ -230,7 +244,7 @@ export const notifyRoutes: Route[] = [
       ${NOTIFICATION_TEMPLATE}
       ${USER_ERRORS}
     `,
-    variables: ({ body }) => ({ input: body }),
+    variables: ({ body }) => ({ input: templateBody(body) }),
     result: (data) => data.createNotificationTemplate.notificationTemplate,
     response: TEMPLATE_BODY,
     status: 201,

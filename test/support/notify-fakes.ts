@@ -340,3 +340,112 @@ export async function startWebPushService(cert: { key: string; cert: string }) {
   const port = await listen(server);
   return { origin: `https://127.0.0.1:${port}`, pushes, close: () => close(server) };
 }
+
+// ---------------------------------------------------------------- WhatsApp Cloud API and Africa's Talking voice
+
+/**
+ * Numbers whose last four digits make the WhatsApp and voice fakes misbehave: `9131` not reachable
+ * (WhatsApp error 131026 / voice InvalidPhoneNumber), `9500` HTTP 503 every time, `9501` a 200 that
+ * is not JSON, `9502` no answer at all.
+ */
+type Misbehaviour = 'unreachable' | 'down' | 'malformed' | 'hang' | null;
+const misbehaviour = (to: string): Misbehaviour =>
+  (({ '9131': 'unreachable', '9500': 'down', '9501': 'malformed', '9502': 'hang' }) as Record<string, Misbehaviour>)[to.slice(-4)] ?? null;
+
+export const WA_TOKEN = 'EAAG-fake-access-token';
+export const WA_PHONE_NUMBER_ID = '109384756123';
+
+export interface WhatsAppRequest {
+  url: string;
+  authorization?: string;
+  body: {
+    to: string;
+    type: string;
+    template: { name: string; language: { code: string }; components: Array<{ type: string; parameters: Array<{ text: string }> }> };
+  };
+}
+
+/** The WhatsApp Business Cloud API's `POST /<version>/<phone-number-id>/messages` (template messages). */
+export async function startWhatsAppCloud() {
+  const requests: WhatsAppRequest[] = [];
+  const app = express();
+  app.post('/:version/:phoneNumberId/messages', express.json(), (req, res) => {
+    const request: WhatsAppRequest = { url: req.url, authorization: req.header('authorization'), body: req.body };
+    requests.push(request);
+    if (request.authorization !== `Bearer ${WA_TOKEN}` || req.params.phoneNumberId !== WA_PHONE_NUMBER_ID) {
+      res.status(401).json({ error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } });
+      return;
+    }
+    const kind = misbehaviour(String(request.body.to));
+    if (kind === 'hang') return;
+    if (kind === 'down') return void res.status(503).type('text/html').send('<html>Service Unavailable</html>');
+    if (kind === 'malformed') return void res.status(200).type('text/html').send('<html>maintenance</html>');
+    if (kind === 'unreachable')
+      return void res.status(400).json({ error: { message: 'Recipient phone number not in allowed list', code: 131026 } });
+    res.json({
+      messaging_product: 'whatsapp',
+      contacts: [{ input: request.body.to, wa_id: request.body.to }],
+      messages: [{ id: `wamid.${randomUUID().replace(/-/g, '')}` }],
+    });
+  });
+  const server = http.createServer(app);
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => close(server) };
+}
+
+export const VOICE_API_KEY = 'atsk_voice_0123456789';
+export const VOICE_USERNAME = 'sandbox';
+export const VOICE_CALLER = '+254711082000';
+
+export interface VoiceCallRequest {
+  apiKey?: string;
+  username: string;
+  from: string;
+  to: string;
+  clientRequestId: string;
+  sessionId?: string;
+}
+
+/** Africa's Talking's voice API `POST /call`; `answer` plays the network side: the callback of an answered (or missed) call. */
+export async function startAfricasTalkingVoice() {
+  const calls: VoiceCallRequest[] = [];
+  const app = express();
+  app.post('/call', express.urlencoded({ extended: false }), (req, res) => {
+    const call: VoiceCallRequest = { apiKey: req.header('apikey'), ...req.body };
+    calls.push(call);
+    if (call.apiKey !== VOICE_API_KEY || call.username !== VOICE_USERNAME) {
+      res.status(401).type('text/plain').send('The supplied authentication is invalid');
+      return;
+    }
+    const kind = misbehaviour(call.to);
+    if (kind === 'hang') return;
+    if (kind === 'down') return void res.status(503).type('text/plain').send('Service Unavailable');
+    if (kind === 'malformed') return void res.status(200).type('application/json').send('{"entries": [');
+    if (kind === 'unreachable')
+      return void res.json({ entries: [{ phoneNumber: call.to, status: 'InvalidPhoneNumber', sessionId: null }], errorMessage: 'None' });
+    call.sessionId = `ATVId_${randomUUID().replace(/-/g, '')}`;
+    res.json({ entries: [{ phoneNumber: call.to, status: 'Queued', sessionId: call.sessionId }], errorMessage: 'None' });
+  });
+  const server = http.createServer(app);
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    /** Posts the voice callback of `call` (form-encoded, as Africa's Talking does) to `callbackUrl`. */
+    callback: (callbackUrl: string, call: VoiceCallRequest, fields: Record<string, string>) =>
+      fetch(callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          sessionId: call.sessionId ?? '',
+          clientRequestId: call.clientRequestId,
+          direction: 'Outbound',
+          callerNumber: call.from,
+          destinationNumber: call.to,
+          callSessionState: fields.isActive === '1' ? 'Active' : 'Completed',
+          ...fields,
+        }),
+      }),
+    close: () => close(server),
+  };
+}

@@ -12,12 +12,13 @@ import { Migration20261126010000Files } from './Migration20261126010000Files.js'
 import { Migration20261127000000Documents } from './Migration20261127000000Documents.js';
 import { Migration20261127010000Liveness } from './Migration20261127010000Liveness.js';
 import { Migration20261127020000Biometrics } from './Migration20261127020000Biometrics.js';
-import { Migration20261127040000IdentityProgress } from './Migration20261127040000IdentityProgress.js';
 import { Migration20261127030000CognitiveKyc } from './Migration20261127030000CognitiveKyc.js';
-import { Migration20261128020000MobileMoney } from './Migration20261128020000MobileMoney.js';
-import { Migration20261128040000Address } from './Migration20261128040000Address.js';
+import { Migration20261127040000IdentityProgress } from './Migration20261127040000IdentityProgress.js';
 import { Migration20261128000000Otp } from './Migration20261128000000Otp.js';
+import { Migration20261128020000MobileMoney } from './Migration20261128020000MobileMoney.js';
 import { Migration20261128030000Business } from './Migration20261128030000Business.js';
+import { Migration20261128040000Address } from './Migration20261128040000Address.js';
+import { Migration20261128050000NotifyChannels } from './Migration20261128050000NotifyChannels.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -35,10 +36,11 @@ export const migrations = [
   { name: 'Migration20261127000000Documents', class: Migration20261127000000Documents },
   { name: 'Migration20261127010000Liveness', class: Migration20261127010000Liveness },
   { name: 'Migration20261127020000Biometrics', class: Migration20261127020000Biometrics },
-  { name: 'Migration20261127040000IdentityProgress', class: Migration20261127040000IdentityProgress },
   { name: 'Migration20261127030000CognitiveKyc', class: Migration20261127030000CognitiveKyc },
-  { name: 'Migration20261128020000MobileMoney', class: Migration20261128020000MobileMoney },
-  { name: 'Migration20261128040000Address', class: Migration20261128040000Address },
+  { name: 'Migration20261127040000IdentityProgress', class: Migration20261127040000IdentityProgress },
   { name: 'Migration20261128000000Otp', class: Migration20261128000000Otp },
+  { name: 'Migration20261128020000MobileMoney', class: Migration20261128020000MobileMoney },
   { name: 'Migration20261128030000Business', class: Migration20261128030000Business },
+  { name: 'Migration20261128040000Address', class: Migration20261128040000Address },
+  { name: 'Migration20261128050000NotifyChannels', class: Migration20261128050000NotifyChannels },
 ];

@@ -75,8 +75,8 @@ describe('notify helpers', () => {
     validateChannels([], errors);
     validateChannels(['fax', 'sms', 'sms'], errors);
     expect(errors).toEqual([
-      'channels must contain at least one of email, sms, push',
-      'channels must be among: email, sms, push (unknown: fax)',
+      'channels must contain at least one of email, sms, push, whatsapp, voice',
+      'channels must be among: email, sms, push, whatsapp, voice (unknown: fax)',
       'channels must not repeat a channel',
     ]);
   });

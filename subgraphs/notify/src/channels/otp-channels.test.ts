@@ -30,7 +30,7 @@ const message = (over: Partial<OutgoingMessage> = {}): OutgoingMessage => ({
   channel: 'sms',
   attempt: 1,
   to: '+254712345678',
-  content: { body: '482913' },
+  content: { body: '482913', template: 'otp_code', language: 'en', parameters: ['482913'] },
   ...over,
 });
 
@@ -49,8 +49,6 @@ describe('WhatsApp Business Cloud API', () => {
     apiVersion: 'v21.0',
     phoneNumberId: '1093847561',
     accessToken: 'EAAG-test-token',
-    template: 'otp_code',
-    language: 'en',
     timeoutMs: 500,
   });
 

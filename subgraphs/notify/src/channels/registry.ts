@@ -8,6 +8,9 @@ import { AfricasTalkingProvider } from './sms-africastalking.provider.js';
 import { FcmClient, readServiceAccount } from './push-fcm.provider.js';
 import { WebPushClient } from './push-webpush.provider.js';
 import { PushProvider } from './push.provider.js';
+import { WhatsAppCloudProvider } from './whatsapp-cloud.provider.js';
+import { AfricasTalkingVoiceProvider } from './voice-africastalking.provider.js';
+import { isE164 } from '../recipients/recipient.address.js';
 
 /** The `provider` of a live channel that has no real provider configured: the sandbox, and it says so. */
 export const fallbackName = (channel: Channel) => `${SANDBOX} (no live ${channel} provider configured)`;
@@ -25,7 +28,13 @@ export class ChannelProviders {
   constructor(config: Config, pool: pg.Pool, ca?: string) {
     const sandbox = new SandboxProvider(pool);
     this.byName.set(SANDBOX, sandbox);
-    this.live = { email: smtp(config, ca), sms: sms(config), push: push(config, ca) };
+    this.live = {
+      email: smtp(config, ca),
+      sms: sms(config),
+      push: push(config, ca),
+      whatsapp: whatsapp(config),
+      voice: voice(config),
+    };
     for (const channel of Object.keys(this.live) as Channel[]) {
       const provider = this.live[channel];
       if (provider) this.byName.set(provider.name, provider);
@@ -80,4 +89,30 @@ function push(config: Config, ca?: string): ChannelProvider | null {
       })
     : null;
   return fcm || webPush ? new PushProvider(fcm, webPush) : null;
+}
+
+function whatsapp(config: Config): ChannelProvider | null {
+  if (!config.WHATSAPP_ACCESS_TOKEN) return null;
+  if (!config.WHATSAPP_PHONE_NUMBER_ID) throw new Error('WHATSAPP_ACCESS_TOKEN is set but WHATSAPP_PHONE_NUMBER_ID is not');
+  return new WhatsAppCloudProvider({
+    apiUrl: config.WHATSAPP_API_URL,
+    apiVersion: config.WHATSAPP_API_VERSION,
+    phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
+    accessToken: config.WHATSAPP_ACCESS_TOKEN,
+    timeoutMs: config.NOTIFY_PROVIDER_TIMEOUT_MS,
+  });
+}
+
+function voice(config: Config): ChannelProvider | null {
+  if (!config.VOICE_API_KEY) return null;
+  const missing = [!config.VOICE_USERNAME && 'VOICE_USERNAME', !config.VOICE_CALLER_NUMBER && 'VOICE_CALLER_NUMBER'].filter(Boolean);
+  if (missing.length) throw new Error(`VOICE_API_KEY is set but ${missing.join(' and ')} is not`);
+  if (!isE164(config.VOICE_CALLER_NUMBER!)) throw new Error('VOICE_CALLER_NUMBER must be an E.164 number');
+  return new AfricasTalkingVoiceProvider({
+    apiUrl: config.VOICE_API_URL,
+    apiKey: config.VOICE_API_KEY,
+    username: config.VOICE_USERNAME!,
+    from: config.VOICE_CALLER_NUMBER!,
+    timeoutMs: config.NOTIFY_PROVIDER_TIMEOUT_MS,
+  });
 }

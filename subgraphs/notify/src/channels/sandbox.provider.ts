@@ -9,16 +9,17 @@ export const SANDBOX = 'sandbox';
  * Documented magic values of the sandbox (README "Notify sandbox"). Everything else is delivered.
  * - email, by local part: `bounce…@` undeliverable; `fail…@` fails every attempt (→ failed after
  *   the retries); `flaky…@` fails the first attempt, then is delivered.
- * - sms, by the number's last four digits: `0001` undeliverable (invalid number); `0002` fails
+ * - sms, whatsapp and voice, by the number's last four digits: `0001` undeliverable (invalid number); `0002` fails
  *   every attempt; `0003` fails the first attempt.
  * - push, by token (or Web Push endpoint) prefix: `unregistered` undeliverable; `fail` fails every
  *   attempt; `flaky` fails the first attempt.
  */
 export function sandboxOutcome(message: OutgoingMessage): ProviderError | null {
   const { channel, attempt } = message;
-  const kind = channel === 'email' ? emailKind(message.to) : channel === 'sms' ? smsKind(message.to) : pushKind(message.targets ?? []);
+  const kind = channel === 'email' ? emailKind(message.to) : channel === 'push' ? pushKind(message.targets ?? []) : phoneKind(message.to);
   if (kind === 'undeliverable') {
-    const what = { email: 'mailbox does not exist', sms: 'invalid phone number', push: 'device token is not registered' }[channel];
+    const what =
+      channel === 'email' ? 'mailbox does not exist' : channel === 'push' ? 'device token is not registered' : 'invalid phone number';
     return permanentError(`sandbox: ${what}`);
   }
   if (kind === 'fail' || (kind === 'flaky' && attempt === 1)) return transientError(`sandbox: temporary ${channel} provider failure`);
@@ -32,7 +33,7 @@ function emailKind(address: string): string | null {
   return local.startsWith('flaky') ? 'flaky' : null;
 }
 
-function smsKind(phone: string): string | null {
+function phoneKind(phone: string): string | null {
   return ({ '0001': 'undeliverable', '0002': 'fail', '0003': 'flaky' } as Record<string, string>)[phone.slice(-4)] ?? null;
 }
 

@@ -8,8 +8,8 @@ import type { OutgoingMessage } from './provider.js';
 export async function recordSandboxMessages(db: Sql, accepted: readonly OutgoingMessage[]): Promise<void> {
   const col = <T>(pick: (m: OutgoingMessage) => T) => accepted.map(pick);
   await db.query(
-    `insert into notify.sandbox_messages (organization_id, environment, notification_id, delivery_id, channel, recipient, subject, html, title, body)
-     select * from unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+    `insert into notify.sandbox_messages (organization_id, environment, notification_id, delivery_id, channel, recipient, subject, html, title, body, whatsapp)
+     select * from unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[])`,
     [
       col((m) => m.organizationId),
       col((m) => m.environment),
@@ -20,7 +20,12 @@ export async function recordSandboxMessages(db: Sql, accepted: readonly Outgoing
       col((m) => m.content.subject ?? null),
       col((m) => m.content.html ?? null),
       col((m) => m.content.title ?? null),
-      col((m) => m.content.body ?? null),
+      // a voice call's text is kept as its body: what the recipient heard
+      col((m) => m.content.body ?? m.content.text ?? null),
+      col((m) => {
+        const { template, language, parameters } = m.content;
+        return m.channel === 'whatsapp' ? JSON.stringify({ template, language, parameters: parameters ?? [] }) : null;
+      }),
     ],
   );
 }
@@ -40,6 +45,7 @@ export interface SandboxMessageRow {
   html: string | null;
   title: string | null;
   body: string | null;
+  whatsapp: { template: string; language: string; parameters: string[] } | null;
   createdAt: Date;
 }
 
@@ -65,7 +71,7 @@ export function listSandboxMessages(
       descending: true,
       keyOf: (id) => `${id}::bigint`,
       isId: (id) => /^\d{1,18}$/.test(id),
-      select: `s.id::text as id, s.notification_id as "notificationId", s.channel, s.recipient as "to", s.subject, s.html, s.title, s.body,
+      select: `s.id::text as id, s.notification_id as "notificationId", s.channel, s.recipient as "to", s.subject, s.html, s.title, s.body, s.whatsapp,
                s.created_at as "createdAt", s.created_at`,
     },
     args,

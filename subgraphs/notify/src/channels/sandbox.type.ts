@@ -1,6 +1,7 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { NotificationChannelEnum } from './channel.type.js';
+import { WhatsAppTemplateType } from '../templates/template.type.js';
 
 @ObjectType('SandboxMessage', { description: 'A message a sandbox provider "sent": recorded so you can read it, never delivered' })
 export class SandboxMessageType {
@@ -13,7 +14,7 @@ export class SandboxMessageType {
   @Field(() => NotificationChannelEnum, { description: 'The channel it was "sent" on' })
   channel!: string;
 
-  @Field({ description: 'Where it went: the email address, the E.164 number, or the push tokens / endpoints' })
+  @Field({ description: 'Where it went: the email address, the E.164 number (SMS, WhatsApp, voice), or the push tokens / endpoints' })
   to!: string;
 
   @Field(() => String, { nullable: true, description: 'Email subject' })
@@ -25,8 +26,14 @@ export class SandboxMessageType {
   @Field(() => String, { nullable: true, description: 'Push title' })
   title?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'SMS text or push text' })
+  @Field(() => String, { nullable: true, description: 'SMS text, push text, or what a voice call said' })
   body?: string | null;
+
+  @Field(() => WhatsAppTemplateType, {
+    nullable: true,
+    description: 'WhatsApp: the approved template, its language and the rendered body parameters',
+  })
+  whatsapp?: WhatsAppTemplateType | null;
 
   @Field({ description: 'When it was "sent"' })
   createdAt!: Date;

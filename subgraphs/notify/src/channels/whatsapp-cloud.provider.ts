@@ -9,9 +9,6 @@ export interface WhatsAppCloudOptions {
   apiVersion: string;
   phoneNumberId: string;
   accessToken: string;
-  /** The approved message template (an authentication template for codes) and its language */
-  template: string;
-  language: string;
   timeoutMs?: number;
 }
 
@@ -25,9 +22,9 @@ interface GraphResponse {
 
 /**
  * WhatsApp through the WhatsApp Business Cloud API: a template message
- * (`POST /<version>/<phone-number-id>/messages`, bearer token, `type: template`) whose body
- * parameter is the rendered text (the code, for an authentication template). Accepted messages are
- * `sent`; WhatsApp's status webhooks would make them delivered.
+ * (`POST /<version>/<phone-number-id>/messages`, bearer token, `type: template`): the notify
+ * template's whatsapp content names the approved template, its language and the rendered body
+ * parameters (the code, for an authentication template). Accepted messages are `sent`.
  */
 export class WhatsAppCloudProvider implements ChannelProvider {
   readonly name = WHATSAPP_CLOUD;
@@ -36,16 +33,16 @@ export class WhatsAppCloudProvider implements ChannelProvider {
   constructor(private readonly opts: WhatsAppCloudOptions) {}
 
   async send(message: OutgoingMessage): Promise<Accepted> {
-    const text = message.content.body ?? '';
+    const { template = '', language = 'en', parameters = [] } = message.content;
     const body = {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to: message.to.replace(/^\+/, ''),
       type: 'template',
       template: {
-        name: this.opts.template,
-        language: { code: this.opts.language },
-        components: [{ type: 'body', parameters: [{ type: 'text', text }] }],
+        name: template,
+        language: { code: language },
+        components: parameters.length ? [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }] : [],
       },
     };
     const url = new URL(`/${this.opts.apiVersion}/${encodeURIComponent(this.opts.phoneNumberId)}/messages`, this.opts.apiUrl);

@@ -1,4 +1,4 @@
-import type { Channel } from '../channels/channel.js';
+import { channelOrderSql, type Channel } from '../channels/channel.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { BatchStatus } from './notification.lifecycle.js';
 import type { Sql } from '../../../../platform/db/transaction.js';
@@ -83,7 +83,7 @@ export async function channelProgress(db: Sql, tenant: Tenant, batchId: string):
             count(*) filter (where d.status = 'failed')::int as failed, count(*) filter (where d.status = 'undeliverable')::int as undeliverable
        from notify.notifications n join notify.deliveries d on d.notification_id = n.id
       where n.batch_id = $1 and n.organization_id = $2 and n.environment = $3
-      group by d.channel order by array_position(array['email', 'sms', 'push'], d.channel)`,
+      group by d.channel order by ${channelOrderSql('d.channel')}`,
     [batchId, tenant.organizationId, tenant.environment],
   );
   return rows;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { uuidv7 } from './uuidv7.js';
-import { CHANNELS, isChannel, type Channel } from '../channels/channel.js';
+import { CHANNELS, isChannel, PHONE_CHANNELS, type Channel } from '../channels/channel.js';
 import type { ChannelProviders } from '../channels/registry.js';
 import type { Addressing } from '../recipients/recipient.service.js';
 import type { Template } from '../templates/template.entity.js';
@@ -12,9 +12,9 @@ import { CHANNEL_LIFECYCLE } from './notification.lifecycle.js';
 export const isDataObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** `channels` of a send: a non-empty list of email, sms, push (400 otherwise). */
+/** `channels` of a send: a non-empty list of known channels (400 otherwise). */
 export function validateChannels(channels: readonly string[], errors: string[]): Channel[] {
-  if (!channels.length) errors.push('channels must contain at least one of email, sms, push');
+  if (!channels.length) errors.push(`channels must contain at least one of ${CHANNELS.join(', ')}`);
   const unknown = channels.filter((c) => !isChannel(c));
   if (unknown.length) errors.push(`channels must be among: ${CHANNELS.join(', ')} (unknown: ${unknown.join(', ')})`);
   if (new Set(channels).size !== channels.length) errors.push('channels must not repeat a channel');
@@ -52,6 +52,8 @@ const NO_ADDRESS: Record<Channel, string> = {
   email: 'the recipient has no email address',
   sms: 'the recipient has no phone number',
   push: 'the recipient has no push device (pushTokens or webPushSubscriptions)',
+  whatsapp: 'the recipient has no phone number',
+  voice: 'the recipient has no phone number',
 };
 
 /** The rows of one accepted notification: a delivery per channel, `undeliverable` when there is no address for it. */
@@ -65,7 +67,7 @@ export function buildNotification(
   batchSeq: number | null = null,
 ): NewNotification {
   const deliveries = channels.map((channel): NewDelivery => {
-    const address = channel === 'email' ? addressing.email : channel === 'sms' ? addressing.phone : null;
+    const address = channel === 'email' ? addressing.email : PHONE_CHANNELS.includes(channel) ? addressing.phone : null;
     const pushTargets = channel === 'push' && addressing.pushTargets.length ? addressing.pushTargets : null;
     const reachable = address !== null || pushTargets !== null;
     return {

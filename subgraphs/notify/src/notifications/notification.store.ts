@@ -1,5 +1,5 @@
 import type { Sql } from '../../../../platform/db/transaction.js';
-import type { Channel, PushTarget } from '../channels/channel.js';
+import { channelOrderSql, type Channel, type PushTarget } from '../channels/channel.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
@@ -58,7 +58,7 @@ export interface NewNotification {
   deliveries: NewDelivery[];
 }
 
-const CHANNEL_ORDER = `array_position(array['email', 'sms', 'push'], d.channel)`;
+const CHANNEL_ORDER = channelOrderSql('d.channel');
 
 const VIEW_SQL = `
   select n.id, n.recipient, n.recipient_id, n.template_name, n.template_version, n.template_id, n.status, n.batch_id,

@@ -58,7 +58,7 @@ export class ChannelDeliveryType {
 
   @Field({
     description:
-      'Who carries it: sandbox, smtp, africastalking, fcm, webpush… ("sandbox (no live … provider configured)" for a live key without one)',
+      'Who carries it: sandbox, smtp, africastalking, fcm, webpush, whatsapp-cloud, africastalking-voice ("sandbox (no live … provider configured)" for a live key without one)',
   })
   provider!: string;
 

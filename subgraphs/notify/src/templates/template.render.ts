@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars';
 import type { Channel, RenderedContent } from '../channels/channel.js';
-import { CHANNEL_FIELDS, fieldText, type TemplateContent } from './template.content.js';
+import { contentFields, type TemplateContent } from './template.content.js';
 
 /** An isolated Handlebars: built-in helpers only, no partials, no prototype access. */
 const hb = Handlebars.create();
@@ -80,9 +80,8 @@ export function placeholdersOf(ast: AstNode): string[] {
 export function placeholdersOfContent(content: TemplateContent, channels: readonly Channel[]): Array<{ field: string; where: string }> {
   const out: Array<{ field: string; where: string }> = [];
   for (const channel of channels) {
-    for (const { field } of CHANNEL_FIELDS[channel]) {
-      for (const name of placeholdersOf(parseField(fieldText(content, channel, field))))
-        out.push({ field: name, where: `${channel}.${field}` });
+    for (const { path, text } of contentFields(content, channel)) {
+      for (const name of placeholdersOf(parseField(text))) out.push({ field: name, where: `${channel}.${path}` });
     }
   }
   return out;
@@ -110,12 +109,14 @@ export class TemplateRenderer {
   constructor(private readonly maxEntries = 2000) {}
 
   render(templateId: string, content: TemplateContent, channel: Channel, data: Record<string, unknown>): RenderedContent {
-    const out: Record<string, string> = {};
+    const out: Record<string, string | string[]> = {};
     budget = { iterations: MAX_RENDER_ITERATIONS, chars: MAX_RENDERED_CHARS };
     try {
-      for (const { field, escape } of CHANNEL_FIELDS[channel]) {
-        out[field] = this.compiled(`${templateId}:${channel}.${field}`, fieldText(content, channel, field), escape)(data);
-        budget.chars -= out[field].length;
+      for (const { path, spec, text } of contentFields(content, channel)) {
+        const rendered = this.compiled(`${templateId}:${channel}.${path}`, text, spec.escape)(data);
+        if (spec.list) out[spec.field] = [...((out[spec.field] as string[] | undefined) ?? []), rendered];
+        else out[spec.field] = rendered;
+        budget.chars -= rendered.length;
         if (budget.chars < 0) throw new RenderLimitError(`the rendered message is over ${MAX_RENDERED_CHARS} characters`);
       }
     } finally {

@@ -7,7 +7,7 @@ import { isUuid } from '../../../../platform/ids.js';
 import type { Channel } from '../channels/channel.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { Template } from './template.entity.js';
-import { CHANNEL_FIELDS, channelsOf, fieldText, type TemplateContent } from './template.content.js';
+import { CHANNEL_FIELDS, channelsOf, contentFields, type TemplateContent } from './template.content.js';
 import { parseField, placeholdersOfContent } from './template.render.js';
 
 export const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
@@ -48,14 +48,22 @@ export class TemplateService {
     if (!TEMPLATE_NAME.test(name)) errors.push('name must be 1-100 letters, digits, _ . or -, starting with a letter or digit');
     const content: TemplateContent = {};
     const given = channelsOf(channels);
-    if (!given.length) errors.push('channels must contain at least one of email, sms, push');
+    if (!given.length) errors.push('channels must contain at least one of email, sms, push, whatsapp, voice');
     for (const channel of given) {
-      const fields: Record<string, string> = {};
-      for (const { field, max } of CHANNEL_FIELDS[channel]) {
-        const text = fieldText(channels, channel, field);
-        const where = `channels.${channel}.${field}`;
+      const fields = channels[channel] as Record<string, unknown>;
+      const texts = contentFields(channels, channel);
+      const stored: Record<string, string | string[]> = {};
+      for (const { field, list } of CHANNEL_FIELDS[channel]) {
+        stored[field] = list ? [] : '';
+        const value = fields[field] ?? stored[field];
+        if (list && (!Array.isArray(value) || value.length > list))
+          errors.push(`channels.${channel}.${field} must be a list of at most ${list} texts`);
+      }
+      for (const { path, spec, text } of texts) {
+        const where = `channels.${channel}.${path}`;
         if (!text.trim()) errors.push(`${where} must not be empty`);
-        else if (text.length > max) errors.push(`${where} must be at most ${max} characters`);
+        else if (text.length > spec.max) errors.push(`${where} must be at most ${spec.max} characters`);
+        else if (spec.pattern && !spec.pattern.re.test(text)) errors.push(`${where} must be ${spec.pattern.says}`);
         else {
           try {
             parseField(text);
@@ -63,9 +71,9 @@ export class TemplateService {
             errors.push(`${where} is not a valid template: ${(err as Error).message.split('\n')[0]}`);
           }
         }
-        fields[field] = text;
+        stored[spec.field] = spec.list ? [...(stored[spec.field] as string[]), text] : text;
       }
-      (content as Record<string, unknown>)[channel] = fields;
+      (content as Record<string, unknown>)[channel] = stored;
     }
     if (errors.length) throw badInput(errors);
 

@@ -27,6 +27,26 @@ export class PushTemplateType {
   body!: string;
 }
 
+@ObjectType('WhatsAppTemplate', {
+  description: 'What a template sends by WhatsApp: an approved WhatsApp message template, filled with body parameters',
+})
+export class WhatsAppTemplateType {
+  @Field({ description: 'Name of the message template approved in WhatsApp Business Manager' })
+  template!: string;
+
+  @Field({ description: 'Its language code (en, fr, pt_BR…)' })
+  language!: string;
+
+  @Field(() => [String], { description: 'Body parameters {{1}}, {{2}}… of the approved template, in order' })
+  parameters!: string[];
+}
+
+@ObjectType('VoiceTemplate', { description: 'What a template says in a voice call' })
+export class VoiceTemplateType {
+  @Field({ description: 'The text said when the call is answered (digits one by one, twice)' })
+  text!: string;
+}
+
 @ObjectType('TemplateContent', { description: 'A template’s content on each of its channels' })
 export class TemplateContentType {
   @Field(() => EmailTemplateType, { nullable: true, description: 'Email content; null when the template has none' })
@@ -37,6 +57,12 @@ export class TemplateContentType {
 
   @Field(() => PushTemplateType, { nullable: true, description: 'Push content; null when the template has none' })
   push?: PushTemplateType | null;
+
+  @Field(() => WhatsAppTemplateType, { nullable: true, description: 'WhatsApp content; null when the template has none' })
+  whatsapp?: WhatsAppTemplateType | null;
+
+  @Field(() => VoiceTemplateType, { nullable: true, description: 'Voice call content; null when the template has none' })
+  voice?: VoiceTemplateType | null;
 }
 
 @ObjectType('NotificationTemplate', {
@@ -91,6 +117,27 @@ export class PushTemplateInput {
   body!: string;
 }
 
+@InputType({ description: 'WhatsApp content of a template: an approved WhatsApp message template' })
+export class WhatsAppTemplateInput {
+  @Field({ description: 'Name of the approved message template (lower-case letters, digits and _)' })
+  template!: string;
+
+  @Field({ description: 'Its language code (en, fr, pt_BR…)' })
+  language!: string;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Body parameters {{1}}, {{2}}… in order (at most 20, each at most 1,024 characters); placeholders are {{field}}',
+  })
+  parameters?: string[] | null;
+}
+
+@InputType({ description: 'Voice call content of a template' })
+export class VoiceTemplateInput {
+  @Field({ description: 'The text to say (at most 2,000 characters)' })
+  text!: string;
+}
+
 @InputType({ description: 'A template’s content per channel: at least one' })
 export class TemplateChannelsInput {
   @Field(() => EmailTemplateInput, { nullable: true, description: 'Email content' })
@@ -101,6 +148,12 @@ export class TemplateChannelsInput {
 
   @Field(() => PushTemplateInput, { nullable: true, description: 'Push content' })
   push?: PushTemplateInput | null;
+
+  @Field(() => WhatsAppTemplateInput, { nullable: true, description: 'WhatsApp content' })
+  whatsapp?: WhatsAppTemplateInput | null;
+
+  @Field(() => VoiceTemplateInput, { nullable: true, description: 'Voice call content' })
+  voice?: VoiceTemplateInput | null;
 }
 
 @InputType({ description: 'Save a template: a new version of its name' })

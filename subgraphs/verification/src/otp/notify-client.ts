@@ -17,7 +17,7 @@ export interface OtpMessage {
   /** notify template name, created in the tenant on first use */
   template: string;
   /** what the template says, per channel (created with the template) */
-  content: Record<string, Record<string, string>>;
+  content: Record<string, Record<string, string | string[]>>;
   data: Record<string, unknown>;
   /** one notification per send, also when the call is repeated */
   idempotencyKey: string;

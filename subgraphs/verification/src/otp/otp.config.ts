@@ -17,5 +17,6 @@ export function otpDeps(rt: ServiceRuntime): OtpDeps {
     sender: new NotifyHttpSender({ url: () => rt.serviceUrl('notify'), internalSecret: rt.internalSecret }),
     policy: { phone: { ttlSeconds: c.PHONE_OTP_SECONDS, ...limits }, email: { ttlSeconds: c.EMAIL_OTP_SECONDS, ...limits } },
     linkBaseUrl: c.MAGIC_LINK_BASE_URL.replace(/\/+$/, ''),
+    whatsapp: { template: c.OTP_WHATSAPP_TEMPLATE, language: c.OTP_WHATSAPP_LANGUAGE },
   };
 }

@@ -43,9 +43,6 @@ import {
 
 type Ctx = SubgraphContext<VerificationDeps>;
 
-/** Channels notify delivers today; the others are refused (422) rather than accepted and never sent. */
-const DELIVERED_CHANNELS: readonly string[] = ['SMS', 'EMAIL'];
-
 export function otpService(ctx: Ctx, kind: OtpKind, access: 'read' | 'write'): OtpService {
   return new OtpService(ctx.em, authorize(ctx, 'verification', `${kind}:${access}`), kind, ctx.deps.otp);
 }
@@ -68,11 +65,6 @@ const follow = (kind: OtpKind, by: 'resourceId' | 'userId') => ({
       [by]: by === 'resourceId' ? args.id : args.userId,
     }),
 });
-
-function requireDelivered(channel: string): void {
-  if (!DELIVERED_CHANNELS.includes(channel))
-    throw new AppError('VALIDATION_FAILED', `channel ${channel} is not configured on this platform; use SMS`);
-}
 
 function checkRedirect(url: string | null | undefined): string | null {
   if (url == null) return null;
@@ -119,8 +111,8 @@ export class PhoneVerificationResolver {
     const phone = otpService(ctx, 'phone', 'write');
     const number = checkPhoneNumber(input.phoneNumber);
     const channel = input.channel ?? 'SMS';
-    requireDelivered(channel);
-    if (!receivesText(number.lineType))
+    // a call reaches fixed lines too; text and WhatsApp messages need a mobile line
+    if (channel !== 'VOICE' && !receivesText(number.lineType))
       throw new AppError(
         'VALIDATION_FAILED',
         `phoneNumber ${number.e164} is a ${number.lineType} line, which cannot receive text messages`,

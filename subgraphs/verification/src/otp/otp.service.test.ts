@@ -49,6 +49,7 @@ function setup(environment: 'live' | 'test', kind: 'phone' | 'email' = 'phone', 
     sender,
     policy: { phone: policy(over), email: policy({ ttlSeconds: 900, ...over }) },
     linkBaseUrl: 'https://verify.example',
+    whatsapp: { template: 'verification_code', language: 'en' },
   };
   const tenant = { organizationId: randomUUID(), environment };
   const service = () => new OtpService(orm.em.fork(), tenant, kind, deps);

@@ -29,6 +29,8 @@ export interface OtpDeps {
   policy: Record<OtpKind, OtpPolicy>;
   /** Where magic links point: this base + `/v1/verifications/email/magic-link?token=…` */
   linkBaseUrl: string;
+  /** The approved WhatsApp template (and its language) codes are sent with */
+  whatsapp: { template: string; language: string };
 }
 
 export interface StartCommand {
@@ -47,22 +49,43 @@ export interface StartCommand {
 const HOUR = 3600;
 const notFoundIn = (kind: OtpKind, id: string) => new AppError('NOT_FOUND', `id: ${kind} verification ${id} not found`);
 
-/** What a code message says, per channel; `{{code}}` and `{{minutes}}` come from the send's data. */
-const TEMPLATES: Record<OtpKind, { name: string; content: Record<string, Record<string, string>> }> = {
-  phone: {
-    name: 'verification-phone-code',
-    content: { sms: { body: 'Your verification code is {{code}}. It expires in {{minutes}} minutes. Never share it.' } },
-  },
-  email: {
-    name: 'verification-email-code',
-    content: {
-      email: {
-        subject: 'Your verification code',
-        html: '<p>Your verification code is <strong>{{code}}</strong>. It expires in {{minutes}} minutes.</p>{{#if link}}<p>Or <a href="{{link}}">confirm your address with one click</a>.</p>{{/if}}<p>If you did not ask for it, ignore this message.</p>',
-      },
-    },
-  },
-};
+type CodeTemplate = { name: string; content: Record<string, Record<string, string | string[]>> };
+
+/**
+ * What a code message says on each channel, as a notify template created on first use; `{{code}}`
+ * and `{{minutes}}` come from the send's data. One template per channel (a tenant's SMS template
+ * predates the others); the WhatsApp one is named after the approved template it uses, so a new
+ * OTP_WHATSAPP_TEMPLATE takes effect at once.
+ */
+export function codeTemplate(channel: NotifyChannel, whatsapp: OtpDeps['whatsapp']): CodeTemplate {
+  switch (channel) {
+    case 'SMS':
+      return {
+        name: 'verification-phone-code',
+        content: { sms: { body: 'Your verification code is {{code}}. It expires in {{minutes}} minutes. Never share it.' } },
+      };
+    case 'VOICE':
+      return {
+        name: 'verification-phone-voice-code',
+        content: { voice: { text: 'Hello. Your verification code is {{code}}. Again, your code is {{code}}. Never share it.' } },
+      };
+    case 'WHATSAPP':
+      return {
+        name: `verification-phone-whatsapp-${whatsapp.template}.${whatsapp.language}`,
+        content: { whatsapp: { template: whatsapp.template, language: whatsapp.language, parameters: ['{{code}}'] } },
+      };
+    case 'EMAIL':
+      return {
+        name: 'verification-email-code',
+        content: {
+          email: {
+            subject: 'Your verification code',
+            html: '<p>Your verification code is <strong>{{code}}</strong>. It expires in {{minutes}} minutes.</p>{{#if link}}<p>Or <a href="{{link}}">confirm your address with one click</a>.</p>{{/if}}<p>If you did not ask for it, ignore this message.</p>',
+          },
+        },
+      };
+  }
+}
 
 export class OtpService {
   constructor(
@@ -232,7 +255,7 @@ export class OtpService {
   }
 
   private sendCode(v: OtpVerification, code: string, linkToken: string | null): Promise<string> {
-    const template = TEMPLATES[this.kind];
+    const template = codeTemplate(v.channel as NotifyChannel, this.deps.whatsapp);
     const link = linkToken ? `${this.deps.linkBaseUrl}/v1/verifications/email/magic-link?token=${encodeURIComponent(linkToken)}` : null;
     return this.deps.sender.send({
       tenant: this.tenant,

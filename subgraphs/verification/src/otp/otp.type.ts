@@ -26,8 +26,8 @@ registerEnumType(PhoneChannelEnum, {
   description: 'How the code reaches the phone',
   valuesConfig: {
     SMS: { description: 'A text message' },
-    VOICE: { description: 'A phone call reading the code (refused while no voice provider is configured)' },
-    WHATSAPP: { description: 'A WhatsApp message (refused while no WhatsApp provider is configured)' },
+    VOICE: { description: 'A phone call that says the code, digit by digit (also to fixed lines)' },
+    WHATSAPP: { description: 'A WhatsApp message from the approved authentication template' },
   },
 });
 
