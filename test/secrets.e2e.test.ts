@@ -40,6 +40,10 @@ function needles(value: string): string[] {
   return found;
 }
 
+/** One-time codes (6 digits): matched as a whole number, not inside longer digit runs (timestamps). */
+const codes = new Map<string, string>();
+const codePattern = (code: string) => new RegExp(`(?<![0-9])${code}(?![0-9])`);
+
 interface Seen {
   what: string;
   text: string;
@@ -473,6 +477,23 @@ describe('secrets never in logs nor in responses after creation', () => {
     expect((await call('notify 404', `${stack.urls.notify}/nowhere${query}`, { headers: all })).status).toBe(404);
   });
 
+  it('phone verification codes: sent by SMS through notify, never in a response nor in a log line', async () => {
+    const made = await rest('POST', '/admin/api-clients', { name: 'codes' }, admin);
+    const key = { 'x-api-key': created('verification API key (codes)', made.body.apiKey) };
+    const phoneNumber = '+254712345678';
+    const started = await rest('POST', '/v1/verifications/phone', { phoneNumber, userId: 'user-codes', channel: 'SMS' }, key);
+    expect(started.status).toBe(201);
+    const sms = await eventually(async () => at.requests.find((r) => r.to === phoneNumber && /\d{6}/.test(r.message)));
+    const code = sms.message.match(/\d{6}/)![0];
+    codes.set(code, 'phone verification code');
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    expect((await rest('POST', `/v1/verifications/phone/${started.body.id}/verify`, { code: wrong }, key)).body.status).toBe('PENDING');
+    const verified = await rest('POST', `/v1/verifications/phone/${started.body.id}/verify`, { code }, key);
+    expect(verified.body.status).toBe('VERIFIED');
+    const leaks = responses.filter((r) => codePattern(code).test(r.text)).map((r) => r.what);
+    expect(leaks).toEqual([]);
+  });
+
   it('no response after creation carries a secret', () => {
     const leaks: string[] = [];
     for (const [value, { what }] of secrets) {
@@ -501,6 +522,9 @@ describe('secrets never in logs nor in responses after creation', () => {
       for (const needle of needles(value)) {
         for (const line of lines.filter((l) => l.includes(needle))) leaks.push(`${what}: ${line.slice(0, 800)}`);
       }
+    }
+    for (const [code, what] of codes) {
+      for (const line of lines.filter((l) => codePattern(code).test(l))) leaks.push(`${what}: ${line.slice(0, 800)}`);
     }
     expect(leaks).toEqual([]);
   });
