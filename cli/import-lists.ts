@@ -4,10 +4,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../platform/config.js';
 import { migrate } from '../platform/db/orm.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../platform/db/embedded-postgres.js';
 import { AppError } from '../platform/errors.js';
 import { importSnapshot, LIST_KINDS, parseList, type ListKind } from '../screening/index.js';
 import { LIST_FORMATS } from '../screening/lists/parse.js';
+import { commandDatabase } from './local-database.js';
 
 /**
  * `npm run lists:import -- <files…> [--source S] [--kind K] [--format F] [--dry-run]`
@@ -39,18 +39,7 @@ if (values.kind && !LIST_KINDS.includes(values.kind as ListKind)) {
   process.exit(2);
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_500 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-let embedded: EmbeddedDatabase | null = null;
+let database: Awaited<ReturnType<typeof commandDatabase>> | null = null;
 let failed = false;
 try {
   const started = performance.now();
@@ -65,20 +54,8 @@ try {
   );
   if (values['dry-run']) process.exit(0);
 
-  const config = loadConfig();
-  let url = config.DATABASE_URL;
-  if (!url) {
-    const local = `postgres://postgres:postgres@127.0.0.1:${config.EMBEDDED_PG_PORT}/postgres`;
-    if (await reachable(local)) url = local;
-    else {
-      embedded = await startEmbeddedPostgres({
-        dir: path.resolve(config.EMBEDDED_PG_DIR ?? '.data/postgres'),
-        port: config.EMBEDDED_PG_PORT,
-        persistent: true,
-      });
-      url = embedded.url;
-    }
-  }
+  database = await commandDatabase(loadConfig());
+  const url = database.url;
   await migrate(url);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
@@ -100,7 +77,7 @@ try {
   console.error(err instanceof AppError ? `${err.code}: ${err.message}` : (err as Error).message);
   failed = true;
 } finally {
-  await embedded?.stop();
+  await database?.stop();
 }
 // explicit: embedded-postgres's exit hook would otherwise turn a failure into exit code 0
 process.exit(failed ? 1 : 0);

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../platform/db/embedded-postgres.js';
+import {
+  EmbeddedPostgresError,
+  PortInUseError,
+  portAvailable,
+  startEmbeddedPostgres,
+  type EmbeddedDatabase,
+} from '../platform/db/embedded-postgres.js';
 import { startStack, type Stack } from './stack.js';
 import { onShutdown } from './shutdown.js';
 
@@ -20,17 +26,51 @@ onShutdown(logger, async () => {
   await stack?.stop();
   await embedded?.stop();
 });
+
+// the services' ports, by the setting that names each
+const PORTS = [
+  ['GATEWAY_PORT', config.GATEWAY_PORT, config.HOST],
+  ['REST_PORT', config.REST_PORT, config.HOST],
+  ['VERIFICATION_PORT', config.VERIFICATION_PORT, config.SUBGRAPH_HOST],
+  ['RISK_PORT', config.RISK_PORT, config.SUBGRAPH_HOST],
+  ['NOTIFY_PORT', config.NOTIFY_PORT, config.SUBGRAPH_HOST],
+] as const;
+
+/** A startup failure the user can fix (a busy port, a database that cannot start): one line, exit 1. */
+async function fail(err: unknown): Promise<never> {
+  const inUse = (err as NodeJS.ErrnoException & { port?: number }).code === 'EADDRINUSE' ? (err as { port?: number }).port : undefined;
+  const setting = PORTS.find(([, port]) => port === inUse)?.[0];
+  if (err instanceof PortInUseError || err instanceof EmbeddedPostgresError) process.stderr.write(`npm start: ${err.message}\n`);
+  else if (inUse && setting) process.stderr.write(`npm start: ${new PortInUseError(inUse, setting).message}\n`);
+  else logger.fatal({ err }, 'could not start the platform');
+  await stack?.stop().catch(() => undefined);
+  await embedded?.stop().catch(() => undefined);
+  process.exit(1);
+}
+
 let databaseUrl = config.DATABASE_URL;
-if (!databaseUrl) {
-  const dir = path.resolve(config.EMBEDDED_PG_DIR ?? '.data/postgres');
-  embedded = await startEmbeddedPostgres({ dir, port: config.EMBEDDED_PG_PORT, persistent: true, stopOnSignals: false });
-  databaseUrl = embedded.url;
+try {
+  // before anything starts: a busy port is named at once, not after the database and migrations
+  for (const [setting, port, host] of PORTS) if (!(await portAvailable(port, host))) throw new PortInUseError(port, setting);
+  if (!databaseUrl) {
+    const dir = path.resolve(config.EMBEDDED_PG_DIR ?? '.data/postgres');
+    embedded = await startEmbeddedPostgres({
+      dir,
+      port: config.EMBEDDED_PG_PORT,
+      persistent: true,
+      stopOnSignals: false,
+      notice: (line) => logger.info(line),
+    });
+    databaseUrl = embedded.url;
+  }
+} catch (err) {
+  await fail(err);
 }
 
 const adminSecret = config.ADMIN_SECRET ?? randomBytes(24).toString('base64url');
 const internalSecret = config.INTERNAL_SECRET ?? randomBytes(32).toString('base64url');
 try {
-  stack = await startStack({ config, databaseUrl, adminSecret, internalSecret, logger });
+  stack = await startStack({ config, databaseUrl: databaseUrl!, adminSecret, internalSecret, logger });
   const lines = [
     '',
     `  GraphQL (HTTP + graphql-ws)  ${stack.urls.gateway?.replace(/127\.0\.0\.1|0\.0\.0\.0/, 'localhost')}`,
@@ -42,7 +82,5 @@ try {
   ];
   process.stdout.write(lines.join('\n') + '\n');
 } catch (err) {
-  logger.fatal({ err }, 'could not start the platform');
-  await embedded?.stop();
-  process.exit(1);
+  await fail(err);
 }

@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from '../platform/db/embedded-postgres.js';
 import { createTestDatabase } from './support/stack.js';
+import { postmasterPid, startStackProcess } from './support/stack-process.js';
 
 /** Runs a built CLI (`npm test` builds first) and answers its exit code and output. */
 function cli(script: string, args: string[], env: Record<string, string>) {
@@ -71,6 +74,90 @@ describe('command-line tools', () => {
       expect(badCategory.stderr).toContain('--category must be one of');
     } finally {
       await db.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm start after a crash', () => {
+  jest.setTimeout(240_000);
+
+  it('a stack killed with SIGKILL leaves its PostgreSQL running; the next start reuses it (same port) or stops it (another port), data kept', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'afri-crash-'));
+    chmodSync(dir, 0o755);
+    const pgDir = path.join(dir, 'pg');
+    const pgPort = await freePort();
+    const local = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    try {
+      const first = await startStackProcess({ dir, pgPort });
+      const db = new pg.Client({ connectionString: local(pgPort) });
+      await db.connect();
+      await db.query(`create table public.crash_marker (note text); insert into public.crash_marker values ('before the crash')`);
+      await db.end();
+      await first.kill();
+      const leftover = postmasterPid(pgDir)!;
+      expect(alive(leftover)).toBe(true);
+
+      // same port: the leftover answers and is reused
+      const second = await startStackProcess({ dir, pgPort });
+      expect(second.output()).toContain(`reusing the PostgreSQL (pid ${leftover})`);
+      expect(postmasterPid(pgDir)).toBe(leftover);
+      await second.kill();
+
+      // another port: the leftover is stopped cleanly and a new cluster starts on the same data
+      const otherPort = await freePort();
+      const third = await startStackProcess({ dir, pgPort: otherPort });
+      expect(third.output()).toContain(`stopping the PostgreSQL (pid ${leftover})`);
+      expect(alive(leftover)).toBe(false);
+      const again = new pg.Client({ connectionString: local(otherPort) });
+      await again.connect();
+      expect((await again.query('select note from public.crash_marker')).rows).toEqual([{ note: 'before the crash' }]);
+      await again.end();
+      const stopped = await third.stop();
+      expect(stopped).toMatchObject({ code: 0, postgresStopped: true });
+    } finally {
+      const pid = postmasterPid(pgDir);
+      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a busy port is named in one line (the service setting or EMBEDDED_PG_PORT), exit code 1, nothing left running', async () => {
+    const busy: Server = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    const dir = mkdtempSync(path.join(tmpdir(), 'afri-busy-'));
+    chmodSync(dir, 0o755);
+    try {
+      const failure = async (opts: Parameters<typeof startStackProcess>[0]) =>
+        startStackProcess(opts).then(
+          async (s) => (await s.stop(), 'started'),
+          (err: Error) => err.message,
+        );
+      const gatewayBusy = await failure({ dir, env: { GATEWAY_PORT: String(port) } });
+      const lines = gatewayBusy.split('\n').slice(1).filter(Boolean);
+      expect(gatewayBusy).toMatch(/^the stack exited \(code 1\)/);
+      expect(lines).toEqual([
+        `npm start: port ${port} (GATEWAY_PORT) is already in use by another program: stop it or set GATEWAY_PORT to a free port`,
+      ]);
+
+      const pgBusy = await failure({ dir, pgPort: port });
+      expect(pgBusy).toMatch(/^the stack exited \(code 1\)/);
+      expect(pgBusy.split('\n').slice(1).filter(Boolean)).toEqual([
+        `npm start: port ${port} (EMBEDDED_PG_PORT) is already in use by another program: stop it or set EMBEDDED_PG_PORT to a free port`,
+      ]);
+      expect(existsSync(path.join(dir, 'pg', 'postmaster.pid'))).toBe(false);
+    } finally {
+      await new Promise((r) => busy.close(r));
       rmSync(dir, { recursive: true, force: true });
     }
   });

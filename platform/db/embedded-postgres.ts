@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
@@ -15,6 +15,8 @@ export interface EmbeddedOptions {
   port: number;
   persistent: boolean;
   log?: (line: string) => void;
+  /** What this module did about a leftover cluster (reused, stopped). */
+  notice?: (line: string) => void;
   /**
    * Default true: on SIGINT/SIGTERM the package stops the cluster and exits (130) by itself. False
    * when the caller's own shutdown stops its work first, then the cluster (cli/start-all.ts).
@@ -57,6 +59,100 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A port another program listens on: startup names it in one line instead of crashing. */
+export class PortInUseError extends Error {
+  constructor(
+    readonly port: number,
+    readonly setting: string,
+  ) {
+    super(`port ${port} (${setting}) is already in use by another program: stop it or set ${setting} to a free port`);
+    this.name = 'PortInUseError';
+  }
+}
+
+/** Whether this process could listen on `host:port` now (port 0 = any, always available). */
+export async function portAvailable(port: number, host = '127.0.0.1'): Promise<boolean> {
+  if (port === 0) return true;
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+/** The embedded cluster could not be started; the message says why in one line. */
+export class EmbeddedPostgresError extends Error {
+  override name = 'EmbeddedPostgresError';
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, owned by another user
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A postmaster still running on this data directory (postmaster.pid: pid on line 1, port on line 4). */
+function runningPostmaster(dir: string): { pid: number; port: number } | null {
+  const file = path.join(dir, 'postmaster.pid');
+  if (!existsSync(file)) return null;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  // a stale file of a dead postmaster: PostgreSQL replaces it by itself
+  if (!(pid > 0) || !alive(pid)) return null;
+  return { pid, port: Number(lines[3]) };
+}
+
+/** Fast shutdown (SIGINT) of a postmaster and wait until it is gone. */
+async function stopPostmaster(pid: number, timeoutMs = 30_000): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return;
+    throw new EmbeddedPostgresError(
+      `cannot stop the PostgreSQL (pid ${pid}) left running on this data directory: ${(err as Error).message}`,
+    );
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (alive(pid)) {
+    if (Date.now() > deadline)
+      throw new EmbeddedPostgresError(`the PostgreSQL (pid ${pid}) left running on this data directory did not stop`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The process using a data directory is noted beside it (`<dir>.owner`): a postmaster whose owner
+ * is gone (kill -9, a closed terminal, an OOM kill) is a leftover to reuse or stop; one whose owner
+ * still runs belongs to that process.
+ */
+const ownerFile = (dir: string) => `${dir}.owner`;
+function runningOwner(dir: string): number | null {
+  const file = ownerFile(dir);
+  if (!existsSync(file)) return null;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  return pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
+}
+
 const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
 /**
@@ -82,6 +178,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
   mkdirSync(path.dirname(dir), { recursive: true });
   if (process.getuid?.() === 0) chmodSync(path.dirname(dir), 0o777);
+  // the package rejects with nothing when postgres exits early: its last words explain the error
+  const lastLines: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port: opts.port,
@@ -89,16 +187,56 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     password: PASSWORD,
     persistent: opts.persistent,
     createPostgresUser: true,
-    onLog: (m) => opts.log?.(String(m).trim()),
+    onLog: (m) => {
+      const text = String(m).trim();
+      lastLines.push(...text.split('\n').filter(Boolean));
+      lastLines.splice(0, Math.max(0, lastLines.length - 10));
+      opts.log?.(text);
+    },
     onError: (m) => opts.log?.(String(m instanceof Error ? m.message : m).trim()),
     // throwaway test clusters trade durability for speed; persistent ones keep the defaults
     postgresFlags: ['-c', 'max_connections=300', ...(opts.persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off'])],
   });
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`;
+  const owned = () => writeFileSync(ownerFile(dir), `${process.pid}\n`);
+  const released = () => rmSync(ownerFile(dir), { force: true });
+
+  const leftover = runningPostmaster(dir);
+  if (leftover) {
+    const owner = runningOwner(dir);
+    if (owner)
+      throw new EmbeddedPostgresError(`the database in ${dir} is in use by another running process (pid ${owner}): stop that one first`);
+    if (leftover.port === opts.port && (await answers(url))) {
+      opts.notice?.(`reusing the PostgreSQL (pid ${leftover.pid}) an earlier run left running`);
+      owned();
+      return {
+        url,
+        port: opts.port,
+        stop: async () => {
+          await stopPostmaster(leftover.pid);
+          released();
+        },
+      };
+    }
+    opts.notice?.(`stopping the PostgreSQL (pid ${leftover.pid}) an earlier run left running`);
+    await stopPostmaster(leftover.pid);
+  }
+  if (!(await portAvailable(opts.port))) throw new PortInUseError(opts.port, 'EMBEDDED_PG_PORT');
+
   if (fresh) await pg.initialise();
-  await pg.start();
+  try {
+    await pg.start();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : (lastLines.filter((l) => /FATAL|ERROR|could not/i.test(l)).pop() ?? lastLines.pop());
+    throw new EmbeddedPostgresError(`embedded PostgreSQL did not start in ${dir}${why ? `: ${why}` : ''}`);
+  }
+  owned();
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`,
+    url,
     port: opts.port,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      released();
+    },
   };
 }

@@ -53,9 +53,11 @@ export async function migrate(url: string): Promise<void> {
   const orm = await openOrm({ url, entities: [], poolSize: 1 });
   try {
     const conn = orm.em.getConnection();
-    await conn.execute('create schema if not exists platform');
+    // locked first: two services creating the schema at once on a fresh database collide
+    // (a unique violation in pg_namespace), `if not exists` notwithstanding
     await conn.execute(`select pg_advisory_lock(${MIGRATION_LOCK})`);
     try {
+      await conn.execute('create schema if not exists platform');
       await orm.migrator.up();
     } finally {
       await conn.execute(`select pg_advisory_unlock(${MIGRATION_LOCK})`);

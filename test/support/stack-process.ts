@@ -13,6 +13,12 @@ export interface StackProcessOptions {
   env?: Record<string, string>;
   /** How long startup may take (embedded PostgreSQL's initdb included). */
   readyTimeoutMs?: number;
+  /**
+   * A folder of the caller's (kept when the stack stops) whose `pg` data directory the embedded
+   * PostgreSQL uses, on `pgPort`: a second stack on the same folder finds what the first left.
+   */
+  dir?: string;
+  pgPort?: number;
 }
 
 export interface StackProcess {
@@ -26,6 +32,15 @@ export interface StackProcess {
    * `postgresStopped` is false when the embedded PostgreSQL was still running after the exit.
    */
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null; postgresStopped: boolean }>;
+  /** SIGKILL of the stack's process alone (an OOM kill, a closed terminal): its embedded PostgreSQL keeps running. */
+  kill(): Promise<void>;
+}
+
+/** The pid in a data directory's postmaster.pid (PostgreSQL removes the file when it stops), else null. */
+export function postmasterPid(pgDir: string): number | null {
+  const file = path.join(pgDir, 'postmaster.pid');
+  const pid = existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : NaN;
+  return pid > 0 ? pid : null;
 }
 
 /**
@@ -33,8 +48,9 @@ export interface StackProcess {
  * with its stdout and stderr captured; resolves once every service answers `/ready`.
  */
 export async function startStackProcess(opts: StackProcessOptions = {}): Promise<StackProcess> {
-  const [gateway, rest, verification, risk, notify, pgPort] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
-  const dir = mkdtempSync(path.join(tmpdir(), 'afri-stack-'));
+  const [gateway, rest, verification, risk, notify, freePgPort] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+  const pgPort = opts.pgPort ?? freePgPort;
+  const dir = opts.dir ?? mkdtempSync(path.join(tmpdir(), 'afri-stack-'));
   // as root, initdb runs as `postgres`, which must reach the data directory (embedded-postgres.ts)
   chmodSync(dir, 0o755);
   const pgDir = path.join(dir, 'pg');
@@ -72,12 +88,11 @@ export async function startStackProcess(opts: StackProcessOptions = {}): Promise
   );
   const output = () => Buffer.concat(chunks).toString('utf8');
 
-  // PostgreSQL removes its pid file when it stops
   const postmaster = path.join(pgDir, 'postmaster.pid');
   const killPostgres = () => {
-    const pid = existsSync(postmaster) ? Number(readFileSync(postmaster, 'utf8').split('\n')[0]) : NaN;
+    const pid = postmasterPid(pgDir);
     try {
-      if (pid > 0) process.kill(pid, 'SIGKILL');
+      if (pid) process.kill(pid, 'SIGKILL');
     } catch {
       // gone meanwhile
     }
@@ -93,8 +108,12 @@ export async function startStackProcess(opts: StackProcessOptions = {}): Promise
       return { ...exit, postgresStopped };
     } finally {
       clearTimeout(timer);
-      rmSync(dir, { recursive: true, force: true });
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
     }
+  };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
   };
 
   const urls = {
@@ -111,7 +130,8 @@ export async function startStackProcess(opts: StackProcessOptions = {}): Promise
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
   try {
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the stack exited before it was ready:\n${output()}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`the stack exited (code ${child.exitCode}) before it was ready:\n${output()}`);
       const ready = await Promise.all(
         probes.map((url) =>
           fetch(url).then(
@@ -128,5 +148,5 @@ export async function startStackProcess(opts: StackProcessOptions = {}): Promise
     await stop();
     throw err;
   }
-  return { pid: child.pid!, urls, output, stop };
+  return { pid: child.pid!, urls, output, stop, kill };
 }

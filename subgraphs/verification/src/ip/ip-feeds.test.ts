@@ -90,6 +90,19 @@ describe('IP feed parsers', () => {
     expect(feedFromFileName('cloudflare-v6-ip-ranges.txt')).toBe('cloudflare');
     expect(feedFromFileName('tor-exit-nodes_2023-11-06.lst')).toBe('tor');
     expect(feedFromFileName('monitoring.txt')).toBeNull();
+    // the names the providers publish their files under
+    const official = {
+      'ip-ranges.json': 'aws',
+      'cloud.json': 'gcp',
+      'ServiceTags_Public.json': 'azure',
+      'ServiceTags_Public_20231106.json': 'azure',
+      'public_ip_ranges.json': 'oracle',
+      'ips-v4': 'cloudflare',
+      'ips-v6': 'cloudflare',
+      torbulkexitlist: 'tor',
+      'tor-exit-nodes.lst': 'tor',
+    };
+    for (const [file, feed] of Object.entries(official)) expect([file, feedFromFileName(`/downloads/${file}`)]).toEqual([file, feed]);
   });
 
   it('parses AWS: v4 and v6, one row per range with the specific service label', () => {

@@ -20,18 +20,50 @@ export interface KnownFeed {
   format?: FeedFormat;
   /** Words that identify the feed in a file name. */
   match: RegExp;
+  /** The name the provider publishes the file under (ip-ranges.json, ips-v4…), whole. */
+  official?: RegExp;
 }
 
 /** Feeds recognised by name (or file name); any other name needs an explicit category. */
 export const KNOWN_FEEDS: Record<string, KnownFeed> = {
-  aws: { category: 'DATACENTER', provider: 'Amazon Web Services', format: 'aws', match: /\b(aws|amazon)\b/i },
-  gcp: { category: 'DATACENTER', provider: 'Google Cloud', format: 'gcp', match: /\b(gcp|google)\b/i },
-  azure: { category: 'DATACENTER', provider: 'Microsoft Azure', format: 'azure', match: /\b(azure|microsoft)\b/i },
-  oracle: { category: 'DATACENTER', provider: 'Oracle Cloud Infrastructure', format: 'oracle', match: /\b(oracle|oci)\b/i },
+  aws: {
+    category: 'DATACENTER',
+    provider: 'Amazon Web Services',
+    format: 'aws',
+    match: /\b(aws|amazon)\b/i,
+    official: /^ip-ranges\.json$/i,
+  },
+  gcp: { category: 'DATACENTER', provider: 'Google Cloud', format: 'gcp', match: /\b(gcp|google)\b/i, official: /^cloud\.json$/i },
+  azure: {
+    category: 'DATACENTER',
+    provider: 'Microsoft Azure',
+    format: 'azure',
+    match: /\b(azure|microsoft)\b/i,
+    official: /^ServiceTags_(Public|AzureGovernment|China)(_\d{8})?\.json$/i,
+  },
+  oracle: {
+    category: 'DATACENTER',
+    provider: 'Oracle Cloud Infrastructure',
+    format: 'oracle',
+    match: /\b(oracle|oci)\b/i,
+    official: /^public_ip_ranges\.json$/i,
+  },
   digitalocean: { category: 'DATACENTER', provider: 'DigitalOcean', format: 'geofeed', match: /\bdigital-?ocean\b/i },
   linode: { category: 'DATACENTER', provider: 'Akamai Cloud (Linode)', format: 'geofeed', match: /\b(linode|akamai)\b/i },
-  cloudflare: { category: 'DATACENTER', provider: 'Cloudflare', format: 'list', match: /\bcloudflare\b/i },
-  tor: { category: 'TOR', provider: 'Tor Project', format: 'list', match: /\btor\b/i },
+  cloudflare: {
+    category: 'DATACENTER',
+    provider: 'Cloudflare',
+    format: 'list',
+    match: /\bcloudflare\b/i,
+    official: /^ips-v[46](\.txt)?$/i,
+  },
+  tor: {
+    category: 'TOR',
+    provider: 'Tor Project',
+    format: 'list',
+    match: /\btor\b/i,
+    official: /^(torbulkexitlist|exit-addresses)(\.txt)?$/i,
+  },
   vpn: { category: 'VPN', provider: null, format: 'list', match: /\bvpn\b/i },
   proxy: { category: 'PROXY', provider: null, format: 'list', match: /\bprox(y|ies)\b/i },
   botnet: { category: 'BOTNET', provider: null, format: 'list', match: /\b(botnet|c2|feodo)\b/i },
@@ -82,10 +114,9 @@ export const FEED_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 
 /** Which known feed a file name designates (`aws-ip-ranges.json` → aws), if any. */
 export function feedFromFileName(fileName: string): string | null {
-  const base = fileName
-    .replace(/^.*[\\/]/, '')
-    .replace(/[_.]/g, ' ')
-    .toLowerCase();
+  const file = fileName.replace(/^.*[\\/]/, '');
+  for (const [name, known] of Object.entries(KNOWN_FEEDS)) if (known.official?.test(file)) return name;
+  const base = file.replace(/[_.]/g, ' ').toLowerCase();
   for (const [name, known] of Object.entries(KNOWN_FEEDS)) if (known.match.test(base)) return name;
   return null;
 }
