@@ -1,6 +1,7 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express from 'express';
@@ -25,6 +26,7 @@ import { fileDownloads } from './files.js';
 import { FILE_ROUTE } from '../platform/storage/file-routes.js';
 import { forwardMagicLinks, MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
 import { serveGraphqlWs } from './ws-server.js';
+import { GRAPHIQL_ASSETS_PATH, graphiqlAssets, graphiqlPage } from './graphiql.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** 204 when the request's credentials are valid (counted against no rate limit): the REST adapter asks before reading a large body. */
@@ -169,6 +171,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       subscriptionsOverWebSocket,
       chargeMutationFields,
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      // browsers get GraphiQL (graphiql.ts), served offline; Apollo's landing page loads a CDN
+      ApolloServerPluginLandingPageDisabled(),
     ],
     logger,
   });
@@ -212,8 +216,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     edgeAuth(opts.authenticate, logger),
     fileDownloads((name) => dataSources.get(name)?.url, internalSecret, logger),
   );
+  // public: GraphiQL's page and files carry no data; what it sends is authenticated like any request
+  app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
   app.use(
     GRAPHQL_PATH,
+    graphiqlPage,
     // Authenticate before reading a (possibly large) body.
     edgeAuth(opts.authenticate, logger),
     jsonBody,

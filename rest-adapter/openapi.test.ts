@@ -100,3 +100,15 @@ describe('OpenAPI document', () => {
     }
   });
 });
+
+describe('OpenAPI security', () => {
+  it('offers X-API-Key, Authorization: Bearer and X-Admin-Secret (any one of them) for Swagger UI', () => {
+    const doc = openApiDocument(routes);
+    expect(doc.components.securitySchemes).toMatchObject({
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      BearerAuth: { type: 'http', scheme: 'bearer' },
+      AdminSecret: { type: 'apiKey', in: 'header', name: 'X-Admin-Secret' },
+    });
+    expect(doc.security).toEqual([{ ApiKey: [] }, { BearerAuth: [] }, { AdminSecret: [] }]);
+  });
+});

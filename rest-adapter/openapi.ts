@@ -15,7 +15,14 @@ export function openApiDocument(routes: readonly Route[]) {
     info: { title: 'Verification platform REST API', version: API_VERSION },
     servers: [{ url: '/v1' }, { url: '/' }],
     paths,
+    // any one of them (the gateway checks X-Admin-Secret, then X-API-Key, then the bearer token)
+    security: [{ ApiKey: [] }, { BearerAuth: [] }, { AdminSecret: [] }],
     components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (test keys run in the sandbox)' },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key or a session token (`st_…`) as `Authorization: Bearer`' },
+        AdminSecret: { type: 'apiKey', in: 'header', name: 'X-Admin-Secret', description: 'The platform admin secret (admin routes)' },
+      },
       schemas: {
         Error: {
           type: 'object',

@@ -9,6 +9,7 @@ import { createGatewayClient } from './gateway.js';
 import { fileDownload, magicLink, routeHandlers } from './handler.js';
 import { MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
 import { openApiDocument } from './openapi.js';
+import { mountDocs } from './docs.js';
 import { routes } from './routes.js';
 
 export interface RestAdapterOptions {
@@ -49,6 +50,7 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   app.get(['/openapi.json', '/v1/openapi.json'], (_req, res) => {
     res.json(openApi);
   });
+  mountDocs(app);
   // before the table: `/verifications/email/:id` would take it for an id
   app.get([MAGIC_LINK_PATH, `/v1${MAGIC_LINK_PATH}`], ...magicLink(opts.gatewayUrl));
   for (const route of routes) {
