@@ -10,6 +10,8 @@ const REQUEST_DOCUMENT_CODES = new Set([
   'GRAPHQL_VALIDATION_FAILED',
   'BAD_REQUEST',
   'OPERATION_RESOLUTION_FAILURE',
+  // Apollo Gateway: an operationName the document does not hold
+  'INVALID_GRAPHQL',
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);

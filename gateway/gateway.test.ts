@@ -151,6 +151,12 @@ describe('gateway over HTTP', () => {
       expect(body.errors![0].extensions).toEqual({ code: 'BAD_USER_INPUT' });
     });
 
+    it('answers 400 for an operationName the document does not hold (was a 500)', async () => {
+      const { status, body } = await graphqlPost(stack, { query: 'query A { riskPing } query B { riskPing }', operationName: 'C' });
+      expect(status).toBe(400);
+      expect(body.errors![0].extensions).toEqual({ code: 'BAD_USER_INPUT' });
+    });
+
     it('points subscriptions sent over HTTP to the WebSocket endpoint', async () => {
       const { status, body } = await graphqlPost(stack, { query: 'subscription { identityUpdated(id: "1") { id } }' });
       expect(status).toBe(400);

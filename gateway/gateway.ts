@@ -116,6 +116,17 @@ const chargeMutationFields: ApolloServerPlugin<GatewayContext> = {
   },
 };
 
+/** Apollo Gateway refuses an operationName the document does not hold as INVALID_GRAPHQL, which Apollo Server answers 500: it is the client's mistake. */
+const invalidOperationIsClientError: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ errors, response }) {
+        if (errors?.some((e) => e.extensions?.code === 'INVALID_GRAPHQL')) response.http.status = 400;
+      },
+    };
+  },
+};
+
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -170,6 +181,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
       subscriptionsOverWebSocket,
       chargeMutationFields,
+      invalidOperationIsClientError,
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       // browsers get GraphiQL (graphiql.ts), served offline; Apollo's landing page loads a CDN
       ApolloServerPluginLandingPageDisabled(),
