@@ -12,6 +12,7 @@ WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/schema ./schema
+COPY --from=build /app/data ./data
 COPY package.json ./
 USER node
 CMD ["node", "dist/cli/start-service.js", "gateway"]

@@ -18,7 +18,7 @@ import { commandDatabase } from './local-database.js';
  * Running services reload their screening index on the snapshot's NOTIFY.
  */
 const USAGE = `usage: npm run lists:import -- <files…> [--source OFAC_SDN|OFAC_CONSOLIDATED|UN_SC|EU_FSF|UK_OFSI|CUSTOM_<NAME>]
-       [--kind ${LIST_KINDS.join('|')}] [--format ${LIST_FORMATS.join('|')}] [--dry-run]`;
+       [--kind ${LIST_KINDS.join('|')}] [--format ${LIST_FORMATS.join('|')}] [--published-on YYYY-MM-DD] [--dry-run]`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -26,6 +26,7 @@ const { values, positionals } = parseArgs({
     source: { type: 'string' },
     kind: { type: 'string' },
     format: { type: 'string' },
+    'published-on': { type: 'string' },
     'dry-run': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -33,6 +34,11 @@ const { values, positionals } = parseArgs({
 if (values.help || !positionals.length) {
   console.log(USAGE);
   process.exit(values.help ? 0 : 2);
+}
+const publishedOn = values['published-on'];
+if (publishedOn !== undefined && !(/^\d{4}-\d{2}-\d{2}$/.test(publishedOn) && !Number.isNaN(Date.parse(publishedOn)))) {
+  console.error('--published-on must be a date YYYY-MM-DD');
+  process.exit(2);
 }
 if (values.kind && !LIST_KINDS.includes(values.kind as ListKind)) {
   console.error(`--kind must be one of ${LIST_KINDS.join(', ')}`);
@@ -63,6 +69,7 @@ try {
       const r = await importSnapshot(pool, list.source, list.entries, {
         format: list.format,
         importedBy: `cli (${process.env.USER ?? 'unknown'})`,
+        publishedOn,
       });
       console.log(
         r.unchanged

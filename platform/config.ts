@@ -47,6 +47,11 @@ const schema = z.object({
   ORGANIZATION_RATE_LIMIT: z.coerce.number().int().positive().default(1000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   WEBHOOK_RETRY_DELAYS: secondsList.default([60, 300, 1800]),
+  // on first start, import the sanctions lists and IP feeds shipped in data/ (test stacks turn it off)
+  DEFAULT_SCREENING_DATA: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool,
   WEBHOOK_CA_FILE: z.string().optional(),
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),

@@ -33,6 +33,8 @@ export interface ImportResult {
 export interface ImportOptions {
   format?: string;
   importedBy?: string;
+  /** The day the list's authority published this content (YYYY-MM-DD), when known. */
+  publishedOn?: string;
 }
 
 /** Stable JSON (sorted keys) so that equal entries hash equally whatever order fields came in. */
@@ -111,8 +113,8 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
     const version = `v${seq}`;
     const snapshotId = randomUUID();
     await client.query(
-      `insert into screening.list_snapshots (id, source, seq, version, kind, format, content_hash, total, added, removed, changed, previous_id, imported_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, 0, 0, 0, $9, $10)`,
+      `insert into screening.list_snapshots (id, source, seq, version, kind, format, content_hash, total, added, removed, changed, previous_id, imported_by, published_on)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, 0, 0, 0, $9, $10, $11)`,
       [
         snapshotId,
         source,
@@ -124,6 +126,7 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
         rows.length,
         previous?.id ?? null,
         opts.importedBy ?? null,
+        opts.publishedOn ?? null,
       ],
     );
     for (let i = 0; i < rows.length; i += CHUNK) {
@@ -200,6 +203,7 @@ export interface SnapshotInfo {
   removed: number;
   changed: number;
   importedBy: string | null;
+  publishedOn: string | null;
   createdAt: Date;
   current: boolean;
 }
@@ -216,12 +220,13 @@ function toInfo(r: any): SnapshotInfo {
     removed: r.removed,
     changed: r.changed,
     importedBy: r.imported_by,
+    publishedOn: r.published_on,
     createdAt: r.created_at,
     current: r.current,
   };
 }
 
-const SNAPSHOT_COLUMNS = `s.id, s.source, s.version, s.kind, s.format, s.total, s.added, s.removed, s.changed, s.imported_by, s.created_at,
+const SNAPSHOT_COLUMNS = `s.id, s.source, s.version, s.kind, s.format, s.total, s.added, s.removed, s.changed, s.imported_by, to_char(s.published_on, 'YYYY-MM-DD') as published_on, s.created_at,
   s.seq = (select max(seq) from screening.list_snapshots x where x.source = s.source) as current`;
 
 /** Snapshots, newest first (optionally of one source). */

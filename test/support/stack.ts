@@ -71,6 +71,8 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     METRICS_TOKEN,
     // each stack's uploaded files in a folder of its own, removed when it stops
     STORAGE_DIR: storageDir,
+    // suites bring their own fixture lists; test/default-data.e2e.test.ts turns the shipped ones on
+    DEFAULT_SCREENING_DATA: 'false',
     ...env,
   });
   const stack = await startStack({

@@ -19,6 +19,7 @@ import { Migration20261128020000MobileMoney } from './Migration20261128020000Mob
 import { Migration20261128030000Business } from './Migration20261128030000Business.js';
 import { Migration20261128040000Address } from './Migration20261128040000Address.js';
 import { Migration20261128050000NotifyChannels } from './Migration20261128050000NotifyChannels.js';
+import { Migration20261129070000ListPublishedOn } from './Migration20261129070000ListPublishedOn.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   { name: 'Migration20261128030000Business', class: Migration20261128030000Business },
   { name: 'Migration20261128040000Address', class: Migration20261128040000Address },
   { name: 'Migration20261128050000NotifyChannels', class: Migration20261128050000NotifyChannels },
+  { name: 'Migration20261129070000ListPublishedOn', class: Migration20261129070000ListPublishedOn },
 ];

@@ -12,6 +12,7 @@ import { ApiClientResolver } from './admin/api-client.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { VERIFICATION_WEBHOOK_EVENTS } from './webhooks/webhook.service.js';
 import { acquireScreeningEngine } from '../../../screening/index.js';
+import { importDefaultData } from './lists/default-data.js';
 import { ListsResolver } from './lists/lists.resolver.js';
 import { ListSnapshot } from './lists/lists.entity.js';
 import { IpCheck } from './ip/ip.entity.js';
@@ -155,7 +156,11 @@ export const verificationService: ServiceModule<VerificationDeps> = {
     const ipIntelligence = new IpIntelligence(ipFeeds, rt.pool);
     // AML batches, callbacks and watchlist scans run in jobs with an EntityManager of their own
     const workerOrm = await openOrm({ url: rt.databaseUrl, entities: verificationEntities, logger: rt.logger, poolSize: 4 });
-    const amlCatalog = new ListCatalog(rt.pool, screening);
+    // first start: the lists and IP feeds shipped in data/ are imported in the background
+    const defaultData = rt.config.DEFAULT_SCREENING_DATA
+      ? importDefaultData({ pool: rt.pool, engine: screening, logger: rt.logger.child({ component: 'screening' }) })
+      : null;
+    const amlCatalog = new ListCatalog(rt.pool, screening, () => defaultData?.importing() ?? false);
     const amlJobs = new AmlWorker({
       orm: workerOrm,
       boss: await rt.jobs(),
@@ -285,6 +290,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await text.close();
         await amlJobs.stop();
         await workerOrm.close();
+        await defaultData?.done;
         await releaseScreening();
       },
     };

@@ -45,7 +45,14 @@ export class ListCatalog {
   constructor(
     private readonly pool: Pick<pg.Pool, 'query'>,
     private readonly engine: ScreeningSearch,
+    /** true while the shipped lists are being imported on first start (see lists/default-data.ts) */
+    readonly importing: () => boolean = () => false,
   ) {}
+
+  /** No list of any kind is loaded in this process. */
+  empty(): boolean {
+    return Object.keys(this.engine.versions()).length === 0;
+  }
 
   /**
    * Whether this process's index holds the newest snapshot of every source. A process that has not
@@ -109,10 +116,22 @@ export interface BatchCommand {
   callbackUrl?: string | null;
 }
 
-const unavailable = (kinds: readonly string[]) =>
-  new AppError('UNAVAILABLE', `No screening list is loaded for ${kinds.join(', ')}; import the lists first (npm run lists:import)`, {
-    retryAfter: 60,
+const unavailable = () =>
+  new AppError('UNAVAILABLE', 'No screening list is loaded; import the lists first (npm run lists:import)', { retryAfter: 60 });
+const importing = () =>
+  new AppError('UNAVAILABLE', 'The screening lists shipped with the platform are being imported (first start); retry shortly', {
+    retryAfter: 15,
   });
+
+/**
+ * Refuses to screen while the result could be a wrong CLEAR: during the first start's import, or
+ * with no list at all. A requested kind with no list (e.g. PEP) is not an error: `listsChecked` says
+ * which lists were screened.
+ */
+function assertScreenable(catalog: ListCatalog): void {
+  if (catalog.importing()) throw importing();
+  if (catalog.empty()) throw unavailable();
+}
 
 /** AML screening: one subject now, a batch by job; reviews of matches. */
 export class AmlService {
@@ -133,19 +152,21 @@ export class AmlService {
     const errors = validateAmlRequest(req);
     if (errors.length) throw invalid(errors);
     const r = normaliseAmlRequest(req);
+    assertScreenable(this.deps.catalog);
     const lists = await this.deps.catalog.checked(r.lists);
-    if (!lists.length) throw unavailable(r.lists);
-    const found = this.deps.screening.search({
-      fullName: r.fullName,
-      dateOfBirth: r.dateOfBirth ?? undefined,
-      nationality: r.nationality ?? undefined,
-      documentNumber: r.documentNumber ?? undefined,
-      entityType: 'INDIVIDUAL',
-      kinds: r.lists,
-      sources: lists.map((l) => l.source),
-      threshold: r.matchThreshold,
-      limit: MAX_MATCHES,
-    });
+    const found = !lists.length
+      ? []
+      : this.deps.screening.search({
+          fullName: r.fullName,
+          dateOfBirth: r.dateOfBirth ?? undefined,
+          nationality: r.nationality ?? undefined,
+          documentNumber: r.documentNumber ?? undefined,
+          entityType: 'INDIVIDUAL',
+          kinds: r.lists,
+          sources: lists.map((l) => l.source),
+          threshold: r.matchThreshold,
+          limit: MAX_MATCHES,
+        });
     const trigger = found.length ? 'screened.matches' : 'screened.clear';
     const t = AML_SCREENING_LIFECYCLE.fire(null, trigger);
     const status = t.status;
@@ -271,10 +292,7 @@ export class AmlService {
       }
     }
     if (errors.length) throw invalid(errors);
-    for (const kinds of new Set(cmd.subjects.map((s) => JSON.stringify(normaliseAmlRequest(s).lists)))) {
-      const wanted = JSON.parse(kinds) as ListKind[];
-      if (!(await this.deps.catalog.checked(wanted)).length) throw unavailable(wanted);
-    }
+    assertScreenable(this.deps.catalog);
     if (!this.deps.jobs) throw new Error('AML jobs are not configured');
     const callbackSecret = callbackUrl ? generateWebhookSecret() : null;
     const batch = await this.em.transactional(async (em) => {

@@ -41,6 +41,10 @@ export class ListSnapshot {
   @Property({ type: 'text', nullable: true })
   importedBy?: string | null;
 
+  /** YYYY-MM-DD, as the list's authority dated it */
+  @Property({ type: 'date', nullable: true })
+  publishedOn?: string | null;
+
   @Property({ type: 'datetime' })
   createdAt!: Date & Opt;
 }

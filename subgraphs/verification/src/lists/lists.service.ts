@@ -66,6 +66,7 @@ export class ListsService {
       removed: s.removed,
       changed: s.changed,
       importedBy: s.importedBy ?? null,
+      publishedOn: s.publishedOn ?? null,
       createdAt: s.createdAt,
       current: current[s.source]?.snapshotId === s.id,
     });

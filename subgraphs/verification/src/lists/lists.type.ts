@@ -65,6 +65,12 @@ export class ScreeningListSnapshotType {
   @Field(() => String, { nullable: true, description: 'Who imported it' })
   importedBy?: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: 'The day its publisher dated this content (YYYY-MM-DD), e.g. the snapshot shipped with the platform; null when not given',
+  })
+  publishedOn?: string | null;
+
   @Field({ description: 'When it was imported' })
   createdAt!: Date;
 
