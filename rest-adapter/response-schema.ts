@@ -151,7 +151,7 @@ export function responseSchema(route: Route, schema: GraphQLSchema): JsonSchema 
 }
 
 /** Marks the slots that the mapping changes: members kept only sometimes, nulls dropped, references by id. */
-function markMapped(body: unknown, { records, keepIf, withoutNulls, ids }: ResponseMapping, slots: Slot[]): void {
+function markMapped(body: unknown, { records, keepIf, withoutNulls, ids, values }: ResponseMapping, slots: Slot[]): void {
   const root = records === undefined ? body : isObject(body) ? body[records] : undefined;
   const slotOf = (value: unknown) => slotIn(value, slots);
   for (const path of Object.keys(keepIf ?? {})) {
@@ -170,6 +170,12 @@ function markMapped(body: unknown, { records, keepIf, withoutNulls, ids }: Respo
           if (slot?.nullable) Object.assign(slot, { nullable: false, optional: true });
         }
       }
+    }
+  }
+  for (const [path, name] of Object.entries(values ?? {})) {
+    for (const [holder, key] of holders(root, path)) {
+      const slot = slotOf(holder[key]);
+      if (slot && Array.isArray(slot.schema.enum)) slot.schema = { ...slot.schema, enum: slot.schema.enum.map((v: string) => name(v)) };
     }
   }
   for (const path of ids ?? []) {
