@@ -36,6 +36,8 @@ interface Slot {
   inNullableList: boolean;
   /** Present only sometimes (a type condition, `keepIf`, `withoutNulls`). */
   optional: boolean;
+  /** Its enum lists the mapping's `values` (the token went through that function too: its case says nothing). */
+  translated?: boolean;
 }
 
 /** Scalars by name; anything else (JSON) is any value. */
@@ -175,7 +177,9 @@ function markMapped(body: unknown, { records, keepIf, withoutNulls, ids, values 
   for (const [path, name] of Object.entries(values ?? {})) {
     for (const [holder, key] of holders(root, path)) {
       const slot = slotOf(holder[key]);
-      if (slot && Array.isArray(slot.schema.enum)) slot.schema = { ...slot.schema, enum: slot.schema.enum.map((v: string) => name(v)) };
+      if (slot && Array.isArray(slot.schema.enum)) {
+        Object.assign(slot, { schema: { ...slot.schema, enum: slot.schema.enum.map((v: string) => name(v)) }, translated: true });
+      }
     }
   }
   for (const path of ids ?? []) {
@@ -203,7 +207,8 @@ function schemaOf(value: unknown, slots: Slot[]): JsonSchema {
     if (!leaf) return { type: 'string' };
     const slot = slots[Number(leaf[2])];
     let schema = slot.schema;
-    if (leaf[1] === 'l' && Array.isArray(schema.enum)) schema = { ...schema, enum: schema.enum.map((v: string) => v.toLowerCase()) };
+    if (leaf[1] === 'l' && !slot.translated && Array.isArray(schema.enum))
+      schema = { ...schema, enum: schema.enum.map((v: string) => v.toLowerCase()) };
     return slot.nullable ? nullable(schema) : schema;
   }
   if (typeof value === 'number') return { type: Number.isInteger(value) ? 'integer' : 'number' };
