@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'graphql';
+import { buildSchema, parse } from 'graphql';
 import { composeServices } from '@apollo/composition';
 import { buildSubgraph } from '../platform/graphql/subgraph.js';
 import { apiSchemaSdl } from '../gateway/api-schema.js';
 import { DEFAULT_SUBGRAPH_URL, SERVICE_MODULES } from './services.js';
+import { openApiDocument } from '../rest-adapter/openapi.js';
+import { routes } from '../rest-adapter/routes.js';
 
 export const SCHEMA_DIR = path.resolve(process.env.SCHEMA_DIR ?? 'schema');
 export const SUPERGRAPH_PATH = path.join(SCHEMA_DIR, 'supergraph.graphql');
@@ -26,4 +28,9 @@ export async function composeSupergraph(): Promise<{ subgraphs: Record<string, s
 
 export function readSupergraph(): string {
   return readFileSync(SUPERGRAPH_PATH, 'utf8');
+}
+
+/** The REST adapter's OpenAPI document (schema/openapi.json) for the graph's API schema. */
+export function openApiJson(apiSdl: string): string {
+  return `${JSON.stringify(openApiDocument(routes, buildSchema(apiSdl)), null, 2)}\n`;
 }

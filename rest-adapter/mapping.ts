@@ -32,6 +32,10 @@ export interface ResponseMapping {
   flatten?: readonly string[];
   /** Enum members (or lists of them) whose REST values are the spec's lower case (GraphQL's are SCREAMING_CASE). */
   lowercase?: readonly string[];
+  /** Enum members (or lists of them) whose REST values are other names: GraphQL's value → REST's (OpenAPI lists them too). */
+  values?: Record<string, (value: string) => string>;
+  /** Enum members answered in the request's own spelling (Form A upper case, Form B lower case): OpenAPI lists both. */
+  anyCase?: readonly string[];
 }
 
 export const SNAKE_CASE: ResponseMapping = { case: 'snake' };
@@ -52,6 +56,7 @@ function mapRecord(value: unknown, mapping: ResponseMapping, path: string): unkn
     let mapped = mapping.verbatim?.includes(at) ? member : mapRecord(member, mapping, at);
     if (mapping.ids?.includes(at)) mapped = isObject(mapped) ? mapped.id : null;
     if (mapping.lowercase?.includes(at)) mapped = lowerCased(mapped);
+    if (mapping.values?.[at]) mapped = translated(mapped, mapping.values[at]);
     if (mapping.withoutNulls?.includes(at)) mapped = withoutNulls(mapped);
     const keyMember = mapping.keyBy?.[at];
     if (keyMember) mapped = keyedBy(mapped, restName(`${at}.${keyMember}`, mapping));
@@ -71,6 +76,9 @@ const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) =>
 
 const lowerCased = (value: unknown): unknown =>
   typeof value === 'string' ? value.toLowerCase() : Array.isArray(value) ? value.map(lowerCased) : value;
+
+const translated = (value: unknown, name: (value: string) => string): unknown =>
+  typeof value === 'string' ? name(value) : Array.isArray(value) ? value.map((v) => translated(v, name)) : value;
 
 /** A REST enum value (or list of them) as GraphQL's SCREAMING_CASE one; anything else as sent, for GraphQL to judge. */
 export const upperCased = (value: unknown): unknown =>

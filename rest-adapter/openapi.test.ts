@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Supergraph } from '@apollo/federation-internals';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { getNamedType, isObjectType, Kind, parse, validate, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import { createLogger } from '../platform/logger.js';
-import { openApiDocument } from './openapi.js';
+import { API_SCHEMA_FILE, openApiJson } from '../cli/schema.js';
+import { OPENAPI_FILE } from './openapi.js';
 import { startRestAdapter } from './rest-adapter.js';
 import { routes } from './routes.js';
 
@@ -45,10 +47,21 @@ describe('route table', () => {
 });
 
 describe('OpenAPI document', () => {
-  const doc = openApiDocument(routes);
+  const json = openApiJson(readFileSync(API_SCHEMA_FILE, 'utf8'));
+  const doc = JSON.parse(json) as Record<string, any>;
 
-  it('is OpenAPI 3.0.3 at the published version, served with and without /v1', () => {
-    expect(doc.openapi).toBe('3.0.3');
+  it('is the committed schema/openapi.json (run `npm run openapi` when this fails)', () => {
+    expect(readFileSync(OPENAPI_FILE, 'utf8')).toBe(json);
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('is OpenAPI 3.1 at the published version, served with and without /v1', () => {
+    expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.1.0');
     expect(doc.servers).toEqual([{ url: '/v1' }, { url: '/' }]);
   });
@@ -68,7 +81,7 @@ describe('OpenAPI document', () => {
       const fields = [...(route.body ?? []), ...(route.files ?? [])].map((field) => field.name);
       expect(Object.keys(schema?.properties ?? {})).toEqual(fields);
     }
-    const count = Object.values(doc.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
+    const count = Object.values(doc.paths as Record<string, object>).reduce((n, methods) => n + Object.keys(methods).length, 0);
     expect(count).toBe(routes.length);
   });
 
@@ -89,12 +102,56 @@ describe('OpenAPI document', () => {
     expect(Object.keys(client.responses)).toEqual(['201', 'default']);
   });
 
+  it("documents each answer's body from the operation's result as the route maps it", () => {
+    const bodyOf = (path: string, method: string, status: string) =>
+      doc.paths[path][method].responses[status].content['application/json'].schema;
+    for (const [path, methods] of Object.entries(doc.paths) as Array<[string, Record<string, any>]>) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const success = Object.keys(operation.responses).find((status) => status !== 'default')!;
+        expect([method, path, bodyOf(path, method, success)]).toEqual([method, path, expect.objectContaining({ type: expect.anything() })]);
+        expect(operation.responses.default.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    }
+    // a page of records, each with its nullable members and enums
+    const page = bodyOf('/verifications/identity/user/{userId}', 'get', '200');
+    expect(page).toMatchObject({
+      type: 'object',
+      required: ['data', 'total', 'page', 'limit'],
+      properties: { total: { type: 'integer' } },
+    });
+    expect(page.properties.data.items.properties).toMatchObject({
+      id: { type: 'string' },
+      verifiedAt: { type: ['string', 'null'], format: 'date-time' },
+      replacedById: { type: ['string', 'null'] },
+    });
+    // snake_case, a list keyed by channel, lower-case enums, members present only sometimes
+    const notification = bodyOf('/notifications/{id}', 'get', '200');
+    expect(notification.properties.channels).toMatchObject({
+      type: 'object',
+      propertyNames: { enum: expect.arrayContaining(['sms', 'email']) },
+      additionalProperties: { properties: { status: { enum: expect.arrayContaining(['delivered', 'queued']) } } },
+    });
+    expect(notification.properties.channels.additionalProperties.required).not.toContain('opened_at');
+    // a lookup's null is a 404: the body is the record
+    expect(bodyOf('/verifications/identity/{id}', 'get', '200').type).toBe('object');
+  });
+
+  it('names the credentials of each route, and multipart routes that take JSON too', () => {
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['ApiKey', 'BearerAuth', 'AdminSecret']);
+    expect(doc.paths['/admin/api-clients'].post.security).toEqual([{ AdminSecret: [] }]);
+    expect(doc.paths['/verifications/identity'].post.security).toEqual([{ ApiKey: [] }, { BearerAuth: [] }]);
+    for (const route of routes.filter((r) => r.files && r.json)) {
+      const content = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()].requestBody.content;
+      expect(Object.keys(content)).toEqual(['multipart/form-data', 'application/json']);
+    }
+  });
+
   it('is served at /openapi.json', async () => {
     const adapter = await startRestAdapter({ gatewayUrl: 'http://127.0.0.1:1/graphql', port: 0, logger: createLogger('openapi-test') });
     try {
       const res = await fetch(`${adapter.url}/openapi.json`);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual(JSON.parse(JSON.stringify(doc)));
+      expect(await res.json()).toEqual(doc);
     } finally {
       await adapter.stop();
     }
@@ -103,7 +160,7 @@ describe('OpenAPI document', () => {
 
 describe('OpenAPI security', () => {
   it('offers X-API-Key, Authorization: Bearer and X-Admin-Secret (any one of them) for Swagger UI', () => {
-    const doc = openApiDocument(routes);
+    const doc = JSON.parse(openApiJson(readFileSync(API_SCHEMA_FILE, 'utf8'))) as Record<string, any>;
     expect(doc.components.securitySchemes).toMatchObject({
       ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       BearerAuth: { type: 'http', scheme: 'bearer' },

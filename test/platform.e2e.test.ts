@@ -73,7 +73,7 @@ describe('every service', () => {
 
   it('serves the OpenAPI document generated from the route table', async () => {
     const doc = (await (await fetch(`${stack.urls.rest}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
-    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/verifications/identity', '/webhooks/configure', '/admin/api-clients']),
     );

@@ -21,11 +21,9 @@ const ANALYZE_IP = /* GraphQL */ `
 `;
 
 /** The spec's assessment: the device type in lower case (the graph's is SCREAMING_CASE). */
-const DEVICE_BODY: ResponseMapping = { lowercase: ['device.deviceType'] };
 /** The graph's risk signals (KNOWN_FRAUD_DEVICE) as the spec names them (knownFraudDevice). */
 const specSignal = (signal: string) => signal.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-const specAssessment = (assessment: { reasons: Array<{ signal: string }> } | null) =>
-  assessment && { ...assessment, reasons: assessment.reasons.map((reason) => ({ ...reason, signal: specSignal(reason.signal) })) };
+const DEVICE_BODY: ResponseMapping = { lowercase: ['device.deviceType'], values: { 'reasons.signal': specSignal } };
 
 export const intelligenceRoutes: Route[] = [
   {
@@ -71,7 +69,7 @@ export const intelligenceRoutes: Route[] = [
       ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: mapMember(body, 'fingerprint', (fingerprint) => onlyMembers(fingerprint, FINGERPRINT_MEMBERS)) }),
-    result: (data) => specAssessment(data.assessDevice.deviceAssessment),
+    result: (data) => data.assessDevice.deviceAssessment,
     response: DEVICE_BODY,
   },
   {
@@ -87,7 +85,6 @@ export const intelligenceRoutes: Route[] = [
       ${DEVICE_ASSESSMENT}
     `,
     variables: ({ params }) => ({ id: params.id }),
-    result: (data) => specAssessment(data.deviceAssessment),
     response: DEVICE_BODY,
     notFound: 'Device assessment',
   },

@@ -149,6 +149,7 @@ export const phoneRoutes: Route[] = [
         ? { ...v, channel: v.channel.toLowerCase() }
         : v;
     },
+    response: { anyCase: ['channel'] },
     status: 201,
   },
   ...verifyRoutes('phone'),

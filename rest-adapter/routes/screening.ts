@@ -27,28 +27,18 @@ type Json = Record<string, any>;
 const MAX_BATCH_SUBJECTS = 100;
 
 /** The spec's match: the list entry's members in the match itself, token matches in lower case, the batch by id. */
-const SCREENING_BODY: ResponseMapping = {
-  flatten: ['matches.hit'],
-  lowercase: ['matches.explanation.tokens.how'],
-  ids: ['batchId'],
-};
 /** The spec's qualifier kinds are the request's field names (the graph's are SCREAMING_CASE). */
 const QUALIFIER_KINDS: Record<string, string> = {
   DATE_OF_BIRTH: 'dateOfBirth',
   NATIONALITY: 'nationality',
   DOCUMENT_NUMBER: 'documentNumber',
 };
-const specScreening = (screening: Json | null): Json | null =>
-  screening && {
-    ...screening,
-    matches: screening.matches.map((match: Json) => ({
-      ...match,
-      explanation: {
-        ...match.explanation,
-        qualifiers: match.explanation.qualifiers.map((q: Json) => ({ ...q, kind: QUALIFIER_KINDS[q.kind] ?? q.kind })),
-      },
-    })),
-  };
+const SCREENING_BODY: ResponseMapping = {
+  flatten: ['matches.hit'],
+  lowercase: ['matches.explanation.tokens.how'],
+  values: { 'matches.explanation.qualifiers.kind': (kind) => QUALIFIER_KINDS[kind] ?? kind },
+  ids: ['batchId'],
+};
 
 /** A batch's subjects as the spec's `results` list. */
 const specBatch = (batch: Json | null): Json | null => batch && { ...batch, results: batch.results.nodes };
@@ -92,7 +82,7 @@ export const screeningRoutes: Route[] = [
       ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: body }),
-    result: (data) => specScreening(data.screenAml.amlScreening),
+    result: (data) => data.screenAml.amlScreening,
     response: SCREENING_BODY,
   },
   {
@@ -165,10 +155,7 @@ export const screeningRoutes: Route[] = [
       ${AML_SCREENING}
     `,
     variables: ({ params, query }) => ({ userId: params.userId, ...connectionSlice(query) }),
-    result: (data, { query }) => {
-      const page = pageBody(data.amlScreenings, query);
-      return { ...page, data: page.data.map((s) => specScreening(s as Json)) };
-    },
+    result: (data, { query }) => pageBody(data.amlScreenings, query),
     response: { ...SCREENING_BODY, records: 'data' },
   },
   {
@@ -184,7 +171,7 @@ export const screeningRoutes: Route[] = [
       ${AML_SCREENING}
     `,
     variables: ({ params }) => ({ id: params.id }),
-    result: (data) => specScreening(data.amlScreening),
+    result: (data) => data.amlScreening,
     response: SCREENING_BODY,
     notFound: 'AML screening',
   },
@@ -213,7 +200,7 @@ export const screeningRoutes: Route[] = [
       ${USER_ERRORS}
     `,
     variables: ({ params, body }) => ({ input: { ...body, screeningId: params.id, matchId: params.matchId } }),
-    result: (data) => specScreening(data.resolveAmlMatch.amlScreening),
+    result: (data) => data.resolveAmlMatch.amlScreening,
     response: SCREENING_BODY,
   },
 ];

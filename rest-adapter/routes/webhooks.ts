@@ -70,9 +70,7 @@ function graphEvents(value: unknown): unknown {
 }
 
 /** A webhook as the spec has it: its client's id and the events' dotted names. */
-const WEBHOOK_BODY: ResponseMapping = { ids: ['clientId'] };
-const specWebhook = (webhook: OperationData): OperationData =>
-  Array.isArray(webhook.events) ? { ...webhook, events: webhook.events.map((e: string) => SPEC_NAME.get(e) ?? e) } : webhook;
+const WEBHOOK_BODY: ResponseMapping = { ids: ['clientId'], values: { events: (e) => SPEC_NAME.get(e) ?? e } };
 
 export const webhookRoutes: Route[] = [
   {
@@ -108,7 +106,7 @@ export const webhookRoutes: Route[] = [
     // the spec's record: the secret and its notice between the events and `active`
     result: (data) => {
       const { webhook, secret } = data.configureWebhook;
-      const { active, createdAt, ...head } = specWebhook(webhook);
+      const { active, createdAt, ...head } = webhook;
       return { ...head, secret, message: SECRET_SHOWN_ONCE, active, createdAt };
     },
     response: WEBHOOK_BODY,
@@ -131,7 +129,7 @@ export const webhookRoutes: Route[] = [
       ${WEBHOOK}
     `,
     variables: ({ params }) => ({ clientId: params.clientId, first: MAX_PAGE_SIZE }),
-    result: (data) => (data.webhooks.nodes as OperationData[]).map(specWebhook).reverse(),
+    result: (data) => [...(data.webhooks.nodes as OperationData[])].reverse(),
     response: WEBHOOK_BODY,
   },
   {

@@ -8,6 +8,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { loadConfig } from '../../platform/config.js';
 import { startStack, type Stack, type StackOptions } from '../../cli/stack.js';
+import { contractViolation } from './contract.js';
 
 export const ADMIN_SECRET = 'test-admin-secret-0123456789';
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
@@ -107,7 +108,11 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
       return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: res.headers };
     }
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+    const parsed = text ? JSON.parse(text) : null;
+    // every answer is the one the OpenAPI document describes (a mismatch fails the calling test)
+    const violation = contractViolation(method, path, res.status, res.headers.get('content-type'), parsed);
+    if (violation) throw new Error(violation);
+    return { status: res.status, body: parsed, headers: res.headers };
   };
   const createClientFn: TestStack['createClient'] = async (input = {}) => {
     const res = await rest('POST', '/admin/api-clients', { name: 'test client', ...input }, { 'x-admin-secret': ADMIN_SECRET });
