@@ -27,8 +27,9 @@ async function documentServer() {
     if (!answer) return void res.writeHead(404).end('not found');
     answer(res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
+  // a host name, not an address literal: the SSRF guard resolves and pins it as in production
+  const base = `http://localhost:${(server.address() as AddressInfo).port}`;
   return {
     base,
     hits,
@@ -327,8 +328,8 @@ describe('address verification end to end (Form A uploads, Form B URLs, OCR in E
       files.serve('/inside.jpg', (res) => res.writeHead(200).end(Buffer.alloc(10)));
       const before = files.hits.length;
       for (const url of [
+        `http://127.0.0.1:${new URL(files.base).port}/inside.jpg`,
         `${files.base}/inside.jpg`,
-        `http://localhost:${new URL(files.base).port}/inside.jpg`,
         'http://[::1]/inside.jpg',
       ]) {
         const res = await guarded.rest(

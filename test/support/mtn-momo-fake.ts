@@ -102,10 +102,11 @@ export async function startMtnMomoFake(opts: MtnMomoFakeOptions): Promise<MtnMom
     if (!account.info) return json(res, 404, { code: 'RESOURCE_NOT_FOUND', message: 'User info not found' });
     return json(res, 200, account.info);
   });
-  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1' }, resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    // a host name, not an address literal: resolved as in production (the listener is dual-stack)
+    url: `http://localhost:${port}`,
     accounts,
     faults,
     requests,

@@ -390,7 +390,8 @@ export async function startWhatsAppCloud() {
   });
   const server = http.createServer(app);
   const port = await listen(server);
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => close(server) };
+  // a host name, not an address literal: resolved as in production (the listener is dual-stack)
+  return { url: `http://localhost:${port}`, requests, close: () => close(server) };
 }
 
 export const VOICE_API_KEY = 'atsk_voice_0123456789';
@@ -429,7 +430,8 @@ export async function startAfricasTalkingVoice() {
   const server = http.createServer(app);
   const port = await listen(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    // a host name, not an address literal: resolved as in production (the listener is dual-stack)
+    url: `http://localhost:${port}`,
     calls,
     /** Posts the voice callback of `call` (form-encoded, as Africa's Talking does) to `callbackUrl`. */
     callback: (callbackUrl: string, call: VoiceCallRequest, fields: Record<string, string>) =>

@@ -109,10 +109,11 @@ export async function startOpenCorporatesFake(apiToken: string) {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
   const { port } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    // a host name, not an address literal: resolved as in production (the listener is dual-stack)
+    url: `http://localhost:${port}`,
     requests,
     answers(companyNumber: string, ...answers: FakeAnswer[]) {
       scripts.set(companyNumber, answers);
