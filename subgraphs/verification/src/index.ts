@@ -49,7 +49,7 @@ import { hasPgvector } from './biometrics/pgvector.js';
 import { MobileMoneyVerification } from './mobile-money/mobile-money.entity.js';
 import { MobileMoneyResolver, resolveMobileMoneyReference } from './mobile-money/mobile-money.resolver.js';
 import { MobileMoneyAdapters } from './mobile-money/adapters/registry.js';
-import { MobileMoneySweep } from './mobile-money/mobile-money.worker.js';
+import { mobileMoneySweep as settleMobileMoneyLookups } from './mobile-money/mobile-money.worker.js';
 import { AddressVerification } from './address/address.entity.js';
 import { AddressResolver, resolveAddressReference } from './address/address.resolver.js';
 import { AddressWorker } from './address/address.worker.js';
@@ -229,7 +229,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       sweepMs: rt.config.LIVENESS_SWEEP_MS,
     });
     const mobileMoney = MobileMoneyAdapters.fromConfig(rt.config);
-    const mobileMoneySweep = new MobileMoneySweep({
+    const mobileMoneySweep = settleMobileMoneyLookups({
       orm: workerOrm,
       logger: rt.logger.child({ component: 'mobile-money' }),
       sweepMs: rt.config.MOBILE_MONEY_SWEEP_MS,

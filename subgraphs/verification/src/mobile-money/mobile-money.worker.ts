@@ -1,5 +1,6 @@
 import type { Orm } from '../../../../platform/db/orm.js';
 import type { Logger } from '../../../../platform/logger.js';
+import { PeriodicSweep } from '../../../../platform/sweep.js';
 import { settleInterruptedLookups } from './mobile-money.service.js';
 
 export interface MobileMoneySweepOptions {
@@ -16,31 +17,10 @@ export interface MobileMoneySweepOptions {
  * died meanwhile, this sweep (every process, on a timer; the table is the state, so a restart
  * loses nothing) makes it PROVIDER_ERROR, which the client may retry.
  */
-export class MobileMoneySweep {
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
-
-  constructor(private readonly opts: MobileMoneySweepOptions) {}
-
-  start(): void {
-    this.timer = setInterval(() => this.sweepSoon(), this.opts.sweepMs);
-    this.timer.unref();
-    this.sweepSoon();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
-  }
-
-  private sweepSoon(): void {
-    if (this.sweeping || !this.timer) return;
-    this.sweeping = settleInterruptedLookups(this.opts.orm.em, 2 * this.opts.timeoutMs)
-      .then((settled) => {
-        if (settled) this.opts.logger.warn({ settled }, 'interrupted mobile money lookups settled as PROVIDER_ERROR');
-      })
-      .catch((err) => this.opts.logger.error({ err }, 'mobile money sweep failed'))
-      .finally(() => (this.sweeping = null));
-  }
-}
+export const mobileMoneySweep = ({ orm, logger, sweepMs, timeoutMs }: MobileMoneySweepOptions) =>
+  new PeriodicSweep({
+    sweepMs,
+    logger,
+    what: 'interrupted mobile money lookups settled as PROVIDER_ERROR',
+    sweep: () => settleInterruptedLookups(orm.em, 2 * timeoutMs),
+  });
