@@ -60,6 +60,8 @@ export async function serviceProcess(
     WEBHOOK_TIMEOUT_MS: '3000',
     JOBS_SUPERVISE_SECONDS: '1',
     OUTBOX_POLL_MS: '500',
+    // as the in-process test stack: suites load the lists they need (the shipped snapshot would pause screenings while it imports)
+    DEFAULT_SCREENING_DATA: 'false',
   };
   const caDir = opts.caPem ? mkdtempSync(path.join(tmpdir(), 'ca-')) : null;
   if (caDir && opts.caPem) {
