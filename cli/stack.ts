@@ -9,9 +9,7 @@ import { OutboxRelay } from '../platform/events/outbox-relay.js';
 import { DeliveryWorker } from '../platform/delivery/delivery.worker.js';
 import { startJobs, type PgBoss } from '../platform/jobs.js';
 import { startSubgraph } from '../platform/graphql/subgraph.js';
-import { createAuthenticator, pruneRateLimitWindows } from '../platform/auth/authenticate.js';
-import { API_CLIENT_CHANGED_CHANNEL } from '../platform/auth/api-client.service.js';
-import { listen } from '../platform/db/listen.js';
+import { startEdgeAuthenticator, type EdgeAuthenticator } from '../platform/auth/authenticate.js';
 import { startGateway } from '../gateway/gateway.js';
 import { startRestAdapter } from '../rest-adapter/rest-adapter.js';
 import type { ServiceRuntime } from '../platform/service-module.js';
@@ -36,6 +34,8 @@ export interface Stack {
   urls: Partial<Record<ServiceKey, string>>;
   /** Subscriptions this process's subgraphs are serving now (a subscription is live once counted). */
   activeSubscriptions(): number;
+  /** Shares this stack's gateway rate-limit counts with the other instances now (a timer does it every RATE_LIMIT_SYNC_MS). */
+  syncRateLimits(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +54,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
 
   const events = new EventStream(opts.databaseUrl, logger);
+  let edgeAuth: EdgeAuthenticator | undefined;
   try {
     // the REST adapter alone talks only to the gateway; everything else uses the database
     const usesDatabase = [...services].some((s) => s !== 'rest');
@@ -140,15 +141,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     }
 
     if (services.has('gateway')) {
-      const authenticate = createAuthenticator({
+      const auth = await startEdgeAuthenticator({
         pool,
+        databaseUrl: opts.databaseUrl,
         adminSecret: opts.adminSecret,
         internalSecret: opts.internalSecret,
         organizationRateLimit: config.ORGANIZATION_RATE_LIMIT,
+        syncMs: config.RATE_LIMIT_SYNC_MS,
+        logger,
       });
-      const prune = setInterval(() => void pruneRateLimitWindows(pool).catch(() => undefined), 60_000);
-      prune.unref();
-      stops.push(async () => clearInterval(prune));
+      stops.push(() => auth.stop());
+      edgeAuth = auth;
       const gateway = await startGateway({
         supergraphSdl: readSupergraph(),
         subgraphUrls: {
@@ -156,7 +159,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           risk: runtime.serviceUrl('risk'),
           notify: runtime.serviceUrl('notify'),
         },
-        authenticate,
+        authenticate: auth.authenticate,
         internalSecret: opts.internalSecret,
         metricsToken: config.METRICS_TOKEN,
         trustedProxies: config.TRUSTED_PROXIES,
@@ -168,15 +171,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       stops.push(() => gateway.stop());
       urls.gateway = gateway.url;
       // a revoked or rotated key ends its graphql-ws connections on every gateway within moments
-      const revocations = await listen({
-        connection: opts.databaseUrl,
-        channel: API_CLIENT_CHANGED_CHANNEL,
-        logger,
-        onNotification: (clientId) => void gateway.recheckConnections(clientId).catch((err) => logger.warn({ err }, 'recheck failed')),
-        // notices missed while disconnected: check every connection
-        onReconnect: () => void gateway.recheckConnections().catch((err) => logger.warn({ err }, 'recheck failed')),
-      });
-      stops.push(() => revocations.stop());
+      // (after a reconnect, clientId is undefined: every connection is checked)
+      auth.onClientChanged((clientId) => void gateway.recheckConnections(clientId).catch((err) => logger.warn({ err }, 'recheck failed')));
     }
     if (services.has('rest')) {
       const rest = await startRestAdapter({
@@ -194,5 +190,5 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { urls, activeSubscriptions: () => events.subscriberCount, stop };
+  return { urls, activeSubscriptions: () => events.subscriberCount, syncRateLimits: async () => edgeAuth?.syncRateLimits(), stop };
 }

@@ -39,7 +39,8 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
     url: string,
     private readonly internalSecret: string,
   ) {
-    super({ url });
+    // Node's fetch (undici, keep-alive): make-fetch-happen's agent builds an Error per request to read its stack
+    super({ url, fetcher: fetch });
   }
 
   /**

@@ -45,6 +45,8 @@ const schema = z.object({
   NOTIFY_URL: z.url().optional(),
   DEFAULT_RATE_LIMIT: z.coerce.number().int().positive().default(1000),
   ORGANIZATION_RATE_LIMIT: z.coerce.number().int().positive().default(1000),
+  // how often each gateway shares its in-memory rate-limit counts through PostgreSQL
+  RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).default(100),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   WEBHOOK_RETRY_DELAYS: secondsList.default([60, 300, 1800]),
   // on first start, import the sanctions lists and IP feeds shipped in data/ (test stacks turn it off)

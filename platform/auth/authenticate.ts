@@ -2,9 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type pg from 'pg';
 import { hashApiKey } from './api-keys.js';
-import type { Principal, KeyService, Environment } from './principal.js';
+import type { Principal, KeyService } from './principal.js';
 import { isSessionToken, readSessionToken } from './session-token.js';
 import { rateLimited, unauthenticated } from '../errors.js';
+import { ApiClientCache, type ClientLookup, type ClientRow } from './api-client-cache.js';
+import { DEFAULT_SYNC_MS, pruneRateLimitWindows, RateLimiter } from './rate-limiter.js';
+import { API_CLIENT_CHANGED_CHANNEL } from './api-client.service.js';
+import { listen } from '../db/listen.js';
+import type { Logger } from '../logger.js';
 
 export interface AuthenticatorOptions {
   pool: pg.Pool;
@@ -13,6 +18,10 @@ export interface AuthenticatorOptions {
   internalSecret: string;
   /** Requests per minute per organization for the risk and notify services. */
   organizationRateLimit: number;
+  /** Known clients (default: none cached, every request reads the table). */
+  clients?: ApiClientCache;
+  /** The counters (default: a limiter of its own, synced by whoever holds it). */
+  limits?: RateLimiter;
 }
 
 export interface Authenticated {
@@ -20,32 +29,10 @@ export interface Authenticated {
   headers: Record<string, string>;
 }
 
-const WINDOW_SECONDS = 60;
 /** Services whose organization shares one budget (an all-services key counts against its own). */
 const ORG_LIMITED: KeyService[] = ['risk', 'notify', 'all'];
 /** Wrong admin secrets one address may send per minute; then every admin attempt from it gets 429. */
 export const ADMIN_FAILURES_PER_MINUTE = 10;
-
-/** Adds `units` to each key's current window (0 only reads it); the counts and seconds until the window resets. */
-async function countInWindow(pool: pg.Pool, keys: string[], units: number) {
-  const { rows } = await pool.query<{ key: string; count: number; reset: number }>(
-    `insert into platform.rate_limit_windows (key, window_start, count)
-       select k, to_timestamp(floor(extract(epoch from now()) / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS}), $2 from unnest($1::text[]) as k
-     on conflict (key, window_start) do update set count = platform.rate_limit_windows.count + $2
-     returning key, count, ceil(extract(epoch from window_start) + ${WINDOW_SECONDS} - extract(epoch from now()))::int as reset`,
-    [keys, units],
-  );
-  return { counts: new Map(rows.map((r) => [r.key, r.count])), reset: Math.max(1, rows[0]?.reset ?? WINDOW_SECONDS) };
-}
-
-interface ClientRow {
-  id: string;
-  organization_id: string;
-  service: KeyService;
-  environment: Environment;
-  permissions: string[];
-  rate_limit: number;
-}
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
@@ -62,17 +49,11 @@ function sameSecret(given: string, expected: string): boolean {
  * Edge authentication: `X-Admin-Secret`, or an API key in `X-API-Key` / `Authorization: Bearer`,
  * looked up by hash, or a session token (`Bearer st_…`, checked by signature and expiry, and its
  * minting key still active); then the per-client (and per-organization for risk/notify) fixed-window rate
- * limit, counted in PostgreSQL so every gateway instance shares it.
+ * limit, counted in memory and shared through PostgreSQL (rate-limiter.ts).
  */
 export function createAuthenticator(opts: AuthenticatorOptions) {
-  const clientWhere = async (condition: string, value: string) =>
-    (
-      await opts.pool.query<ClientRow>(
-        `select id, organization_id, service, environment, permissions, rate_limit
-           from platform.api_clients where ${condition} and active`,
-        [value],
-      )
-    ).rows;
+  const clients = opts.clients ?? new ApiClientCache(loadClient(opts.pool));
+  const limits = opts.limits ?? new RateLimiter(opts.pool);
 
   /**
    * `units` is what the request costs against the rate limits (a mutation: one per root field);
@@ -86,7 +67,7 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
       // guessing is throttled per address: past the limit even the right secret waits for the next window
       const failures = `admin-failures:${req.ip ?? 'unknown'}`;
       const right = sameSecret(admin, opts.adminSecret);
-      const { counts, reset } = await countInWindow(opts.pool, [failures], right ? 0 : 1);
+      const { counts, reset } = limits.count([failures], right ? 0 : 1);
       if ((counts.get(failures) ?? 0) > ADMIN_FAILURES_PER_MINUTE - (right ? 1 : 0)) throw rateLimited(reset);
       if (!right) throw unauthenticated('Invalid admin secret');
       const principal: Principal = {
@@ -109,7 +90,7 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
       // a session lives only as long as its token and the key that minted it
       const session = readSessionToken(key, opts.internalSecret);
       if (!session) throw unauthenticated('Invalid or expired session token');
-      client = (await clientWhere('id = $1', session.clientId))[0];
+      client = await clients.find({ id: session.clientId });
       if (!client) throw unauthenticated('Invalid or expired session token');
       principal = {
         kind: 'session',
@@ -122,7 +103,7 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
         expiresAt: session.exp * 1000,
       };
     } else {
-      client = (await clientWhere('key_hash = $1', hashApiKey(key)))[0];
+      client = await clients.find({ keyHash: hashApiKey(key) });
       if (!client) throw unauthenticated('Invalid API key');
       principal = {
         kind: 'client',
@@ -135,14 +116,13 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
     }
     if (units === 0) return { principal, headers: {} };
 
-    const limits: Array<[string, number]> = [[`client:${client.id}`, client.rate_limit]];
-    if (ORG_LIMITED.includes(client.service)) limits.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
-    const { counts, reset } = await countInWindow(
-      opts.pool,
-      limits.map(([k]) => k),
+    const budgetKeys: Array<[string, number]> = [[`client:${client.id}`, client.rate_limit]];
+    if (ORG_LIMITED.includes(client.service)) budgetKeys.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
+    const { counts, reset } = limits.count(
+      budgetKeys.map(([k]) => k),
       units,
     );
-    const budgets = limits.map(([k, limit]) => ({ limit, count: counts.get(k) ?? 1 }));
+    const budgets = budgetKeys.map(([k, limit]) => ({ limit, count: counts.get(k) ?? 1 }));
     // the headers describe the budget closest to running out (the client's or the organization's)
     const tightest = budgets.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
     const headers = {
@@ -155,7 +135,77 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
   };
 }
 
-/** Old windows are useless after a minute; the gateway prunes them now and then. */
-export async function pruneRateLimitWindows(pool: pg.Pool): Promise<void> {
-  await pool.query(`delete from platform.rate_limit_windows where window_start < now() - interval '10 minutes'`);
+/** Reads an active client from the table. */
+export function loadClient(pool: pg.Pool): (lookup: ClientLookup) => Promise<ClientRow | undefined> {
+  return async (lookup) => {
+    const [column, value] = 'keyHash' in lookup ? ['key_hash', lookup.keyHash] : ['id', lookup.id];
+    const { rows } = await pool.query<ClientRow>(
+      `select id, organization_id, service, environment, permissions, rate_limit
+         from platform.api_clients where ${column} = $1 and active`,
+      [value],
+    );
+    return rows[0];
+  };
+}
+
+export interface EdgeAuthenticatorOptions extends Omit<AuthenticatorOptions, 'clients' | 'limits'> {
+  /** LISTEN needs a connection of its own. */
+  databaseUrl: string;
+  logger: Logger;
+  /** RATE_LIMIT_SYNC_MS. */
+  syncMs?: number;
+}
+
+export interface EdgeAuthenticator {
+  authenticate: ReturnType<typeof createAuthenticator>;
+  /** Called after a client's change (revocation, rotation) is known here, or with none after a reconnect (anything may have changed). */
+  onClientChanged(listener: (clientId?: string) => void): void;
+  /** Shares this instance's rate-limit counts now (the timer does it every `syncMs`). */
+  syncRateLimits(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway's authentication with no database round trip for a known key: clients cached and
+ * dropped on their change notification (revocation is effective on every instance as soon as the
+ * NOTIFY arrives), rate limits counted in memory and synced every `syncMs`.
+ */
+export async function startEdgeAuthenticator(opts: EdgeAuthenticatorOptions): Promise<EdgeAuthenticator> {
+  const clients = new ApiClientCache(loadClient(opts.pool));
+  const limits = new RateLimiter(opts.pool);
+  const listeners: Array<(clientId?: string) => void> = [];
+  const changed = (clientId?: string) => listeners.forEach((listener) => listener(clientId));
+  const listening = await listen({
+    connection: opts.databaseUrl,
+    channel: API_CLIENT_CHANGED_CHANNEL,
+    logger: opts.logger,
+    onNotification: (clientId) => {
+      if (clientId) clients.drop(clientId);
+      else clients.trust();
+      changed(clientId || undefined);
+    },
+    // notifications sent while disconnected are lost: start again from the table
+    onReconnect: () => {
+      clients.trust();
+      changed();
+    },
+    onDisconnect: () => clients.distrust(),
+  });
+  clients.trust();
+  const sync = () => limits.sync().catch((err: unknown) => opts.logger.warn({ err }, 'rate-limit sync failed (retried)'));
+  const syncTimer = setInterval(() => void sync(), opts.syncMs ?? DEFAULT_SYNC_MS);
+  const pruneTimer = setInterval(() => void pruneRateLimitWindows(opts.pool).catch(() => undefined), 60_000);
+  syncTimer.unref();
+  pruneTimer.unref();
+  return {
+    authenticate: createAuthenticator({ ...opts, clients, limits }),
+    onClientChanged: (listener) => listeners.push(listener),
+    syncRateLimits: () => limits.sync(),
+    async stop() {
+      clearInterval(syncTimer);
+      clearInterval(pruneTimer);
+      await sync();
+      await listening.stop();
+    },
+  };
 }

@@ -9,6 +9,8 @@ export interface ListenOptions {
   onNotification(payload: string | undefined): void;
   /** Runs after a reconnect: notifications sent while the connection was down are lost. */
   onReconnect?(): void;
+  /** Runs when the connection is lost (notifications may be missed until `onReconnect`). */
+  onDisconnect?(): void;
   logger: Logger;
 }
 
@@ -35,6 +37,7 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
       // errors before the LISTEN is active reject `connect()` instead
       if (client !== c) return;
       client = null;
+      opts.onDisconnect?.();
       logDatabaseError(opts.logger, err, `LISTEN ${opts.channel} (reconnecting)`);
       c.end().catch(() => undefined);
       retry();

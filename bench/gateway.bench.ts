@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { BENCH_DIR, benchDatabase, f0, f1, f2, insertApiClient, load, spawnNode, table, type Spawned } from './support/processes.js';
+import { benchSupergraph, SINGLE_SUBGRAPH_QUERY, TEST_QUERY } from './gateways/subgraphs.js';
+import type { LoadResult } from './support/load.js';
+
+/**
+ * Gateway workload (issue 14, item 1): The Guild's graphql-gateways-benchmark — four subgraphs
+ * (accounts, inventory, products, reviews) and its nested TestQuery — ported to Node
+ * (bench/gateways/subgraphs.ts). Every side in a process of its own, the load from another
+ * (autocannon), 50 connections on loopback, one after the other in one run:
+ * (a) stock @apollo/gateway + @apollo/server with default settings;
+ * (b) our gateway (gateway/gateway.ts) with its edge authentication (an API key in PostgreSQL),
+ *     rate limits, request limits and plugins;
+ * (c) the products subgraph called directly, for a query it answers alone.
+ * Targets: (b) ≥ 2× (a) req/s with a lower p95 on TestQuery; (b) ≥ 0.7× (c) on the one-subgraph query.
+ * GATEWAY_BENCH_SECONDS (default 10, plus 3 s warm-up each), GATEWAY_BENCH_CONNECTIONS (50).
+ */
+const SECONDS = Number(process.env.GATEWAY_BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.GATEWAY_BENCH_CONNECTIONS ?? 50);
+const WARMUP = Number(process.env.GATEWAY_BENCH_WARMUP ?? 3);
+
+async function post(url: string, query: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  return (await res.json()) as { data?: unknown; errors?: unknown[] };
+}
+
+export async function run(): Promise<void> {
+  const db = await benchDatabase();
+  const spawned: Spawned[] = [];
+  const script = path.join(BENCH_DIR, 'gateways', 'process.js');
+  try {
+    const subgraphs = await spawnNode(script, ['subgraphs', '{}']);
+    spawned.push(subgraphs);
+    const urls = subgraphs.info.urls as Record<string, string>;
+    const supergraphSdl = benchSupergraph(urls);
+    const apollo = await spawnNode(script, ['apollo', JSON.stringify({ supergraphSdl })]);
+    spawned.push(apollo);
+    const internalSecret = randomBytes(24).toString('base64url');
+    const ours = await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret })]);
+    spawned.push(ours);
+    const apiKey = await insertApiClient(db.url);
+    const auth = { 'x-api-key': apiKey };
+
+    // the same answers before anything is measured
+    for (const query of [TEST_QUERY, SINGLE_SUBGRAPH_QUERY]) {
+      const [a, b] = [await post(apollo.info.url, query), await post(ours.info.url, query, auth)];
+      if (a.errors || b.errors || JSON.stringify(a.data) !== JSON.stringify(b.data)) {
+        throw new Error(`gateways disagree: ${JSON.stringify(a).slice(0, 300)} / ${JSON.stringify(b).slice(0, 300)}`);
+      }
+    }
+    const direct = await post(urls.products, SINGLE_SUBGRAPH_QUERY);
+    if (direct.errors) throw new Error(`products subgraph: ${JSON.stringify(direct.errors)}`);
+
+    const measure = (url: string, query: string, headers: Record<string, string> = {}) =>
+      load({
+        url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query }),
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        warmupSeconds: WARMUP,
+      });
+    const results: Array<[string, LoadResult]> = [
+      ['TestQuery (a) stock Apollo', await measure(apollo.info.url, TEST_QUERY)],
+      ['TestQuery (b) ours', await measure(ours.info.url, TEST_QUERY, auth)],
+      ['one subgraph (a) stock Apollo', await measure(apollo.info.url, SINGLE_SUBGRAPH_QUERY)],
+      ['one subgraph (b) ours', await measure(ours.info.url, SINGLE_SUBGRAPH_QUERY, auth)],
+      ['one subgraph (c) subgraph direct', await measure(urls.products, SINGLE_SUBGRAPH_QUERY)],
+    ];
+    console.log(`${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s warm-up`);
+    table(
+      ['', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'non-2xx', 'errors'],
+      results.map(([name, r]) => [name, f0(r.rps), f1(r.p50), f1(r.p95), f1(r.p99), String(r.non2xx), String(r.errors)]),
+    );
+    const [testA, testB, oneA, oneB, oneC] = results.map(([, r]) => r);
+    console.log(
+      `TestQuery: (b)/(a) req/s ${f2(testB.rps / testA.rps)}× (target ≥ 2), p95 ${f1(testB.p95)} vs ${f1(testA.p95)} ms (target: lower)`,
+    );
+    console.log(`one subgraph: (b)/(c) req/s ${f2(oneB.rps / oneC.rps)}× (target ≥ 0.7); (b)/(a) ${f2(oneB.rps / oneA.rps)}×`);
+  } finally {
+    for (const s of spawned.reverse()) await s.stop();
+    await db.stop();
+  }
+}

@@ -1,0 +1,55 @@
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import pg from 'pg';
+import { startGateway } from '../../gateway/gateway.js';
+import { createLogger } from '../../platform/logger.js';
+import { startEdgeAuthenticator } from '../../platform/auth/authenticate.js';
+import { startBenchSubgraphs } from './subgraphs.js';
+
+/**
+ * One process of the gateway benchmark (bench/gateway.bench.ts), so each side has its own event
+ * loop: `subgraphs` (the four), `apollo` (stock @apollo/gateway + @apollo/server, defaults) or
+ * `ours` (gateway/gateway.ts with its edge authentication, limits and plugins, keys in
+ * PostgreSQL). Argument 2: a JSON object of settings; prints one JSON line when listening.
+ */
+const role = process.argv[2];
+const settings = JSON.parse(process.argv[3] ?? '{}') as {
+  ports?: Record<string, number>;
+  port?: number;
+  supergraphSdl?: string;
+  databaseUrl?: string;
+  internalSecret?: string;
+};
+const ready = (info: Record<string, unknown>) => process.stdout.write(JSON.stringify(info) + '\n');
+
+if (role === 'subgraphs') {
+  ready({ urls: await startBenchSubgraphs(settings.ports ?? {}) });
+} else if (role === 'apollo') {
+  const server = new ApolloServer({ gateway: new ApolloGateway({ supergraphSdl: settings.supergraphSdl! }) });
+  const { url } = await startStandaloneServer(server, { listen: { port: settings.port ?? 0, host: '127.0.0.1' } });
+  ready({ url });
+} else if (role === 'ours') {
+  const logger = createLogger('bench-gateway', 'warn');
+  const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 10 });
+  const edge = await startEdgeAuthenticator({
+    pool,
+    databaseUrl: settings.databaseUrl!,
+    adminSecret: 'bench-admin-secret-0123456789',
+    internalSecret: settings.internalSecret!,
+    organizationRateLimit: 1_000_000,
+    logger,
+  });
+  const gateway = await startGateway({
+    supergraphSdl: settings.supergraphSdl!,
+    authenticate: edge.authenticate,
+    internalSecret: settings.internalSecret!,
+    logger,
+    port: settings.port ?? 0,
+    host: '127.0.0.1',
+    production: true,
+  });
+  ready({ url: gateway.url });
+} else {
+  throw new Error(`unknown role ${role}`);
+}
