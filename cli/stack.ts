@@ -10,7 +10,7 @@ import { DeliveryWorker } from '../platform/delivery/delivery.worker.js';
 import { startJobs, type PgBoss } from '../platform/jobs.js';
 import { startSubgraph } from '../platform/graphql/subgraph.js';
 import { startEdgeAuthenticator, type EdgeAuthenticator } from '../platform/auth/authenticate.js';
-import { startGateway } from '../gateway/gateway.js';
+import { startGateway, type RunningGateway } from '../gateway/gateway.js';
 import { startRestAdapter } from '../rest-adapter/rest-adapter.js';
 import type { ServiceRuntime } from '../platform/service-module.js';
 import { SERVICE_MODULES, SERVICE_PORT } from './services.js';
@@ -55,6 +55,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const events = new EventStream(opts.databaseUrl, logger);
   let edgeAuth: EdgeAuthenticator | undefined;
+  let gateway: RunningGateway | undefined;
   try {
     // the REST adapter alone talks only to the gateway; everything else uses the database
     const usesDatabase = [...services].some((s) => s !== 'rest');
@@ -152,7 +153,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       });
       stops.push(() => auth.stop());
       edgeAuth = auth;
-      const gateway = await startGateway({
+      gateway = await startGateway({
         supergraphSdl: readSupergraph(),
         subgraphUrls: {
           verification: runtime.serviceUrl('verification'),
@@ -168,15 +169,18 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         port: config.GATEWAY_PORT,
         host: config.HOST,
       });
-      stops.push(() => gateway.stop());
+      const running = gateway;
+      stops.push(() => running.stop());
       urls.gateway = gateway.url;
       // a revoked or rotated key ends its graphql-ws connections on every gateway within moments
       // (after a reconnect, clientId is undefined: every connection is checked)
-      auth.onClientChanged((clientId) => void gateway.recheckConnections(clientId).catch((err) => logger.warn({ err }, 'recheck failed')));
+      auth.onClientChanged((clientId) => void running.recheckConnections(clientId).catch((err) => logger.warn({ err }, 'recheck failed')));
     }
     if (services.has('rest')) {
       const rest = await startRestAdapter({
         gatewayUrl: urls.gateway ?? config.GATEWAY_URL,
+        // beside the gateway, operations run in-process (REST_IN_PROCESS=false: over loopback HTTP, as a separate adapter does)
+        localGateway: config.REST_IN_PROCESS ? gateway : undefined,
         port: config.REST_PORT,
         host: config.HOST,
         metricsToken: config.METRICS_TOKEN,

@@ -1,11 +1,12 @@
 import { ApolloGateway } from '@apollo/gateway';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express from 'express';
 import { GraphQLError } from 'graphql';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Principal } from '../platform/auth/principal.js';
@@ -24,6 +25,7 @@ import { SubscriptionRouter } from './subscriptions.js';
 import { multipartUploads } from './uploads.js';
 import { fileDownloads } from './files.js';
 import { FILE_ROUTE } from '../platform/storage/file-routes.js';
+import { findFileParts } from '../platform/graphql/upload.js';
 import { forwardMagicLinks, MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
 import { serveGraphqlWs } from './ws-server.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets, graphiqlPage } from './graphiql.js';
@@ -68,11 +70,37 @@ export interface GatewayOptions {
   host?: string;
 }
 
+/** One GraphQL request made inside this process (the REST adapter beside the gateway), as if it came over HTTP. */
+export interface LocalRequest {
+  query: string;
+  variables: Record<string, unknown>;
+  /** The caller's headers (credentials, idempotency key, request id), lower-case names. */
+  headers: Record<string, string>;
+  /** The caller's address (for the admin-secret throttle and geolocation). */
+  ip?: string;
+  /** Size of the caller's body when known; else measured from the variables (the JSON body limits apply). */
+  bodyBytes?: number;
+}
+
+/** What the HTTP answer would have been: status, headers and the JSON body's text. */
+export interface LocalReply {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
 export interface RunningGateway {
   /** http://HOST:PORT/graphql */
   url: string;
   wsUrl: string;
   server: Server;
+  /**
+   * Runs one request through the same edge authentication, rate limits, body and NUL checks and
+   * Apollo pipeline as `POST /graphql`, without the loopback HTTP round trip.
+   */
+  execute(request: LocalRequest): Promise<LocalReply>;
+  /** Checks credentials without counting a request (as `GET /auth/check`): null when valid, else the refusal. */
+  checkCredentials(headers: Record<string, string>, ip?: string): Promise<LocalReply | null>;
   /** Closes the graphql-ws connections whose key is no longer valid (of one API client, or all). */
   recheckConnections(clientId?: string): Promise<void>;
   stop(): Promise<void>;
@@ -126,6 +154,18 @@ const invalidOperationIsClientError: ApolloServerPlugin<GatewayContext> = {
     };
   },
 };
+
+/** `express.json` limits ('2mb', '10mb'…) in bytes. */
+const limitBytes = (limit: string) => Number(limit.replace(/mb$/i, '')) * 1024 * 1024;
+
+/** The answer `sendAppError` gives over HTTP, for an in-process request. */
+function appErrorReply(error: AppError, headers: Record<string, string> = {}): LocalReply {
+  const { retryAfter, messages } = error.extensions as { retryAfter?: unknown; messages?: unknown };
+  const all = new Headers(headers);
+  if (error.code === 'RATE_LIMITED' && retryAfter !== undefined) all.set('retry-after', String(retryAfter));
+  const extensions = { code: error.code, ...(messages !== undefined && { messages }), ...(retryAfter !== undefined && { retryAfter }) };
+  return { status: error.status, headers: all, body: JSON.stringify({ errors: [{ message: error.message, extensions }] }) };
+}
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -190,6 +230,20 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   await apollo.start();
 
+  const contextOf = (principal: Principal, headers: IncomingHttpHeaders, requestId: string, clientIp?: string, ip?: string): GatewayContext => ({
+    principal,
+    requestId,
+    idempotencyKey: header(headers, IDEMPOTENCY_KEY_HEADER),
+    clientIp,
+    charge: async (units: number) => {
+      try {
+        await opts.authenticate({ headers, ip, units });
+      } catch (error) {
+        throw withHttpStatus(asAppError(error, logger), (error as { headers?: Record<string, string> }).headers);
+      }
+    },
+  });
+
   const parsers = new Map(
     [MAX_JSON_BODY, ...Object.values(SERVICE_MAX_JSON_BODY)].map((limit) => [limit, express.json({ limit })] as const),
   );
@@ -239,19 +293,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     refuseNul,
     multipartUploads(() => router.schema),
     expressMiddleware(apollo, {
-      context: async ({ req, res }) => ({
-        principal: res.locals.principal as Principal,
-        requestId: header(req.headers, REQUEST_ID_HEADER)!, // set by the observability middleware
-        idempotencyKey: header(req.headers, IDEMPOTENCY_KEY_HEADER),
-        clientIp: clientIpOf(req, trust),
-        charge: async (units: number) => {
-          try {
-            await opts.authenticate({ headers: req.headers, ip: req.ip, units });
-          } catch (error) {
-            throw withHttpStatus(asAppError(error, logger), (error as { headers?: Record<string, string> }).headers);
-          }
-        },
-      }),
+      context: async ({ req, res }) =>
+        contextOf(
+          res.locals.principal as Principal,
+          req.headers,
+          header(req.headers, REQUEST_ID_HEADER)!, // set by the observability middleware
+          clientIpOf(req, trust),
+          req.ip,
+        ),
     }),
     graphqlHttpErrorHandler(logger),
   );
@@ -275,11 +324,56 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const url = `http://${host}:${port}${GRAPHQL_PATH}`;
   logger.info({ url }, 'gateway listening');
 
+  const execute = async (request: LocalRequest): Promise<LocalReply> => {
+    const { headers } = request;
+    let identity: Awaited<ReturnType<Authenticate>>;
+    try {
+      identity = await opts.authenticate({ headers, ip: request.ip });
+    } catch (error) {
+      return appErrorReply(asAppError(error, logger), (error as { headers?: Record<string, string> }).headers);
+    }
+    const body = { query: request.query, variables: request.variables };
+    // the limits of POST /graphql: JSON size by the caller's service (files are limited one by one), NUL anywhere
+    const limit = limitBytes(SERVICE_MAX_JSON_BODY[identity.principal.service ?? ''] ?? MAX_JSON_BODY);
+    const files = findFileParts(request.variables, 'variables').size > 0;
+    if (!files && (request.bodyBytes ?? Buffer.byteLength(JSON.stringify(body))) > limit) {
+      return appErrorReply(new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'), identity.headers);
+    }
+    const where = nulPath(body);
+    if (where !== null) return appErrorReply(badInput(nulMessage(where)), identity.headers);
+    const context = contextOf(identity.principal, headers, headers[REQUEST_ID_HEADER] ?? randomUUID(), request.ip, request.ip);
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: {
+        method: 'POST',
+        // files travel as FilePart values, as the multipart middleware leaves them
+        headers: new HeaderMap([['content-type', 'application/json'], ...(files ? [['apollo-require-preflight', 'true'] as [string, string]] : [])]),
+        search: '',
+        body,
+      },
+      context: async () => context,
+    });
+    let text = '';
+    if (response.body.kind === 'complete') text = response.body.string;
+    else for await (const chunk of response.body.asyncIterator) text += chunk;
+    const replyHeaders = new Headers(identity.headers);
+    for (const [name, value] of response.headers) replyHeaders.set(name, value);
+    return { status: response.status ?? 200, headers: replyHeaders, body: text };
+  };
+
   let stopping: Promise<void> | undefined;
   return {
     url,
     wsUrl: url.replace(/^http/, 'ws'),
     server,
+    execute,
+    async checkCredentials(headers, ip) {
+      try {
+        await opts.authenticate({ headers, ip, units: 0 });
+        return null;
+      } catch (error) {
+        return appErrorReply(asAppError(error, logger));
+      }
+    },
     recheckConnections: (clientId) => ws.recheck(clientId),
     stop() {
       // WebSockets first (they hold upstream subscriptions), then Apollo, which stops the gateway

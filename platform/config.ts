@@ -47,6 +47,11 @@ const schema = z.object({
   ORGANIZATION_RATE_LIMIT: z.coerce.number().int().positive().default(1000),
   // how often each gateway shares its in-memory rate-limit counts through PostgreSQL
   RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).default(100),
+  // a REST adapter started beside the gateway runs its operations in-process (false: over loopback HTTP)
+  REST_IN_PROCESS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   WEBHOOK_RETRY_DELAYS: secondsList.default([60, 300, 1800]),
   // on first start, import the sanctions lists and IP feeds shipped in data/ (test stacks turn it off)

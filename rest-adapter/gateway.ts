@@ -21,7 +21,13 @@ export interface GatewayReply {
 }
 
 export interface GatewayClient {
-  execute(operation: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GatewayReply>;
+  /** `request.bodyBytes`: the size of the caller's body, when known (the gateway's body limits apply to it). */
+  execute(
+    operation: string,
+    variables: Record<string, unknown>,
+    headers: Record<string, string>,
+    request?: { bodyBytes?: number },
+  ): Promise<GatewayReply>;
   /** Checks the credentials in `headers` without running anything: null when valid, else the gateway's refusal. */
   checkCredentials(headers: Record<string, string>): Promise<Pick<GatewayReply, 'status' | 'errors'> | null>;
   /** An uploaded file (`/files/<id>`): its bytes, or the gateway's refusal. */
@@ -116,6 +122,46 @@ export function createGatewayClient(url: string): GatewayClient {
         return false;
       }
     },
+  };
+}
+
+/**
+ * A gateway in this process (gateway.ts `RunningGateway`): the same authentication, limits and
+ * pipeline as its HTTP endpoint, without the loopback round trip.
+ */
+export interface LocalGateway {
+  execute(request: {
+    query: string;
+    variables: Record<string, unknown>;
+    headers: Record<string, string>;
+    ip?: string;
+    bodyBytes?: number;
+  }): Promise<{ status: number; headers: Headers; body: string }>;
+  checkCredentials(headers: Record<string, string>, ip?: string): Promise<{ status: number; body: string } | null>;
+}
+
+/** The client's address, which the HTTP client sends as X-Forwarded-For. */
+const CLIENT_IP_HEADER = 'x-forwarded-for';
+
+/**
+ * Operations and credential checks go to the gateway of this process; file downloads and the
+ * readiness probe still use its HTTP endpoint (`http`).
+ */
+export function createLocalGatewayClient(local: LocalGateway, http: GatewayClient): GatewayClient {
+  return {
+    async execute(operation, variables, headers, request) {
+      const reply = await local.execute({ query: operation, variables, headers, ip: headers[CLIENT_IP_HEADER], bodyBytes: request?.bodyBytes });
+      const body = parseGraphQLResponse(reply.body);
+      if (!body) throw new Error(`Gateway answered HTTP ${reply.status} with no GraphQL response: ${reply.body.slice(0, 200)}`);
+      return { status: reply.status, headers: reply.headers, ...body };
+    },
+    async checkCredentials(headers) {
+      const refused = await local.checkCredentials(headers, headers[CLIENT_IP_HEADER]);
+      if (!refused) return null;
+      return { status: refused.status, errors: parseGraphQLResponse(refused.body)?.errors };
+    },
+    getFile: (id, headers) => http.getFile(id, headers),
+    reachable: async () => true,
   };
 }
 

@@ -31,7 +31,10 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
       body: pickBody(res.locals.json ? { ...route, body: route.json } : route, req),
       files: (res.locals.files as RouteInput['files'] | undefined) ?? {},
     };
-    const reply = await gateway.execute(route.operation, route.variables(input), forwardedHeaders(req));
+    // what the gateway's body limit sees: the caller's body and the operation's text
+    const length = Number(req.headers['content-length']);
+    const bodyBytes = Number.isFinite(length) ? length + route.operation.length : undefined;
+    const reply = await gateway.execute(route.operation, route.variables(input), forwardedHeaders(req), { bodyBytes });
     for (const name of RETURNED_HEADERS) {
       const value = reply.headers.get(name);
       if (value !== null) res.setHeader(name, value);

@@ -5,7 +5,7 @@ import { mountObservability } from '../platform/http/observability.js';
 import { trustedProxies } from '../platform/http/trusted-proxies.js';
 import type { Logger } from '../platform/logger.js';
 import { errorHandler, notFoundHandler } from './errors.js';
-import { createGatewayClient } from './gateway.js';
+import { createGatewayClient, createLocalGatewayClient, type LocalGateway } from './gateway.js';
 import { fileDownload, magicLink, routeHandlers } from './handler.js';
 import { MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
 import { mountDocs } from './docs.js';
@@ -15,6 +15,8 @@ import { routes } from './routes.js';
 export interface RestAdapterOptions {
   /** The gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
   gatewayUrl: string;
+  /** The gateway of this process, when it runs beside the adapter: operations run in-process (no loopback HTTP). */
+  localGateway?: LocalGateway;
   /** 0 picks a free port. */
   port: number;
   host?: string;
@@ -34,7 +36,8 @@ export interface RunningRestAdapter {
 /** The REST face of the graph: every route of the table, with and without `/v1`, plus OpenAPI. */
 export async function startRestAdapter(opts: RestAdapterOptions): Promise<RunningRestAdapter> {
   const host = opts.host ?? '127.0.0.1';
-  const gateway = createGatewayClient(opts.gatewayUrl);
+  const http = createGatewayClient(opts.gatewayUrl);
+  const gateway = opts.localGateway ? createLocalGatewayClient(opts.localGateway, http) : http;
   const app = express();
   app.disable('x-powered-by');
   // the caller's address (req.ip) is forwarded to the gateway, which trusts this adapter for it

@@ -18,10 +18,10 @@ export interface AuthenticatorOptions {
   internalSecret: string;
   /** Requests per minute per organization for the risk and notify services. */
   organizationRateLimit: number;
-  /** Known clients (default: none cached, every request reads the table). */
-  clients?: ApiClientCache;
-  /** The counters (default: a limiter of its own, synced by whoever holds it). */
-  limits?: RateLimiter;
+  /** Known clients (api-client-cache.ts). */
+  clients: ApiClientCache;
+  /** The counters, synced by whoever holds them (rate-limiter.ts). */
+  limits: RateLimiter;
 }
 
 export interface Authenticated {
@@ -52,8 +52,7 @@ function sameSecret(given: string, expected: string): boolean {
  * limit, counted in memory and shared through PostgreSQL (rate-limiter.ts).
  */
 export function createAuthenticator(opts: AuthenticatorOptions) {
-  const clients = opts.clients ?? new ApiClientCache(loadClient(opts.pool));
-  const limits = opts.limits ?? new RateLimiter(opts.pool);
+  const { clients, limits } = opts;
 
   /**
    * `units` is what the request costs against the rate limits (a mutation: one per root field);
@@ -67,7 +66,7 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
       // guessing is throttled per address: past the limit even the right secret waits for the next window
       const failures = `admin-failures:${req.ip ?? 'unknown'}`;
       const right = sameSecret(admin, opts.adminSecret);
-      const { counts, reset } = limits.count([failures], right ? 0 : 1);
+      const { counts, reset } = await limits.count([failures], right ? 0 : 1);
       if ((counts.get(failures) ?? 0) > ADMIN_FAILURES_PER_MINUTE - (right ? 1 : 0)) throw rateLimited(reset);
       if (!right) throw unauthenticated('Invalid admin secret');
       const principal: Principal = {
@@ -118,7 +117,7 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
 
     const budgetKeys: Array<[string, number]> = [[`client:${client.id}`, client.rate_limit]];
     if (ORG_LIMITED.includes(client.service)) budgetKeys.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
-    const { counts, reset } = limits.count(
+    const { counts, reset } = await limits.count(
       budgetKeys.map(([k]) => k),
       units,
     );
@@ -172,7 +171,7 @@ export interface EdgeAuthenticator {
  */
 export async function startEdgeAuthenticator(opts: EdgeAuthenticatorOptions): Promise<EdgeAuthenticator> {
   const clients = new ApiClientCache(loadClient(opts.pool));
-  const limits = new RateLimiter(opts.pool);
+  const limits = new RateLimiter(opts.pool, opts.syncMs);
   const listeners: Array<(clientId?: string) => void> = [];
   const changed = (clientId?: string) => listeners.forEach((listener) => listener(clientId));
   const listening = await listen({
