@@ -25,6 +25,8 @@ export interface StackOptions {
   adminSecret: string;
   internalSecret: string;
   services?: readonly ServiceKey[];
+  /** The gateway and REST adapter listen with SO_REUSEPORT (several threads on one port). */
+  reusePort?: boolean;
   /** PEM of extra CAs trusted for outgoing TLS (tests' local HTTPS receivers). */
   webhookCa?: string;
   logger?: Logger;
@@ -168,6 +170,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         production: config.NODE_ENV === 'production',
         port: config.GATEWAY_PORT,
         host: config.HOST,
+        reusePort: opts.reusePort,
       });
       const running = gateway;
       stops.push(() => running.stop());
@@ -183,6 +186,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         localGateway: config.REST_IN_PROCESS ? gateway : undefined,
         port: config.REST_PORT,
         host: config.HOST,
+        reusePort: opts.reusePort,
         metricsToken: config.METRICS_TOKEN,
         trustedProxies: config.TRUSTED_PROXIES,
         logger,

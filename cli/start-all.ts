@@ -9,18 +9,20 @@ import {
   startEmbeddedPostgres,
   type EmbeddedDatabase,
 } from '../platform/db/embedded-postgres.js';
-import { startStack, type Stack } from './stack.js';
+import { startStack } from './stack.js';
+import { startThreads } from './stack-threads.js';
 import { onShutdown } from './shutdown.js';
 
 /**
- * `npm start`: the whole platform in one process with zero configuration — embedded PostgreSQL
+ * `npm start`: the whole platform in one process (its services in worker threads, or on one event
+ * loop with STACK_LAYOUT=single) with zero configuration — embedded PostgreSQL
  * (data in .data/), migrations, three subgraphs, the gateway and the REST adapter.
  */
 const config = loadConfig();
 const logger = createLogger('platform', config.LOG_LEVEL);
 
 let embedded: EmbeddedDatabase | null = null;
-let stack: Stack | null = null;
+let stack: { urls: Partial<Record<string, string>>; stop(): Promise<void> } | null = null;
 // from the first moment: a signal during startup must not leave the embedded PostgreSQL running
 onShutdown(logger, async () => {
   await stack?.stop();
@@ -38,6 +40,7 @@ const PORTS = [
 
 /** A startup failure the user can fix (a busy port, a database that cannot start): one line, exit 1. */
 async function fail(err: unknown): Promise<never> {
+  // a thread's failure carries the code and port of the error it met
   const inUse = (err as NodeJS.ErrnoException & { port?: number }).code === 'EADDRINUSE' ? (err as { port?: number }).port : undefined;
   const setting = PORTS.find(([, port]) => port === inUse)?.[0];
   if (err instanceof PortInUseError || err instanceof EmbeddedPostgresError) process.stderr.write(`npm start: ${err.message}\n`);
@@ -70,7 +73,9 @@ try {
 const adminSecret = config.ADMIN_SECRET ?? randomBytes(24).toString('base64url');
 const internalSecret = config.INTERNAL_SECRET ?? randomBytes(32).toString('base64url');
 try {
-  stack = await startStack({ config, databaseUrl: databaseUrl!, adminSecret, internalSecret, logger });
+  const options = { config, databaseUrl: databaseUrl!, adminSecret, internalSecret, logger };
+  // threads (default): gateway, subgraphs and their workers on event loops of their own (README: How the stack scales)
+  stack = config.STACK_LAYOUT === 'threads' ? await startThreads(options) : await startStack(options);
   const lines = [
     '',
     `  GraphQL (HTTP + graphql-ws)  ${stack.urls.gateway?.replace(/127\.0\.0\.1|0\.0\.0\.0/, 'localhost')}`,

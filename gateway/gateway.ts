@@ -68,6 +68,8 @@ export interface GatewayOptions {
   /** 0 picks a free port. */
   port: number;
   host?: string;
+  /** Listen with SO_REUSEPORT: gateways in several threads share the port. */
+  reusePort?: boolean;
 }
 
 /** One GraphQL request made inside this process (the REST adapter beside the gateway), as if it came over HTTP. */
@@ -317,7 +319,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
+    server.listen({ port: opts.port, host: opts.host, reusePort: opts.reusePort }, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const host = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;

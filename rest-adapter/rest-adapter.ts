@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mountObservability } from '../platform/http/observability.js';
 import { trustedProxies } from '../platform/http/trusted-proxies.js';
@@ -20,6 +20,8 @@ export interface RestAdapterOptions {
   /** 0 picks a free port. */
   port: number;
   host?: string;
+  /** Listen with SO_REUSEPORT: adapters in several threads share the port. */
+  reusePort?: boolean;
   /** Bearer token of `/metrics` (closed without one). */
   metricsToken?: string;
   /** Peers whose X-Forwarded-For is believed (proxy-addr names, addresses, CIDRs); default loopback. */
@@ -66,7 +68,9 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   app.use(errorHandler(opts.logger));
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(opts.port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+    const listening = createServer(app);
+    listening.once('error', reject);
+    listening.listen({ port: opts.port, host, reusePort: opts.reusePort }, () => resolve(listening));
   });
   const { port } = server.address() as AddressInfo;
   opts.logger.info({ port, gatewayUrl: opts.gatewayUrl, routes: routes.length }, 'rest adapter listening');

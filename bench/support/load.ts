@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { principalHeaders, requestDigest, type Principal } from '../../platform/auth/principal.js';
 
 /**
  * The load generator, run as a process of its own (never inside the process measured): one
@@ -16,6 +18,10 @@ export interface LoadSpec {
   warmupSeconds?: number;
   /** Requests per second over all connections (open loop); unset: as fast as answers come. */
   rate?: number;
+  /** Replaced in the body by a value unique to each request (writes that must not repeat). */
+  unique?: string;
+  /** Signs a principal for each request as the gateway does (a subgraph called directly). */
+  sign?: { internalSecret: string; principal: Principal; audience: string };
 }
 
 export interface LoadResult {
@@ -36,6 +42,16 @@ async function run(spec: LoadSpec, seconds: number, record: boolean): Promise<Lo
   let done!: (result: autocannon.Result) => void;
   let failed!: (error: unknown) => void;
   const finished = new Promise<autocannon.Result>((resolve, reject) => ([done, failed] = [resolve, reject]));
+  const prefix = randomBytes(4).toString('hex');
+  let sequence = 0;
+  const vary = spec.unique !== undefined || spec.sign !== undefined;
+  const setupRequest = (request: any) => {
+    const body = spec.unique ? spec.body!.replaceAll(spec.unique, `${prefix}-${(sequence += 1)}`) : spec.body!;
+    const signed = spec.sign
+      ? principalHeaders(spec.sign.principal, spec.sign.internalSecret, { audience: spec.sign.audience, request: requestDigest(JSON.parse(body)) })
+      : {};
+    return { ...request, body, headers: { ...request.headers, ...signed } };
+  };
   const options: autocannon.Options = {
     url: spec.url,
     method: spec.method ?? 'GET',
@@ -45,6 +61,7 @@ async function run(spec: LoadSpec, seconds: number, record: boolean): Promise<Lo
     duration: seconds,
     overallRate: spec.rate,
     timeout: 10,
+    ...(vary && { requests: [{ setupRequest }] }),
   };
   const instance = autocannon(options, (error, result) => (error ? failed(error) : done(result)));
   if (record) instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));

@@ -1,0 +1,266 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../platform/db/embedded-postgres.js';
+import type { Principal } from '../platform/auth/principal.js';
+import { routes } from '../rest-adapter/routes.js';
+import type { Route } from '../rest-adapter/route.js';
+import { BENCH_DIR, f0, f1, f2, load, table } from './support/processes.js';
+import type { LoadResult, LoadSpec } from './support/load.js';
+
+/**
+ * The platform as `npm start` runs it (issue 14, items 2, 3, 4, 7), each layout started in turn in
+ * its own process on its own embedded PostgreSQL, the load from another process (autocannon):
+ * - the identity read (GET /verifications/identity/:id and its GraphQL operation) through the REST
+ *   adapter, through the gateway, and sent straight to the verification subgraph with a signed
+ *   principal, at STACK_BENCH_CONNECTIONS (20); and at 1 connection, the REST adapter's overhead
+ *   (REST p50 − GraphQL p50 of the same operation; target ≤ 1 ms);
+ * - per layout: one event loop (STACK_LAYOUT=single) with the REST adapter over loopback HTTP
+ *   (REST_IN_PROCESS=false) and in-process, threads (the default), two gateway threads;
+ * - BENCH_BASE_DIR: a built checkout of another commit (e.g. the landed main: `git worktree add
+ *   ../base main && cd ../base && npm ci && npm run build`) measured first, the "before" column;
+ * - identity create, AML screening (the shipped lists), notify send and risk evaluate through REST,
+ *   GraphQL and the subgraph directly at 10 connections, for the base and the default layout: the
+ *   differences say where the time goes (REST adapter = REST − GraphQL; gateway, i.e. edge
+ *   authentication, planning and the hop = GraphQL − subgraph; the subgraph's work and its
+ *   database writes = the subgraph directly).
+ * STACK_BENCH_SECONDS (10) after STACK_BENCH_WARMUP (3) per measurement.
+ */
+const SECONDS = Number(process.env.STACK_BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.STACK_BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.STACK_BENCH_CONNECTIONS ?? 20);
+const OPERATION_CONNECTIONS = 10;
+const ADMIN_SECRET = 'bench-admin-secret-0123456789';
+const INTERNAL_SECRET = 'bench-internal-secret-0123456789';
+const UNIQUE = '__UNIQUE__';
+const REPO = path.resolve(BENCH_DIR, '..', '..');
+
+interface Layout {
+  name: string;
+  root: string;
+  env: Record<string, string>;
+  operations: boolean;
+}
+
+interface Running {
+  urls: { gateway: string; rest: string; verification: string; risk: string; notify: string };
+  stop(): Promise<void>;
+}
+
+async function startPlatform(layout: Layout): Promise<Running> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'stack-bench-'));
+  chmodSync(dir, 0o755); // the embedded PostgreSQL runs as its own user when we are root
+  const ports = { gateway: await freePort(), rest: await freePort(), verification: await freePort(), risk: await freePort(), notify: await freePort() };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    EMBEDDED_PG_DIR: path.join(dir, 'pg'),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    GATEWAY_PORT: String(ports.gateway),
+    REST_PORT: String(ports.rest),
+    VERIFICATION_PORT: String(ports.verification),
+    RISK_PORT: String(ports.risk),
+    NOTIFY_PORT: String(ports.notify),
+    ADMIN_SECRET,
+    INTERNAL_SECRET,
+    ORGANIZATION_RATE_LIMIT: '1000000',
+    LOG_LEVEL: 'warn',
+    ...layout.env,
+  };
+  delete env.DATABASE_URL;
+  const child: ChildProcess = spawn(process.execPath, [path.join(layout.root, 'dist', 'cli', 'start-all.js')], {
+    cwd: layout.root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const urls = {
+    gateway: `http://127.0.0.1:${ports.gateway}/graphql`,
+    rest: `http://127.0.0.1:${ports.rest}`,
+    verification: `http://127.0.0.1:${ports.verification}/graphql`,
+    risk: `http://127.0.0.1:${ports.risk}/graphql`,
+    notify: `http://127.0.0.1:${ports.notify}/graphql`,
+  };
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${layout.name}: npm start exited with ${child.exitCode}`);
+    const ready = await fetch(`${urls.rest}/ready`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`${layout.name}: not ready after 3 minutes`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    urls,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function route(method: string, routePath: string): Route {
+  const found = routes.find((r) => r.method === method && r.path === routePath);
+  if (!found) throw new Error(`no route ${method} ${routePath}`);
+  return found;
+}
+
+async function rest(base: string, method: string, routePath: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(base + routePath, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+interface Client {
+  apiKey: string;
+  principal: Principal;
+}
+
+async function createClient(base: string, service: string): Promise<Client> {
+  const res = await rest(base, 'POST', '/admin/api-clients', { name: `bench ${service}`, service, rateLimit: 1_000_000 }, { 'x-admin-secret': ADMIN_SECRET });
+  if (res.status !== 201) throw new Error(`createClient: ${res.status} ${JSON.stringify(res.body)}`);
+  const { apiKey, id, organizationId } = res.body as { apiKey: string; id: string; organizationId: string };
+  return {
+    apiKey,
+    principal: { kind: 'client', organizationId, clientId: id, service: service as Principal['service'], environment: 'live', permissions: [] },
+  };
+}
+
+/** One operation measured through REST, the gateway and its subgraph (same GraphQL operation and variables). */
+interface Operation {
+  name: string;
+  route: Route;
+  /** The REST path with its parameters filled in, and those parameters. */
+  path: string;
+  params?: Record<string, string>;
+  body?: Record<string, unknown>;
+  client: Client;
+  subgraph: 'verification' | 'risk' | 'notify';
+}
+
+function specs(op: Operation, urls: Running['urls'], connections: number) {
+  const variables = op.route.variables({ params: op.params ?? {}, query: {}, body: op.body ?? {}, files: {} });
+  const graphqlBody = JSON.stringify({ query: op.route.operation, variables });
+  const unique = JSON.stringify(op.body ?? {}).includes(UNIQUE) ? UNIQUE : undefined;
+  const common = { connections, seconds: SECONDS, warmupSeconds: WARMUP, unique };
+  const auth = { 'x-api-key': op.client.apiKey, 'content-type': 'application/json' };
+  return {
+    rest: { ...common, url: urls.rest + op.path, method: op.route.method as 'GET' | 'POST', headers: auth, body: op.body ? JSON.stringify(op.body) : undefined } satisfies LoadSpec,
+    graphql: { ...common, url: urls.gateway, method: 'POST', headers: auth, body: graphqlBody } satisfies LoadSpec,
+    subgraph: {
+      ...common,
+      url: urls[op.subgraph],
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: graphqlBody,
+      sign: { internalSecret: INTERNAL_SECRET, principal: op.client.principal, audience: op.subgraph },
+    } satisfies LoadSpec,
+  };
+}
+
+type Figures = Record<string, LoadResult>;
+
+async function measureLayout(layout: Layout): Promise<Figures> {
+  const running = await startPlatform(layout);
+  const figures: Figures = {};
+  try {
+    const { urls } = running;
+    const verification = await createClient(urls.rest, 'verification');
+    const created = await rest(urls.rest, 'POST', '/verifications/identity', { userId: 'bench-reader', tier: 'STANDARD' }, { 'x-api-key': verification.apiKey });
+    const read: Operation = {
+      name: 'identity read',
+      route: route('GET', '/verifications/identity/:id'),
+      path: `/verifications/identity/${(created.body as { id: string }).id}`,
+      params: { id: (created.body as { id: string }).id },
+      client: verification,
+      subgraph: 'verification',
+    };
+    const readSpecs = specs(read, urls, CONNECTIONS);
+    figures['identity read REST'] = await load(readSpecs.rest);
+    figures['identity read GraphQL'] = await load(readSpecs.graphql);
+    figures['identity read subgraph'] = await load(readSpecs.subgraph);
+    const single = specs(read, urls, 1);
+    figures['identity read REST, 1 conn'] = await load(single.rest);
+    figures['identity read GraphQL, 1 conn'] = await load(single.graphql);
+    if (!layout.operations) return figures;
+
+    const risk = await createClient(urls.rest, 'risk');
+    const notify = await createClient(urls.rest, 'notify');
+    const template = route('POST', '/templates');
+    await rest(urls.rest, 'POST', '/templates', template.example, { 'x-api-key': notify.apiKey });
+    // the shipped lists are imported in the background on first start: wait for screening to answer
+    const aml = route('POST', '/screening/aml');
+    for (const deadline = Date.now() + 180_000; ; ) {
+      const res = await rest(urls.rest, 'POST', '/screening/aml', aml.example, { 'x-api-key': verification.apiKey });
+      if (res.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`screening not ready: ${res.status}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const operations: Operation[] = [
+      { name: 'identity create', route: route('POST', '/verifications/identity'), path: '/verifications/identity', body: { userId: `u-${UNIQUE}`, tier: 'BASIC' }, client: verification, subgraph: 'verification' },
+      { name: 'AML screening', route: aml, path: '/screening/aml', body: { ...aml.example, userId: `u-${UNIQUE}` }, client: verification, subgraph: 'verification' },
+      { name: 'notify send', route: route('POST', '/send'), path: '/send', body: route('POST', '/send').example, client: notify, subgraph: 'notify' },
+      { name: 'risk evaluate', route: route('POST', '/evaluate'), path: '/evaluate', body: { ...route('POST', '/evaluate').example, transaction_id: `tx-${UNIQUE}` }, client: risk, subgraph: 'risk' },
+    ];
+    for (const op of operations) {
+      const s = specs(op, urls, OPERATION_CONNECTIONS);
+      figures[`${op.name} REST`] = await load(s.rest);
+      figures[`${op.name} GraphQL`] = await load(s.graphql);
+      figures[`${op.name} subgraph`] = await load(s.subgraph);
+    }
+    return figures;
+  } finally {
+    await running.stop();
+  }
+}
+
+export async function run(): Promise<void> {
+  const base: Layout[] = process.env.BENCH_BASE_DIR ? [{ name: 'base', root: path.resolve(process.env.BENCH_BASE_DIR), env: {}, operations: true }] : [];
+  const layouts: Layout[] = [
+    ...base,
+    { name: 'single, REST over HTTP', root: REPO, env: { STACK_LAYOUT: 'single', REST_IN_PROCESS: 'false' }, operations: false },
+    { name: 'single', root: REPO, env: { STACK_LAYOUT: 'single' }, operations: false },
+    { name: 'threads (default)', root: REPO, env: { STACK_LAYOUT: 'threads' }, operations: true },
+    { name: 'threads, 2 gateways', root: REPO, env: { STACK_LAYOUT: 'threads', GATEWAY_THREADS: '2' }, operations: false },
+  ].filter((l) => !process.env.STACK_BENCH_LAYOUTS || process.env.STACK_BENCH_LAYOUTS.split(',').some((x) => l.name.startsWith(x)));
+  const results: Array<[Layout, Figures]> = [];
+  for (const layout of layouts) {
+    console.log(`… ${layout.name}`);
+    results.push([layout, await measureLayout(layout)]);
+  }
+  const first = results[0][1];
+  console.log(`\nIdentity read, ${CONNECTIONS} connections (req/s, p50/p95 ms); ratios to the first row`);
+  table(
+    ['layout', 'GraphQL req/s', 'p50', 'p95', '×', 'REST req/s', 'p50', 'p95', '×', 'subgraph req/s', 'gateway/subgraph', 'REST overhead p50 @1 conn'],
+    results.map(([layout, r]) => [
+      layout.name,
+      f0(r['identity read GraphQL'].rps),
+      f1(r['identity read GraphQL'].p50),
+      f1(r['identity read GraphQL'].p95),
+      f2(r['identity read GraphQL'].rps / first['identity read GraphQL'].rps),
+      f0(r['identity read REST'].rps),
+      f1(r['identity read REST'].p50),
+      f1(r['identity read REST'].p95),
+      f2(r['identity read REST'].rps / first['identity read REST'].rps),
+      f0(r['identity read subgraph'].rps),
+      f2(r['identity read GraphQL'].rps / r['identity read subgraph'].rps),
+      `${f2(r['identity read REST, 1 conn'].p50 - r['identity read GraphQL, 1 conn'].p50)} ms`,
+    ]),
+  );
+  for (const [layout, r] of results.filter(([l]) => l.operations)) {
+    console.log(`\nOperations, ${layout.name}, ${OPERATION_CONNECTIONS} connections: req/s, p50/p99 ms; where the time goes at p50`);
+    table(
+      ['operation', 'REST req/s', 'p50', 'p99', 'GraphQL req/s', 'p50', 'subgraph req/s', 'p50', 'REST layer', 'gateway', 'subgraph', 'errors'],
+      ['identity create', 'AML screening', 'notify send', 'risk evaluate'].map((op) => {
+        const [x, g, s] = [r[`${op} REST`], r[`${op} GraphQL`], r[`${op} subgraph`]];
+        return [op, f0(x.rps), f1(x.p50), f1(x.p99), f0(g.rps), f1(g.p50), f0(s.rps), f1(s.p50), f1(x.p50 - g.p50), f1(g.p50 - s.p50), f1(s.p50), `${x.non2xx + x.errors}/${g.non2xx + g.errors}/${s.non2xx + s.errors}`];
+      }),
+    );
+  }
+}
