@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { freePort } from '../platform/db/embedded-postgres.js';
 import { randomBytes } from 'node:crypto';
 import { BENCH_DIR, benchDatabase, f0, f1, f2, insertApiClient, load, spawnNode, table, type Spawned } from './support/processes.js';
 import { benchSupergraph, SINGLE_SUBGRAPH_QUERY, TEST_QUERY } from './gateways/subgraphs.js';
@@ -14,11 +15,19 @@ import type { LoadResult } from './support/load.js';
  *     rate limits, request limits and plugins;
  * (c) the products subgraph called directly, for a query it answers alone.
  * Targets: (b) ≥ 2× (a) req/s with a lower p95 on TestQuery; (b) ≥ 0.7× (c) on the one-subgraph query.
- * GATEWAY_BENCH_SECONDS (default 10, plus 3 s warm-up each), GATEWAY_BENCH_CONNECTIONS (50).
+ * GATEWAY_BENCH_SECONDS (default 10, plus 3 s warm-up each), GATEWAY_BENCH_CONNECTIONS (50),
+ * GATEWAY_BENCH_ROUNDS (3: the sides take turns, the median round is kept), GATEWAY_BENCH_PROCESSES
+ * (our gateway in 1 and in this many processes sharing its port, default 2: the lever "one gateway
+ * process per core"; 1 measures only one).
  */
 const SECONDS = Number(process.env.GATEWAY_BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.GATEWAY_BENCH_CONNECTIONS ?? 50);
 const WARMUP = Number(process.env.GATEWAY_BENCH_WARMUP ?? 3);
+const ROUNDS = Number(process.env.GATEWAY_BENCH_ROUNDS ?? 3);
+const PROCESSES = Number(process.env.GATEWAY_BENCH_PROCESSES ?? 2);
+
+/** The round of median req/s (its latencies with it). */
+const median = (results: LoadResult[]) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
 
 async function post(url: string, query: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
@@ -39,6 +48,14 @@ export async function run(): Promise<void> {
     const internalSecret = randomBytes(24).toString('base64url');
     const ours = await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret })]);
     spawned.push(ours);
+    // the same gateway in several processes on one port (SO_REUSEPORT)
+    const port = await freePort();
+    const many: Spawned[] = [];
+    for (let i = 0; i < PROCESSES && PROCESSES > 1; i++) {
+      many.push(await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret, port, reusePort: true })]));
+    }
+    spawned.push(...many);
+    const oursMany = many[0]?.info.url as string | undefined;
     const apiKey = await insertApiClient(db.url);
     const auth = { 'x-api-key': apiKey };
 
@@ -62,23 +79,40 @@ export async function run(): Promise<void> {
         seconds: SECONDS,
         warmupSeconds: WARMUP,
       });
-    const results: Array<[string, LoadResult]> = [
-      ['TestQuery (a) stock Apollo', await measure(apollo.info.url, TEST_QUERY)],
-      ['TestQuery (b) ours', await measure(ours.info.url, TEST_QUERY, auth)],
-      ['one subgraph (a) stock Apollo', await measure(apollo.info.url, SINGLE_SUBGRAPH_QUERY)],
-      ['one subgraph (b) ours', await measure(ours.info.url, SINGLE_SUBGRAPH_QUERY, auth)],
-      ['one subgraph (c) subgraph direct', await measure(urls.products, SINGLE_SUBGRAPH_QUERY)],
+    const sides: Array<[string, string, string, Record<string, string>]> = [
+      ['TestQuery (a) stock Apollo', apollo.info.url, TEST_QUERY, {}],
+      ['TestQuery (b) ours', ours.info.url, TEST_QUERY, auth],
+      ...(oursMany ? [[`TestQuery (b) ours, ${PROCESSES} processes`, oursMany, TEST_QUERY, auth] as [string, string, string, Record<string, string>]] : []),
+      ['one subgraph (a) stock Apollo', apollo.info.url, SINGLE_SUBGRAPH_QUERY, {}],
+      ['one subgraph (b) ours', ours.info.url, SINGLE_SUBGRAPH_QUERY, auth],
+      ...(oursMany
+        ? [[`one subgraph (b) ours, ${PROCESSES} processes`, oursMany, SINGLE_SUBGRAPH_QUERY, auth] as [string, string, string, Record<string, string>]]
+        : []),
+      ['one subgraph (c) subgraph direct', urls.products, SINGLE_SUBGRAPH_QUERY, {}],
     ];
-    console.log(`${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s warm-up`);
+    const samples = new Map<string, LoadResult[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, url, query, headers] of sides) samples.set(name, [...(samples.get(name) ?? []), await measure(url, query, headers)]);
+    }
+    const results: Array<[string, LoadResult]> = sides.map(([name]) => [name, median(samples.get(name)!)]);
+    console.log(`${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s warm-up, median of ${ROUNDS} rounds`);
     table(
       ['', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'non-2xx', 'errors'],
       results.map(([name, r]) => [name, f0(r.rps), f1(r.p50), f1(r.p95), f1(r.p99), String(r.non2xx), String(r.errors)]),
     );
-    const [testA, testB, oneA, oneB, oneC] = results.map(([, r]) => r);
-    console.log(
-      `TestQuery: (b)/(a) req/s ${f2(testB.rps / testA.rps)}× (target ≥ 2), p95 ${f1(testB.p95)} vs ${f1(testA.p95)} ms (target: lower)`,
-    );
-    console.log(`one subgraph: (b)/(c) req/s ${f2(oneB.rps / oneC.rps)}× (target ≥ 0.7); (b)/(a) ${f2(oneB.rps / oneA.rps)}×`);
+    const get = (name: string) => results.find(([n]) => n === name)?.[1];
+    const testA = get('TestQuery (a) stock Apollo')!;
+    const oneA = get('one subgraph (a) stock Apollo')!;
+    const oneC = get('one subgraph (c) subgraph direct')!;
+    for (const suffix of ['', `, ${PROCESSES} processes`]) {
+      const testB = get(`TestQuery (b) ours${suffix}`);
+      const oneB = get(`one subgraph (b) ours${suffix}`);
+      if (!testB || !oneB) continue;
+      console.log(
+        `ours${suffix}: TestQuery (b)/(a) req/s ${f2(testB.rps / testA.rps)}× (target ≥ 2), p95 ${f1(testB.p95)} vs ${f1(testA.p95)} ms (target: lower); ` +
+          `one subgraph (b)/(c) ${f2(oneB.rps / oneC.rps)}× (target ≥ 0.7), (b)/(a) ${f2(oneB.rps / oneA.rps)}×`,
+      );
+    }
   } finally {
     for (const s of spawned.reverse()) await s.stop();
     await db.stop();

@@ -31,6 +31,12 @@ const SECONDS = Number(process.env.STACK_BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.STACK_BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.STACK_BENCH_CONNECTIONS ?? 20);
 const OPERATION_CONNECTIONS = 10;
+const ROUNDS = Number(process.env.STACK_BENCH_ROUNDS ?? 1);
+
+/** The run of median req/s (its latencies with it). */
+function median(results: LoadResult[]): LoadResult {
+  return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
+}
 const ADMIN_SECRET = 'bench-admin-secret-0123456789';
 const INTERNAL_SECRET = 'bench-internal-secret-0123456789';
 const UNIQUE = '__UNIQUE__';
@@ -166,58 +172,72 @@ function specs(op: Operation, urls: Running['urls'], connections: number) {
 
 type Figures = Record<string, LoadResult>;
 
-async function measureLayout(layout: Layout): Promise<Figures> {
-  const running = await startPlatform(layout);
-  const figures: Figures = {};
-  try {
-    const { urls } = running;
-    const verification = await createClient(urls.rest, 'verification');
-    const created = await rest(urls.rest, 'POST', '/verifications/identity', { userId: 'bench-reader', tier: 'STANDARD' }, { 'x-api-key': verification.apiKey });
-    const read: Operation = {
-      name: 'identity read',
-      route: route('GET', '/verifications/identity/:id'),
-      path: `/verifications/identity/${(created.body as { id: string }).id}`,
-      params: { id: (created.body as { id: string }).id },
-      client: verification,
-      subgraph: 'verification',
-    };
-    const readSpecs = specs(read, urls, CONNECTIONS);
-    figures['identity read REST'] = await load(readSpecs.rest);
-    figures['identity read GraphQL'] = await load(readSpecs.graphql);
-    figures['identity read subgraph'] = await load(readSpecs.subgraph);
-    const single = specs(read, urls, 1);
-    figures['identity read REST, 1 conn'] = await load(single.rest);
-    figures['identity read GraphQL, 1 conn'] = await load(single.graphql);
-    if (!layout.operations) return figures;
+/** What each layout is measured on: its clients and records, made once. */
+interface Prepared {
+  read: Operation;
+  operations: Operation[];
+}
 
-    const risk = await createClient(urls.rest, 'risk');
-    const notify = await createClient(urls.rest, 'notify');
-    const template = route('POST', '/templates');
-    await rest(urls.rest, 'POST', '/templates', template.example, { 'x-api-key': notify.apiKey });
-    // the shipped lists are imported in the background on first start: wait for screening to answer
-    const aml = route('POST', '/screening/aml');
-    for (const deadline = Date.now() + 180_000; ; ) {
-      const res = await rest(urls.rest, 'POST', '/screening/aml', aml.example, { 'x-api-key': verification.apiKey });
-      if (res.status === 200) break;
-      if (Date.now() > deadline) throw new Error(`screening not ready: ${res.status}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const operations: Operation[] = [
-      { name: 'identity create', route: route('POST', '/verifications/identity'), path: '/verifications/identity', body: { userId: `u-${UNIQUE}`, tier: 'BASIC' }, client: verification, subgraph: 'verification' },
-      { name: 'AML screening', route: aml, path: '/screening/aml', body: { ...aml.example, userId: `u-${UNIQUE}` }, client: verification, subgraph: 'verification' },
-      { name: 'notify send', route: route('POST', '/send'), path: '/send', body: route('POST', '/send').example, client: notify, subgraph: 'notify' },
-      { name: 'risk evaluate', route: route('POST', '/evaluate'), path: '/evaluate', body: { ...route('POST', '/evaluate').example, transaction_id: `tx-${UNIQUE}` }, client: risk, subgraph: 'risk' },
-    ];
-    for (const op of operations) {
-      const s = specs(op, urls, OPERATION_CONNECTIONS);
-      figures[`${op.name} REST`] = await load(s.rest);
-      figures[`${op.name} GraphQL`] = await load(s.graphql);
-      figures[`${op.name} subgraph`] = await load(s.subgraph);
-    }
-    return figures;
-  } finally {
-    await running.stop();
+async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared> {
+  const verification = await createClient(urls.rest, 'verification');
+  const created = await rest(urls.rest, 'POST', '/verifications/identity', { userId: 'bench-reader', tier: 'STANDARD' }, { 'x-api-key': verification.apiKey });
+  const id = (created.body as { id: string }).id;
+  const read: Operation = {
+    name: 'identity read',
+    route: route('GET', '/verifications/identity/:id'),
+    path: `/verifications/identity/${id}`,
+    params: { id },
+    client: verification,
+    subgraph: 'verification',
+  };
+  if (!layout.operations) return { read, operations: [] };
+  const risk = await createClient(urls.rest, 'risk');
+  const notify = await createClient(urls.rest, 'notify');
+  await rest(urls.rest, 'POST', '/templates', route('POST', '/templates').example, { 'x-api-key': notify.apiKey });
+  // the shipped lists are imported in the background on first start: wait for screening to answer
+  const aml = route('POST', '/screening/aml');
+  for (const deadline = Date.now() + 300_000; ; ) {
+    const res = await rest(urls.rest, 'POST', '/screening/aml', aml.example, { 'x-api-key': verification.apiKey });
+    if (res.status === 200) break;
+    if (Date.now() > deadline) throw new Error(`${layout.name}: screening not ready: ${res.status}`);
+    await new Promise((r) => setTimeout(r, 500));
   }
+  const send = route('POST', '/send');
+  const evaluate = route('POST', '/evaluate');
+  return {
+    read,
+    operations: [
+      {
+        name: 'identity create',
+        route: route('POST', '/verifications/identity'),
+        path: '/verifications/identity',
+        body: { userId: `u-${UNIQUE}`, tier: 'BASIC' },
+        client: verification,
+        subgraph: 'verification',
+      },
+      { name: 'AML screening', route: aml, path: '/screening/aml', body: { ...aml.example, userId: `u-${UNIQUE}` }, client: verification, subgraph: 'verification' },
+      { name: 'notify send', route: send, path: '/send', body: send.example, client: notify, subgraph: 'notify' },
+      { name: 'risk evaluate', route: evaluate, path: '/evaluate', body: { ...evaluate.example, transaction_id: `tx-${UNIQUE}` }, client: risk, subgraph: 'risk' },
+    ],
+  };
+}
+
+/** Every measurement of one layout, in a fixed order: `[name, spec]`. */
+function plan(prepared: Prepared, urls: Running['urls']): Array<[string, LoadSpec]> {
+  const read = specs(prepared.read, urls, CONNECTIONS);
+  const single = specs(prepared.read, urls, 1);
+  const steps: Array<[string, LoadSpec]> = [
+    ['identity read REST', read.rest],
+    ['identity read GraphQL', read.graphql],
+    ['identity read subgraph', read.subgraph],
+    ['identity read REST, 1 conn', single.rest],
+    ['identity read GraphQL, 1 conn', single.graphql],
+  ];
+  for (const op of prepared.operations) {
+    const s = specs(op, urls, OPERATION_CONNECTIONS);
+    steps.push([`${op.name} REST`, s.rest], [`${op.name} GraphQL`, s.graphql], [`${op.name} subgraph`, s.subgraph]);
+  }
+  return steps;
 }
 
 export async function run(): Promise<void> {
@@ -229,10 +249,34 @@ export async function run(): Promise<void> {
     { name: 'threads (default)', root: REPO, env: { STACK_LAYOUT: 'threads' }, operations: true },
     { name: 'threads, 2 gateways', root: REPO, env: { STACK_LAYOUT: 'threads', GATEWAY_THREADS: '2' }, operations: false },
   ].filter((l) => !process.env.STACK_BENCH_LAYOUTS || process.env.STACK_BENCH_LAYOUTS.split(',').some((x) => l.name.startsWith(x)));
+  // every layout runs at once (idle but for its pollers) and each measurement goes round them in
+  // turn, so they share the machine's noise; the median of STACK_BENCH_ROUNDS rounds is kept
+  const running: Running[] = [];
   const results: Array<[Layout, Figures]> = [];
-  for (const layout of layouts) {
-    console.log(`… ${layout.name}`);
-    results.push([layout, await measureLayout(layout)]);
+  try {
+    const plans: Array<Array<[string, LoadSpec]>> = [];
+    for (const layout of layouts) {
+      console.log(`… starting ${layout.name}`);
+      const r = await startPlatform(layout);
+      running.push(r);
+      plans.push(plan(await prepare(layout, r.urls), r.urls));
+    }
+    const samples = layouts.map(() => new Map<string, LoadResult[]>());
+    for (let round = 0; round < ROUNDS; round++) {
+      const steps = Math.max(...plans.map((p) => p.length));
+      for (let step = 0; step < steps; step++) {
+        for (const [i, p] of plans.entries()) {
+          const [name, spec] = p[step] ?? [];
+          if (!name || !spec) continue;
+          samples[i].set(name, [...(samples[i].get(name) ?? []), await load(spec)]);
+        }
+      }
+    }
+    for (const [i, layout] of layouts.entries()) {
+      results.push([layout, Object.fromEntries([...samples[i]].map(([name, rs]) => [name, median(rs)]))]);
+    }
+  } finally {
+    for (const r of running) await r.stop();
   }
   const first = results[0][1];
   console.log(`\nIdentity read, ${CONNECTIONS} connections (req/s, p50/p95 ms); ratios to the first row`);

@@ -20,6 +20,7 @@ const settings = JSON.parse(process.argv[3] ?? '{}') as {
   supergraphSdl?: string;
   databaseUrl?: string;
   internalSecret?: string;
+  reusePort?: boolean;
 };
 const ready = (info: Record<string, unknown>) => process.stdout.write(JSON.stringify(info) + '\n');
 
@@ -47,6 +48,7 @@ if (role === 'subgraphs') {
     logger,
     port: settings.port ?? 0,
     host: '127.0.0.1',
+    reusePort: settings.reusePort,
     production: true,
   });
   ready({ url: gateway.url });
