@@ -81,12 +81,18 @@ export class SingleFetchShortcut {
     const request = {
       query: shortcut.operation,
       operationName: shortcut.operationName,
-      variables: Object.fromEntries(shortcut.variableUsages.filter((name) => name in variables).map((name) => [name, (variables as Record<string, unknown>)[name]])),
+      variables: Object.fromEntries(
+        shortcut.variableUsages.filter((name) => name in variables).map((name) => [name, (variables as Record<string, unknown>)[name]]),
+      ),
     };
     const scope = { audience: shortcut.serviceName, request: requestDigest(request) };
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...forwardedHeaders(context, this.opts.internalSecret, scope) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...forwardedHeaders(context, this.opts.internalSecret, scope),
+      },
       body: JSON.stringify(request),
     }).catch(() => null);
     if (!response?.ok) {
@@ -119,7 +125,11 @@ export class SingleFetchShortcut {
     return decision;
   }
 
-  private eligible(planning: NonNullable<ReturnType<SingleFetchOptions['planning']>>, text: string, operationName?: string): Shortcut | null {
+  private eligible(
+    planning: NonNullable<ReturnType<SingleFetchOptions['planning']>>,
+    text: string,
+    operationName?: string,
+  ): Shortcut | null {
     let document: DocumentNode;
     try {
       document = parse(text, { maxTokens: MAX_TOKENS });
@@ -144,6 +154,12 @@ export class SingleFetchShortcut {
     if (node?.kind !== 'Fetch' || node.requires?.length || node.inputRewrites?.length || node.outputRewrites?.length) return null;
     const fetched = getOperationAST(parse(node.operation), node.operationName);
     if (!fetched || print(fetched.selectionSet) !== print(operation.selectionSet)) return null;
-    return { serviceName: node.serviceName, operation: node.operation, operationName: node.operationName, variableUsages: node.variableUsages ?? [], variableDefinitions: operation.variableDefinitions ?? [] };
+    return {
+      serviceName: node.serviceName,
+      operation: node.operation,
+      operationName: node.operationName,
+      variableUsages: node.variableUsages ?? [],
+      variableDefinitions: operation.variableDefinitions ?? [],
+    };
   }
 }

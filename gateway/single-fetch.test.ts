@@ -1,0 +1,98 @@
+import { composeServices } from '@apollo/composition';
+import { operationFromDocument, Supergraph } from '@apollo/federation-internals';
+import { QueryPlanner } from '@apollo/query-planner';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse, type DocumentNode } from 'graphql';
+import { readPrincipal, requestDigest, type Principal } from '../platform/auth/principal.js';
+import { SingleFetchShortcut } from './single-fetch.js';
+import type { GatewayContext } from './subgraph-data-source.js';
+
+const LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])';
+const SECRET = 'single-fetch-secret-0123456789';
+
+describe('SingleFetchShortcut', () => {
+  let server: Server;
+  let url: string;
+  /** What the fake `people` subgraph received, and what it answers next. */
+  const received: Array<{ body: any; principal: Principal | null }> = [];
+  let answer: unknown = { data: { person: { id: '1', name: 'Ada' } } };
+  let shortcut: SingleFetchShortcut;
+  const context: GatewayContext = {
+    principal: { kind: 'client', organizationId: 'o', clientId: 'c', service: 'all', environment: 'live', permissions: [] },
+    requestId: 'r-1',
+  };
+
+  beforeAll(async () => {
+    const composed = composeServices([
+      {
+        name: 'people',
+        url: 'http://people',
+        typeDefs: parse(
+          `${LINK} type Query { person(id: ID!): Person  people: [Person] } type Person @key(fields: "id") { id: ID! name: String }`,
+        ),
+      },
+      { name: 'pets', url: 'http://pets', typeDefs: parse(`${LINK} type Person @key(fields: "id") { id: ID! pets: [String] }`) },
+    ]);
+    const supergraph = Supergraph.build(composed.supergraphSdl!);
+    const planner = new QueryPlanner(supergraph);
+    const apiSchema = supergraph.apiSchema().toGraphQLJSSchema();
+    server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        const body = JSON.parse(text);
+        received.push({ body, principal: readPrincipal(req.headers, SECRET, { audience: 'people', request: requestDigest(body) }) });
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+    shortcut = new SingleFetchShortcut({
+      planning: () => ({
+        apiSchema,
+        plan: (document: DocumentNode, _text: string, operationName?: string) =>
+          planner.buildQueryPlan(operationFromDocument(supergraph.apiSchema(), document, { operationName })),
+      }),
+      url: (name) => (name === 'people' ? url : undefined),
+      internalSecret: SECRET,
+      validationRules: [],
+      production: true,
+    });
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  beforeEach(() => {
+    received.length = 0;
+    answer = { data: { person: { id: '1', name: 'Ada' } } };
+  });
+
+  it("forwards a one-subgraph query with a principal signed for that subgraph and request, and returns the subgraph's data", async () => {
+    const body = { query: 'query P($id: ID!) { person(id: $id) { id name } }', variables: { id: '1', unused: 2 } };
+    expect(await shortcut.run(body, context)).toBe(JSON.stringify({ data: { person: { id: '1', name: 'Ada' } } }));
+    expect(received).toHaveLength(1);
+    expect(received[0].body.variables).toEqual({ id: '1' });
+    expect(received[0].principal).toEqual(context.principal);
+  });
+
+  it('leaves to Apollo what it must answer: another subgraph involved, fragments, mutations, invalid documents or variables', async () => {
+    const refused = [
+      { query: '{ person(id: "1") { id name pets } }' },
+      { query: '{ person(id: "1") { ...F } } fragment F on Person { id }' },
+      { query: '{ person(id: "1") { nope } }' },
+      { query: 'query P($id: ID!) { person(id: $id) { id } }', variables: { id: { not: 'an id' } } },
+      { query: 'query P($id: ID!) { person(id: $id) { id } }' },
+      { query: '{ person(id: "1") { id } }', operationName: 'Other' },
+      { query: '{ person(id: "1") { id } }', extensions: { persistedQuery: {} } },
+      { query: 'mutation { person }' },
+    ];
+    for (const body of refused) expect(await shortcut.run(body, context)).toBeNull();
+    expect(received).toHaveLength(0);
+  });
+
+  it('falls back to Apollo when the subgraph answers errors (a query may run twice; it changes nothing)', async () => {
+    answer = { data: { person: null }, errors: [{ message: 'boom' }] };
+    expect(await shortcut.run({ query: '{ people { id } }' }, context)).toBeNull();
+    expect(received).toHaveLength(1);
+  });
+});
