@@ -30,7 +30,11 @@ const PROCESSES = Number(process.env.GATEWAY_BENCH_PROCESSES ?? 2);
 const median = (results: LoadResult[]) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
 
 async function post(url: string, query: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
   return (await res.json()) as { data?: unknown; errors?: unknown[] };
 }
 
@@ -52,7 +56,9 @@ export async function run(): Promise<void> {
     const port = await freePort();
     const many: Spawned[] = [];
     for (let i = 0; i < PROCESSES && PROCESSES > 1; i++) {
-      many.push(await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret, port, reusePort: true })]));
+      many.push(
+        await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret, port, reusePort: true })]),
+      );
     }
     spawned.push(...many);
     const oursMany = many[0]?.info.url as string | undefined;
@@ -82,17 +88,27 @@ export async function run(): Promise<void> {
     const sides: Array<[string, string, string, Record<string, string>]> = [
       ['TestQuery (a) stock Apollo', apollo.info.url, TEST_QUERY, {}],
       ['TestQuery (b) ours', ours.info.url, TEST_QUERY, auth],
-      ...(oursMany ? [[`TestQuery (b) ours, ${PROCESSES} processes`, oursMany, TEST_QUERY, auth] as [string, string, string, Record<string, string>]] : []),
+      ...(oursMany
+        ? [[`TestQuery (b) ours, ${PROCESSES} processes`, oursMany, TEST_QUERY, auth] as [string, string, string, Record<string, string>]]
+        : []),
       ['one subgraph (a) stock Apollo', apollo.info.url, SINGLE_SUBGRAPH_QUERY, {}],
       ['one subgraph (b) ours', ours.info.url, SINGLE_SUBGRAPH_QUERY, auth],
       ...(oursMany
-        ? [[`one subgraph (b) ours, ${PROCESSES} processes`, oursMany, SINGLE_SUBGRAPH_QUERY, auth] as [string, string, string, Record<string, string>]]
+        ? [
+            [`one subgraph (b) ours, ${PROCESSES} processes`, oursMany, SINGLE_SUBGRAPH_QUERY, auth] as [
+              string,
+              string,
+              string,
+              Record<string, string>,
+            ],
+          ]
         : []),
       ['one subgraph (c) subgraph direct', urls.products, SINGLE_SUBGRAPH_QUERY, {}],
     ];
     const samples = new Map<string, LoadResult[]>();
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, url, query, headers] of sides) samples.set(name, [...(samples.get(name) ?? []), await measure(url, query, headers)]);
+      for (const [name, url, query, headers] of sides)
+        samples.set(name, [...(samples.get(name) ?? []), await measure(url, query, headers)]);
     }
     const results: Array<[string, LoadResult]> = sides.map(([name]) => [name, median(samples.get(name)!)]);
     console.log(`${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s warm-up, median of ${ROUNDS} rounds`);

@@ -57,7 +57,13 @@ interface Running {
 async function startPlatform(layout: Layout): Promise<Running> {
   const dir = mkdtempSync(path.join(tmpdir(), 'stack-bench-'));
   chmodSync(dir, 0o755); // the embedded PostgreSQL runs as its own user when we are root
-  const ports = { gateway: await freePort(), rest: await freePort(), verification: await freePort(), risk: await freePort(), notify: await freePort() };
+  const ports = {
+    gateway: await freePort(),
+    rest: await freePort(),
+    verification: await freePort(),
+    risk: await freePort(),
+    notify: await freePort(),
+  };
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     EMBEDDED_PG_DIR: path.join(dir, 'pg'),
@@ -89,7 +95,10 @@ async function startPlatform(layout: Layout): Promise<Running> {
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${layout.name}: npm start exited with ${child.exitCode}`);
-    const ready = await fetch(`${urls.rest}/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${urls.rest}/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error(`${layout.name}: not ready after 3 minutes`);
     await new Promise((r) => setTimeout(r, 250));
@@ -129,12 +138,25 @@ interface Client {
 }
 
 async function createClient(base: string, service: string): Promise<Client> {
-  const res = await rest(base, 'POST', '/admin/api-clients', { name: `bench ${service}`, service, rateLimit: 1_000_000 }, { 'x-admin-secret': ADMIN_SECRET });
+  const res = await rest(
+    base,
+    'POST',
+    '/admin/api-clients',
+    { name: `bench ${service}`, service, rateLimit: 1_000_000 },
+    { 'x-admin-secret': ADMIN_SECRET },
+  );
   if (res.status !== 201) throw new Error(`createClient: ${res.status} ${JSON.stringify(res.body)}`);
   const { apiKey, id, organizationId } = res.body as { apiKey: string; id: string; organizationId: string };
   return {
     apiKey,
-    principal: { kind: 'client', organizationId, clientId: id, service: service as Principal['service'], environment: 'live', permissions: [] },
+    principal: {
+      kind: 'client',
+      organizationId,
+      clientId: id,
+      service: service as Principal['service'],
+      environment: 'live',
+      permissions: [],
+    },
   };
 }
 
@@ -157,7 +179,13 @@ function specs(op: Operation, urls: Running['urls'], connections: number) {
   const common = { connections, seconds: SECONDS, warmupSeconds: WARMUP, unique };
   const auth = { 'x-api-key': op.client.apiKey, 'content-type': 'application/json' };
   return {
-    rest: { ...common, url: urls.rest + op.path, method: op.route.method as 'GET' | 'POST', headers: auth, body: op.body ? JSON.stringify(op.body) : undefined } satisfies LoadSpec,
+    rest: {
+      ...common,
+      url: urls.rest + op.path,
+      method: op.route.method as 'GET' | 'POST',
+      headers: auth,
+      body: op.body ? JSON.stringify(op.body) : undefined,
+    } satisfies LoadSpec,
     graphql: { ...common, url: urls.gateway, method: 'POST', headers: auth, body: graphqlBody } satisfies LoadSpec,
     subgraph: {
       ...common,
@@ -180,7 +208,13 @@ interface Prepared {
 
 async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared> {
   const verification = await createClient(urls.rest, 'verification');
-  const created = await rest(urls.rest, 'POST', '/verifications/identity', { userId: 'bench-reader', tier: 'STANDARD' }, { 'x-api-key': verification.apiKey });
+  const created = await rest(
+    urls.rest,
+    'POST',
+    '/verifications/identity',
+    { userId: 'bench-reader', tier: 'STANDARD' },
+    { 'x-api-key': verification.apiKey },
+  );
   const id = (created.body as { id: string }).id;
   const read: Operation = {
     name: 'identity read',
@@ -196,7 +230,7 @@ async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared>
   await rest(urls.rest, 'POST', '/templates', route('POST', '/templates').example, { 'x-api-key': notify.apiKey });
   // the shipped lists are imported in the background on first start: wait for screening to answer
   const aml = route('POST', '/screening/aml');
-  for (const deadline = Date.now() + 300_000; ; ) {
+  for (const deadline = Date.now() + 300_000; ;) {
     const res = await rest(urls.rest, 'POST', '/screening/aml', aml.example, { 'x-api-key': verification.apiKey });
     if (res.status === 200) break;
     if (Date.now() > deadline) throw new Error(`${layout.name}: screening not ready: ${res.status}`);
@@ -215,9 +249,23 @@ async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared>
         client: verification,
         subgraph: 'verification',
       },
-      { name: 'AML screening', route: aml, path: '/screening/aml', body: { ...aml.example, userId: `u-${UNIQUE}` }, client: verification, subgraph: 'verification' },
+      {
+        name: 'AML screening',
+        route: aml,
+        path: '/screening/aml',
+        body: { ...aml.example, userId: `u-${UNIQUE}` },
+        client: verification,
+        subgraph: 'verification',
+      },
       { name: 'notify send', route: send, path: '/send', body: send.example, client: notify, subgraph: 'notify' },
-      { name: 'risk evaluate', route: evaluate, path: '/evaluate', body: { ...evaluate.example, transaction_id: `tx-${UNIQUE}` }, client: risk, subgraph: 'risk' },
+      {
+        name: 'risk evaluate',
+        route: evaluate,
+        path: '/evaluate',
+        body: { ...evaluate.example, transaction_id: `tx-${UNIQUE}` },
+        client: risk,
+        subgraph: 'risk',
+      },
     ],
   };
 }
@@ -241,7 +289,9 @@ function plan(prepared: Prepared, urls: Running['urls']): Array<[string, LoadSpe
 }
 
 export async function run(): Promise<void> {
-  const base: Layout[] = process.env.BENCH_BASE_DIR ? [{ name: 'base', root: path.resolve(process.env.BENCH_BASE_DIR), env: {}, operations: true }] : [];
+  const base: Layout[] = process.env.BENCH_BASE_DIR
+    ? [{ name: 'base', root: path.resolve(process.env.BENCH_BASE_DIR), env: {}, operations: true }]
+    : [];
   const layouts: Layout[] = [
     ...base,
     { name: 'single, REST over HTTP', root: REPO, env: { STACK_LAYOUT: 'single', REST_IN_PROCESS: 'false' }, operations: false },
@@ -281,7 +331,20 @@ export async function run(): Promise<void> {
   const first = results[0][1];
   console.log(`\nIdentity read, ${CONNECTIONS} connections (req/s, p50/p95 ms); ratios to the first row`);
   table(
-    ['layout', 'GraphQL req/s', 'p50', 'p95', '×', 'REST req/s', 'p50', 'p95', '×', 'subgraph req/s', 'gateway/subgraph', 'REST overhead p50 @1 conn'],
+    [
+      'layout',
+      'GraphQL req/s',
+      'p50',
+      'p95',
+      '×',
+      'REST req/s',
+      'p50',
+      'p95',
+      '×',
+      'subgraph req/s',
+      'gateway/subgraph',
+      'REST overhead p50 @1 conn',
+    ],
     results.map(([layout, r]) => [
       layout.name,
       f0(r['identity read GraphQL'].rps),
@@ -300,10 +363,36 @@ export async function run(): Promise<void> {
   for (const [layout, r] of results.filter(([l]) => l.operations)) {
     console.log(`\nOperations, ${layout.name}, ${OPERATION_CONNECTIONS} connections: req/s, p50/p99 ms; where the time goes at p50`);
     table(
-      ['operation', 'REST req/s', 'p50', 'p99', 'GraphQL req/s', 'p50', 'subgraph req/s', 'p50', 'REST layer', 'gateway', 'subgraph', 'errors'],
+      [
+        'operation',
+        'REST req/s',
+        'p50',
+        'p99',
+        'GraphQL req/s',
+        'p50',
+        'subgraph req/s',
+        'p50',
+        'REST layer',
+        'gateway',
+        'subgraph',
+        'errors',
+      ],
       ['identity create', 'AML screening', 'notify send', 'risk evaluate'].map((op) => {
         const [x, g, s] = [r[`${op} REST`], r[`${op} GraphQL`], r[`${op} subgraph`]];
-        return [op, f0(x.rps), f1(x.p50), f1(x.p99), f0(g.rps), f1(g.p50), f0(s.rps), f1(s.p50), f1(x.p50 - g.p50), f1(g.p50 - s.p50), f1(s.p50), `${x.non2xx + x.errors}/${g.non2xx + g.errors}/${s.non2xx + s.errors}`];
+        return [
+          op,
+          f0(x.rps),
+          f1(x.p50),
+          f1(x.p99),
+          f0(g.rps),
+          f1(g.p50),
+          f0(s.rps),
+          f1(s.p50),
+          f1(x.p50 - g.p50),
+          f1(g.p50 - s.p50),
+          f1(s.p50),
+          `${x.non2xx + x.errors}/${g.non2xx + g.errors}/${s.non2xx + s.errors}`,
+        ];
       }),
     );
   }

@@ -20,7 +20,8 @@ export interface ThreadedStack {
   stop(): Promise<void>;
 }
 
-type FromThread = { ready: Partial<Record<ServiceKey, string>> } | { failed: { message: string; code?: string; port?: number } } | { stopped: true };
+type FromThread =
+  { ready: Partial<Record<ServiceKey, string>> } | { failed: { message: string; code?: string; port?: number } } | { stopped: true };
 
 /** A startup failure inside a thread, with what the main thread needs to name it (a busy port). */
 export class ThreadStartError extends Error {
@@ -64,7 +65,14 @@ export async function startThreads(opts: {
 
   const start = (services: ServiceKey[], env: Record<string, string> = {}, reusePort = false) =>
     new Promise<Partial<Record<ServiceKey, string>>>((resolve, reject) => {
-      const spec: ThreadSpec = { services, env, databaseUrl: opts.databaseUrl, adminSecret: opts.adminSecret, internalSecret: opts.internalSecret, reusePort };
+      const spec: ThreadSpec = {
+        services,
+        env,
+        databaseUrl: opts.databaseUrl,
+        adminSecret: opts.adminSecret,
+        internalSecret: opts.internalSecret,
+        reusePort,
+      };
       const worker = new Worker(new URL('./stack-thread.js', import.meta.url), { workerData: spec });
       workers.push(worker);
       worker.on('message', (message: FromThread) => {

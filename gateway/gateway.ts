@@ -240,7 +240,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   await apollo.start();
 
-  const contextOf = (principal: Principal, headers: IncomingHttpHeaders, requestId: string, clientIp?: string, ip?: string): GatewayContext => ({
+  const contextOf = (
+    principal: Principal,
+    headers: IncomingHttpHeaders,
+    requestId: string,
+    clientIp?: string,
+    ip?: string,
+  ): GatewayContext => ({
     principal,
     requestId,
     idempotencyKey: header(headers, IDEMPOTENCY_KEY_HEADER),
@@ -304,9 +310,18 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     multipartUploads(() => router.schema),
     // a query one subgraph answers as asked skips Apollo's pipeline (single-fetch.ts)
     ((req, res, next) => {
-      if (req.method !== 'POST' || !req.is('application/json') || req.headers.accept?.includes('application/graphql-response+json')) return next();
-      const context = contextOf(res.locals.principal as Principal, req.headers, header(req.headers, REQUEST_ID_HEADER)!, clientIpOf(req, trust), req.ip);
-      shortcut.run(req.body ?? {}, context).then((text) => (text === null ? next() : void res.type('application/json; charset=utf-8').send(text)), next);
+      if (req.method !== 'POST' || !req.is('application/json') || req.headers.accept?.includes('application/graphql-response+json'))
+        return next();
+      const context = contextOf(
+        res.locals.principal as Principal,
+        req.headers,
+        header(req.headers, REQUEST_ID_HEADER)!,
+        clientIpOf(req, trust),
+        req.ip,
+      );
+      shortcut
+        .run(req.body ?? {}, context)
+        .then((text) => (text === null ? next() : void res.type('application/json; charset=utf-8').send(text)), next);
     }) satisfies express.RequestHandler,
     expressMiddleware(apollo, {
       context: async ({ req, res }) =>
@@ -368,7 +383,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       httpGraphQLRequest: {
         method: 'POST',
         // files travel as FilePart values, as the multipart middleware leaves them
-        headers: new HeaderMap([['content-type', 'application/json'], ...(files ? [['apollo-require-preflight', 'true'] as [string, string]] : [])]),
+        headers: new HeaderMap([
+          ['content-type', 'application/json'],
+          ...(files ? [['apollo-require-preflight', 'true'] as [string, string]] : []),
+        ]),
         search: '',
         body,
       },

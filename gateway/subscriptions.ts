@@ -125,7 +125,9 @@ export class SubscriptionRouter {
   /** The current schema and its (cached) planner, for the HTTP path's single-fetch shortcut. */
   planning(): { apiSchema: GraphQLSchema; plan(document: DocumentNode, text: string, operationName?: string): QueryPlan } | undefined {
     const state = this.state;
-    return state && { apiSchema: state.apiSchema, plan: (document, text, operationName) => this.plan(state, document, text, operationName) };
+    return (
+      state && { apiSchema: state.apiSchema, plan: (document, text, operationName) => this.plan(state, document, text, operationName) }
+    );
   }
 
   private load(apiSchema: GraphQLSchema, supergraphSdl: string): void {

@@ -150,7 +150,13 @@ const CLIENT_IP_HEADER = 'x-forwarded-for';
 export function createLocalGatewayClient(local: LocalGateway, http: GatewayClient): GatewayClient {
   return {
     async execute(operation, variables, headers, request) {
-      const reply = await local.execute({ query: operation, variables, headers, ip: headers[CLIENT_IP_HEADER], bodyBytes: request?.bodyBytes });
+      const reply = await local.execute({
+        query: operation,
+        variables,
+        headers,
+        ip: headers[CLIENT_IP_HEADER],
+        bodyBytes: request?.bodyBytes,
+      });
       const body = parseGraphQLResponse(reply.body);
       if (!body) throw new Error(`Gateway answered HTTP ${reply.status} with no GraphQL response: ${reply.body.slice(0, 200)}`);
       return { status: reply.status, headers: reply.headers, ...body };

@@ -19,7 +19,8 @@ describe('two gateways: keys cached, rate limits counted in memory', () => {
     await a?.stop();
   });
 
-  const read = (stack: TestStack, apiKey: string) => stack.rest('GET', '/verifications/identity/user/u-1', undefined, { 'x-api-key': apiKey });
+  const read = (stack: TestStack, apiKey: string) =>
+    stack.rest('GET', '/verifications/identity/user/u-1', undefined, { 'x-api-key': apiKey });
   const remaining = (res: { headers: Headers }) => Number(res.headers.get('ratelimit-remaining'));
 
   it('a revoked key is refused by both gateways within a second, a rotated one keeps only its new key', async () => {

@@ -26,7 +26,12 @@ describe('two instances of every service on one database', () => {
     const client = await a.createClient({ name: 'scale-out' });
     const h = { 'x-api-key': client.apiKey };
     const receiver = await startReceiver(cert);
-    const configured = await b.rest('POST', '/webhooks/configure', { clientId: client.id, callbackUrl: receiver.url, events: ['identity.verified'] }, h);
+    const configured = await b.rest(
+      'POST',
+      '/webhooks/configure',
+      { clientId: client.id, callbackUrl: receiver.url, events: ['identity.verified'] },
+      h,
+    );
     expect(configured.status).toBe(201);
     const query = 'subscription($u: String!) { identityVerificationUpdatedForUser(userId: $u) { type node { id overallStatus } } }';
     const onA = a.subscribe(query, { u: 'scale-user' }, h);

@@ -10,7 +10,8 @@ import { parse, type DocumentNode } from 'graphql';
  * what is measured is the gateway. Federation 2 SDL (the original is Federation 1).
  */
 
-const LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@provides", "@requires"])';
+const LINK =
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@provides", "@requires"])';
 
 interface User {
   id: string;
@@ -121,7 +122,10 @@ export const BENCH_SUBGRAPHS: Array<{ name: string; typeDefs: DocumentNode; reso
         author: () => ({ id: '1', username: 'urigo' }),
       },
       User: { __resolveReference: (ref: { id: string }) => ({ id: ref.id }), reviews: () => REVIEWS.slice(0, 2) },
-      Product: { __resolveReference: (ref: { upc: string }) => ref, reviews: (p: { upc: string }) => REVIEWS.filter((r) => r.upc === p.upc) },
+      Product: {
+        __resolveReference: (ref: { upc: string }) => ref,
+        reviews: (p: { upc: string }) => REVIEWS.filter((r) => r.upc === p.upc),
+      },
     },
   },
 ];

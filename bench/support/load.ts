@@ -35,7 +35,8 @@ export interface LoadResult {
   errors: number;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 
 async function run(spec: LoadSpec, seconds: number, record: boolean): Promise<LoadResult> {
   const latencies: number[] = [];
@@ -48,7 +49,10 @@ async function run(spec: LoadSpec, seconds: number, record: boolean): Promise<Lo
   const setupRequest = (request: any) => {
     const body = spec.unique ? spec.body!.replaceAll(spec.unique, `${prefix}-${(sequence += 1)}`) : spec.body!;
     const signed = spec.sign
-      ? principalHeaders(spec.sign.principal, spec.sign.internalSecret, { audience: spec.sign.audience, request: requestDigest(JSON.parse(body)) })
+      ? principalHeaders(spec.sign.principal, spec.sign.internalSecret, {
+          audience: spec.sign.audience,
+          request: requestDigest(JSON.parse(body)),
+        })
       : {};
     return { ...request, body, headers: { ...request.headers, ...signed } };
   };

@@ -116,7 +116,8 @@ export function createAuthenticator(opts: AuthenticatorOptions) {
     if (units === 0) return { principal, headers: {} };
 
     const budgetKeys: Array<[string, number]> = [[`client:${client.id}`, client.rate_limit]];
-    if (ORG_LIMITED.includes(client.service)) budgetKeys.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
+    if (ORG_LIMITED.includes(client.service))
+      budgetKeys.push([`org:${client.service}:${client.organization_id}`, opts.organizationRateLimit]);
     const { counts, reset } = await limits.count(
       budgetKeys.map(([k]) => k),
       units,

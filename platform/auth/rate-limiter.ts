@@ -46,7 +46,8 @@ export class RateLimiter {
     const counts = new Map<string, number>();
     for (const key of keys) {
       let counter = this.counters.get(key);
-      if (!counter || counter.window !== window || now - counter.learnedAt > Math.max(2 * this.syncMs, STALE_AFTER_MS)) counter = await this.learn(key, window);
+      if (!counter || counter.window !== window || now - counter.learnedAt > Math.max(2 * this.syncMs, STALE_AFTER_MS))
+        counter = await this.learn(key, window);
       counter.pending += units;
       counts.set(key, counter.shared + counter.writing + counter.pending);
     }
