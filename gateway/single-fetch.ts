@@ -14,39 +14,13 @@ import {
   type ValidationRule,
   type VariableDefinitionNode,
 } from 'graphql';
-import { Agent, request as httpRequest } from 'node:http';
 import { requestDigest } from '../platform/auth/principal.js';
 import { MAX_TOKENS } from './operation-cost.js';
+import { callSubgraph } from './http-fetcher.js';
 import { forwardedHeaders, type GatewayContext } from './subgraph-data-source.js';
 
 /** Decisions are cached by operation text; a full cache starts over rather than growing without bound. */
 const MAX_CACHED = 1000;
-/** As long as the data sources wait for a subgraph (they set no deadline); a stuck socket is not kept forever. */
-const SUBGRAPH_TIMEOUT_MS = 60_000;
-
-/** Kept-alive connections to the subgraphs: node:http costs far less per call than fetch (undici's web streams). */
-const agent = new Agent({ keepAlive: true });
-
-/** POSTs JSON to a subgraph; its status and body, or null when it cannot be reached. */
-function postJson(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string } | null> {
-  return new Promise((resolve) => {
-    const req = httpRequest(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: SUBGRAPH_TIMEOUT_MS },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', () => resolve(null));
-      },
-    );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(null));
-    req.end(body);
-  });
-}
-
 /** A query one subgraph answers exactly as asked: its fetch, sent as the plan would send it. */
 interface Shortcut {
   serviceName: string;
@@ -112,11 +86,14 @@ export class SingleFetchShortcut {
       ),
     };
     const scope = { audience: shortcut.serviceName, request: requestDigest(request) };
-    const response = await postJson(
-      url,
-      { 'content-type': 'application/json', accept: 'application/json', ...forwardedHeaders(context, this.opts.internalSecret, scope) },
-      JSON.stringify(request),
-    );
+    const response = await callSubgraph(url, {
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...forwardedHeaders(context, this.opts.internalSecret, scope),
+      },
+      body: JSON.stringify(request),
+    }).catch(() => null);
     if (response?.status !== 200) return null;
     let result: { data?: unknown; errors?: unknown };
     try {

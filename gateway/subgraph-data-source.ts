@@ -5,6 +5,7 @@ import { principalHeaders, requestDigest, type Principal, type PrincipalScope } 
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { UploadDataSource } from './upload-data-source.js';
 import { FilePart } from '../platform/graphql/upload.js';
+import { subgraphFetcher } from './http-fetcher.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
@@ -39,8 +40,7 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
     url: string,
     private readonly internalSecret: string,
   ) {
-    // Node's fetch (undici, keep-alive): make-fetch-happen's agent builds an Error per request to read its stack
-    super({ url, fetcher: fetch });
+    super({ url, fetcher: subgraphFetcher as never });
   }
 
   /**
