@@ -25,7 +25,8 @@ import type { LoadResult, LoadSpec } from './support/load.js';
  *   differences say where the time goes (REST adapter = REST − GraphQL; gateway, i.e. edge
  *   authentication, planning and the hop = GraphQL − subgraph; the subgraph's work and its
  *   database writes = the subgraph directly).
- * STACK_BENCH_SECONDS (10) after STACK_BENCH_WARMUP (3) per measurement.
+ * STACK_BENCH_SECONDS (10) after STACK_BENCH_WARMUP (3) per measurement, STACK_BENCH_ROUNDS (1),
+ * STACK_BENCH_LAYOUTS (names' beginnings, comma-separated), STACK_BENCH_OPERATIONS=false (identity read only).
  */
 const SECONDS = Number(process.env.STACK_BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.STACK_BENCH_WARMUP ?? 3);
@@ -224,7 +225,7 @@ async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared>
     client: verification,
     subgraph: 'verification',
   };
-  if (!layout.operations) return { read, operations: [] };
+  if (!layout.operations || process.env.STACK_BENCH_OPERATIONS === 'false') return { read, operations: [] };
   const risk = await createClient(urls.rest, 'risk');
   const notify = await createClient(urls.rest, 'notify');
   await rest(urls.rest, 'POST', '/templates', route('POST', '/templates').example, { 'x-api-key': notify.apiKey });
@@ -360,7 +361,7 @@ export async function run(): Promise<void> {
       `${f2(r['identity read REST, 1 conn'].p50 - r['identity read GraphQL, 1 conn'].p50)} ms`,
     ]),
   );
-  for (const [layout, r] of results.filter(([l]) => l.operations)) {
+  for (const [layout, r] of results.filter(([l, figures]) => l.operations && figures['identity create REST'])) {
     console.log(`\nOperations, ${layout.name}, ${OPERATION_CONNECTIONS} connections: req/s, p50/p99 ms; where the time goes at p50`);
     table(
       [
