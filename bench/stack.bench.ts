@@ -16,12 +16,12 @@ import type { LoadResult, LoadSpec } from './support/load.js';
  *   adapter, through the gateway, and sent straight to the verification subgraph with a signed
  *   principal, at STACK_BENCH_CONNECTIONS (20); and at 1 connection, the REST adapter's overhead
  *   (REST p50 − GraphQL p50 of the same operation; target ≤ 1 ms);
- * - per layout: one event loop (STACK_LAYOUT=single) with the REST adapter over loopback HTTP
- *   (REST_IN_PROCESS=false) and in-process, threads (the default), two gateway threads;
+ * - per layout: one event loop (STACK_LAYOUT=single, the default) with the REST adapter over loopback HTTP
+ *   (REST_IN_PROCESS=false) and in-process, threads, two gateway threads;
  * - BENCH_BASE_DIR: a built checkout of another commit (e.g. the landed main: `git worktree add
  *   ../base main && cd ../base && npm ci && npm run build`) measured first, the "before" column;
  * - identity create, AML screening (the shipped lists), notify send and risk evaluate through REST,
- *   GraphQL and the subgraph directly at 10 connections, for the base and the default layout: the
+ *   GraphQL and the subgraph directly at 10 connections, for the base and both layouts: the
  *   differences say where the time goes (REST adapter = REST − GraphQL; gateway, i.e. edge
  *   authentication, planning and the hop = GraphQL − subgraph; the subgraph's work and its
  *   database writes = the subgraph directly).
@@ -296,8 +296,8 @@ export async function run(): Promise<void> {
   const layouts: Layout[] = [
     ...base,
     { name: 'single, REST over HTTP', root: REPO, env: { STACK_LAYOUT: 'single', REST_IN_PROCESS: 'false' }, operations: false },
-    { name: 'single', root: REPO, env: { STACK_LAYOUT: 'single' }, operations: false },
-    { name: 'threads (default)', root: REPO, env: { STACK_LAYOUT: 'threads' }, operations: true },
+    { name: 'single (default)', root: REPO, env: { STACK_LAYOUT: 'single' }, operations: true },
+    { name: 'threads', root: REPO, env: { STACK_LAYOUT: 'threads' }, operations: true },
     { name: 'threads, 2 gateways', root: REPO, env: { STACK_LAYOUT: 'threads', GATEWAY_THREADS: '2' }, operations: false },
   ].filter((l) => !process.env.STACK_BENCH_LAYOUTS || process.env.STACK_BENCH_LAYOUTS.split(',').some((x) => l.name.startsWith(x)));
   // every layout runs at once (idle but for its pollers) and each measurement goes round them in

@@ -35,7 +35,7 @@ export class ThreadStartError extends Error {
 }
 
 /**
- * `npm start` with `STACK_LAYOUT=threads`: each subgraph in a worker thread of its own and the gateway
+ * `npm start` with `STACK_LAYOUT=threads` (the default is one event loop, cli/stack.ts): each subgraph in a worker thread of its own and the gateway
  * (with the REST adapter beside it, in-process) in `GATEWAY_THREADS` threads sharing its ports, so
  * gateway, subgraphs and workers do not share one event loop. Threads, not processes: one process
  * to stop or kill (a SIGKILL leaves no orphan holding a port).
@@ -94,14 +94,24 @@ export async function startThreads(opts: {
     });
 
   try {
-    // notify first: verification sends its codes through notify's URL
-    Object.assign(urls, await start(['notify']));
-    const subgraphEnv = { NOTIFY_URL: urls.notify! };
-    Object.assign(urls, ...(await Promise.all([start(['verification'], subgraphEnv), start(['risk'], subgraphEnv)])));
-    const gatewayEnv = { VERIFICATION_URL: urls.verification!, RISK_URL: urls.risk!, NOTIFY_URL: urls.notify! };
     const threads = Math.max(1, config.GATEWAY_THREADS);
-    const gateways = await Promise.all(Array.from({ length: threads }, () => start(['gateway', 'rest'], gatewayEnv, threads > 1)));
-    Object.assign(urls, gateways[0]);
+    const gateways = (env: Record<string, string>) =>
+      Promise.all(Array.from({ length: threads }, () => start(['gateway', 'rest'], env, threads > 1)));
+    const host = config.SUBGRAPH_HOST === '0.0.0.0' || config.SUBGRAPH_HOST === '::' ? '127.0.0.1' : config.SUBGRAPH_HOST;
+    const ports = { verification: config.VERIFICATION_PORT, risk: config.RISK_PORT, notify: config.NOTIFY_PORT };
+    if (Object.values(ports).every((port) => port > 0)) {
+      // the ports are known: every thread starts at once (the gateway does not call a subgraph before a request)
+      const known = Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, `http://${host}:${port}/graphql`]));
+      const env = { VERIFICATION_URL: known.verification, RISK_URL: known.risk, NOTIFY_URL: known.notify };
+      const started = await Promise.all([start(['notify']), start(['verification'], env), start(['risk'], env), gateways(env)]);
+      Object.assign(urls, ...started.slice(0, 3), (started[3] as Array<Partial<Record<ServiceKey, string>>>)[0]);
+    } else {
+      // free ports: notify first (verification sends its codes through its URL), the gateways last
+      Object.assign(urls, await start(['notify']));
+      const subgraphEnv = { NOTIFY_URL: urls.notify! };
+      Object.assign(urls, ...(await Promise.all([start(['verification'], subgraphEnv), start(['risk'], subgraphEnv)])));
+      Object.assign(urls, (await gateways({ VERIFICATION_URL: urls.verification!, RISK_URL: urls.risk!, NOTIFY_URL: urls.notify! }))[0]);
+    }
   } catch (err) {
     await stop();
     throw err;

@@ -14,8 +14,8 @@ import { startThreads } from './stack-threads.js';
 import { onShutdown } from './shutdown.js';
 
 /**
- * `npm start`: the whole platform in one process (its services in worker threads, or on one event
- * loop with STACK_LAYOUT=single) with zero configuration — embedded PostgreSQL
+ * `npm start`: the whole platform in one process (on one event loop, or each service in a worker
+ * thread with STACK_LAYOUT=threads) with zero configuration — embedded PostgreSQL
  * (data in .data/), migrations, three subgraphs, the gateway and the REST adapter.
  */
 const config = loadConfig();
@@ -74,7 +74,7 @@ const adminSecret = config.ADMIN_SECRET ?? randomBytes(24).toString('base64url')
 const internalSecret = config.INTERNAL_SECRET ?? randomBytes(32).toString('base64url');
 try {
   const options = { config, databaseUrl: databaseUrl!, adminSecret, internalSecret, logger };
-  // threads (default): gateway, subgraphs and their workers on event loops of their own (README: How the stack scales)
+  // threads: gateway, subgraphs and their workers on event loops of their own (README: How the stack scales)
   stack = config.STACK_LAYOUT === 'threads' ? await startThreads(options) : await startStack(options);
   const lines = [
     '',

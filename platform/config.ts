@@ -48,7 +48,7 @@ const schema = z.object({
   // how often each gateway shares its in-memory rate-limit counts through PostgreSQL
   RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).default(100),
   // npm start: every service on one event loop (single) or each in a worker thread of its own (threads)
-  STACK_LAYOUT: z.enum(['single', 'threads']).default('threads'),
+  STACK_LAYOUT: z.enum(['single', 'threads']).default('single'),
   // npm start with STACK_LAYOUT=threads: gateway (+ REST adapter) threads sharing the gateway's and REST ports
   GATEWAY_THREADS: z.coerce.number().int().min(1).max(64).default(1),
   // a REST adapter started beside the gateway runs its operations in-process (false: over loopback HTTP)
