@@ -36,3 +36,9 @@ export function pageBody(connection: { nodes: unknown[]; totalCount: number }, q
   const { page, limit } = pageOf(query);
   return { data: connection.nodes, total: connection.totalCount, page, limit };
 }
+
+/** A page whose records the spec shows under a name of their own (`{ rules: [...] }`), with the page's place beside them. */
+export function keyedPageBody(key: string, connection: { nodes: unknown[]; totalCount: number }, query: RouteInput['query']) {
+  const { data, ...place } = pageBody(connection, query);
+  return { [key]: data, ...place };
+}
