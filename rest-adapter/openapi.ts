@@ -113,7 +113,9 @@ function operationObject(route: Route, schema: GraphQLSchema) {
         ? { requestBody: { required: true, content: { 'application/json': { schema: objectSchema(route.body), example: route.example } } } }
         : {}),
     responses: {
-      ...Object.fromEntries(successes.map((status) => [String(status), status === 201 && route.created ? { ...success, description: 'Created' } : success])),
+      ...Object.fromEntries(
+        successes.map((status) => [String(status), status === 201 && route.created ? { ...success, description: 'Created' } : success]),
+      ),
       default: {
         description: 'Error: 400, 401, 403, 404, 409, 413, 415, 422, 429, 500 or 503 (`statusCode`, `code`)',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

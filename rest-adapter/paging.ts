@@ -1,4 +1,4 @@
-import { invalid } from '../platform/errors.js';
+import { badInput } from '../platform/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetCursor } from '../platform/graphql/cursor.js';
 import type { Field, RouteInput } from './route.js';
 
@@ -21,7 +21,8 @@ function pageOf(query: RouteInput['query']): { page: number; limit: number } {
     ...(limit < 1 ? ['limit must be at least 1'] : []),
     ...(limit > MAX_PAGE_SIZE ? [`limit must be at most ${MAX_PAGE_SIZE}`] : []),
   ];
-  if (errors.length) throw invalid(errors);
+  // out of range is a bad request (400) on every list, verification's as risk's and notify's
+  if (errors.length) throw badInput(errors);
   return { page, limit };
 }
 

@@ -42,6 +42,8 @@ export interface SpecEndpoint {
   response?: readonly string[];
   /** Members the spec names that appear only in some states: checked in the OpenAPI document, not on a live answer. */
   schemaOnly?: readonly string[];
+  /** Values the spec gives the answer (`201 … with status PENDING`). */
+  answers?: Record<string, unknown>;
   /** A list: the page body the spec shows (`page`: data, total, page, limit; `pagination`: data + pagination; `array`; `key`: an object holding the array). */
   list?: 'page' | 'pagination' | 'array' | { key: string };
 }
@@ -71,7 +73,17 @@ const DOCUMENT_DATA = [
 ] as const;
 const PHONE = ['id', 'userId', 'phoneNumber', 'channel', 'status', 'expiresAt', 'createdAt', 'attemptsRemaining', 'verifiedAt'] as const;
 const EMAIL = ['id', 'userId', 'email', 'status', 'expiresAt', 'createdAt', 'verifiedAt'] as const;
-const ADDRESS = ['id', 'userId', 'documentType', 'status', 'createdAt', 'extractedData', 'addressMatch', 'documentAge', 'completedAt'] as const;
+const ADDRESS = [
+  'id',
+  'userId',
+  'documentType',
+  'status',
+  'createdAt',
+  'extractedData',
+  'addressMatch',
+  'documentAge',
+  'completedAt',
+] as const;
 const ADDRESS_DATA = ['extractedData.fullName', 'extractedData.address', 'extractedData.issueDate', 'extractedData.issuer'] as const;
 const BUSINESS = [
   'id',
@@ -187,6 +199,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     required: ['userId'],
     optional: ['tier'],
     response: IDENTITY,
+    answers: { overallStatus: 'PENDING' },
   },
   {
     service: 'verification',
@@ -265,6 +278,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     files: ['frontImage', 'backImage'],
     response: DOCUMENT,
     schemaOnly: ['backImageUrl', ...DOCUMENT_DATA],
+    answers: { status: 'PENDING' },
   },
   {
     service: 'verification',
@@ -342,8 +356,16 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     // channel: Form A SMS|VOICE, Form B sms|whatsapp; Form A also locale
     optional: ['channel', 'locale'],
     response: PHONE,
+    answers: { status: 'PENDING' },
   },
-  { service: 'verification', section: 'Phone verification', method: 'GET', path: '/verifications/phone/{id}', status: 200, response: PHONE },
+  {
+    service: 'verification',
+    section: 'Phone verification',
+    method: 'GET',
+    path: '/verifications/phone/{id}',
+    status: 200,
+    response: PHONE,
+  },
   {
     service: 'verification',
     section: 'Phone verification',
@@ -352,6 +374,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     form: 'A',
     status: 200,
     required: ['code'],
+    answers: { status: 'VERIFIED' },
   },
   {
     service: 'verification',
@@ -362,6 +385,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     status: 200,
     required: ['verificationId', 'code'],
     response: ['id', 'status', 'phoneNumber', 'verifiedAt'],
+    answers: { status: 'VERIFIED' },
   },
   // ── Email verification
   {
@@ -373,8 +397,16 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     required: ['email', 'userId'],
     optional: ['method', 'redirectUrl'],
     response: EMAIL,
+    answers: { status: 'PENDING' },
   },
-  { service: 'verification', section: 'Email verification', method: 'GET', path: '/verifications/email/{id}', status: 200, response: EMAIL },
+  {
+    service: 'verification',
+    section: 'Email verification',
+    method: 'GET',
+    path: '/verifications/email/{id}',
+    status: 200,
+    response: EMAIL,
+  },
   {
     service: 'verification',
     section: 'Email verification',
@@ -383,6 +415,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     form: 'A',
     status: 200,
     required: ['code'],
+    answers: { status: 'VERIFIED' },
   },
   {
     service: 'verification',
@@ -393,6 +426,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     status: 200,
     required: ['verificationId', 'code'],
     response: ['id', 'status', 'email', 'verifiedAt'],
+    answers: { status: 'VERIFIED' },
   },
   // ── Address verification
   {
@@ -407,6 +441,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     files: ['document'],
     response: ADDRESS,
     schemaOnly: ADDRESS_DATA,
+    answers: { status: 'PROCESSING' },
   },
   {
     service: 'verification',
@@ -418,6 +453,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     required: ['userId', 'documentType', 'documentUrl'],
     optional: ['declaredAddress'],
     response: ADDRESS,
+    answers: { status: 'PROCESSING' },
   },
   {
     service: 'verification',
@@ -456,6 +492,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     optional: ['businessType', 'taxId'],
     response: BUSINESS,
     schemaOnly: REGISTRY_DATA,
+    answers: { status: 'PENDING', steps: { registration: 'PROCESSING', directors: 'PENDING', ubo: 'PENDING', amlScreening: 'PENDING' } },
   },
   {
     service: 'verification',
@@ -576,6 +613,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
         required: ['userId', 'fullName'],
         optional: ['dateOfBirth', 'nationality', form === 'A' ? 'lists' : 'country'],
         response: SUBSCRIPTION,
+        answers: { status: 'ACTIVE' },
       },
       {
         service: 'verification',
@@ -585,6 +623,7 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
         form,
         status: 200,
         response: ['id', 'status', 'cancelledAt'],
+        answers: { status: 'CANCELLED' },
       },
       {
         service: 'verification',
@@ -605,7 +644,8 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
         form,
         status: 200,
         query: ['status', ...PAGE],
-        list: 'page',
+        // "200 list" (its body not shown): the alerts' page of the same section
+        list: 'pagination',
       },
     ];
   }),
@@ -661,7 +701,14 @@ export const SPEC_ENDPOINTS: readonly SpecEndpoint[] = [
     response: DEDUP,
     schemaOnly: ['matches[].matchedUserId', 'matches[].similarity', 'matches[].enrolledAt'],
   },
-  { service: 'verification', section: 'Biometric deduplication', method: 'GET', path: '/biometrics/dedup/{id}', status: 200, response: DEDUP },
+  {
+    service: 'verification',
+    section: 'Biometric deduplication',
+    method: 'GET',
+    path: '/biometrics/dedup/{id}',
+    status: 200,
+    response: DEDUP,
+  },
   // ── Webhooks
   {
     service: 'verification',
