@@ -7,7 +7,8 @@ import { FAMILIES, type OfficialPair, type OfficialPairs } from './official-pair
  * Precision, recall and F1 of the pairwise matcher (`compareNames`) at the default threshold 0.85 on
  * the name pairs built from the official lists (bench/data/official-name-pairs.json, made by
  * bench/official-pairs.ts): overall and per family, on the development part and on the holdout part
- * (never tuned on). `OFFICIAL_PAIRS_ERRORS=dev` prints the development part's errors.
+ * (never tuned on). `OFFICIAL_PAIRS_ERRORS=dev` prints the development part's errors;
+ * `OFFICIAL_PAIRS_PARTS=dev` evaluates only that part (while tuning).
  */
 
 const THRESHOLD = 0.85;
@@ -64,7 +65,8 @@ export async function run(): Promise<void> {
   const file = path.resolve('bench', 'data', 'official-name-pairs.json');
   const doc = JSON.parse(readFileSync(file, 'utf8')) as OfficialPairs;
   console.log(`official-list name pairs at ${THRESHOLD} (${doc.lists.map((l) => `${l.source} ${l.publishedOn}`).join(', ')})`);
-  for (const part of ['dev', 'holdout'] as const) {
+  const parts = (process.env.OFFICIAL_PAIRS_PARTS ?? 'dev,holdout').split(',') as ('dev' | 'holdout')[];
+  for (const part of parts) {
     const t = performance.now();
     const { byFamily, errors } = evaluate(doc[part]);
     console.log(`\n${table(part, byFamily)}\n(${doc[part].length} pairs compared in ${(performance.now() - t).toFixed(0)} ms)`);

@@ -19,14 +19,18 @@ import type { MatchExplanation, MatchRule, MatchRuleFired } from '../types.js';
  * (al, bin, de…) 0.15, "abu" 0.4.
  */
 
-export const WEIGHTS = { family: 1.3, given: 1.0, initial: 0.5, particle: 0.15, kunya: 0.4, title: 0.3 } as const;
+export const WEIGHTS = { family: 1.3, given: 1.0, initial: 0.5, particle: 0.15, kunya: 0.4, title: 0.3, patronymic: 0.5 } as const;
 export const BETA_MULTI = 0.25;
 export const BETA_SINGLE = 0.6;
 /** A known family name ("FAMILY, Given") left unmatched multiplies the score by this. */
 export const FAMILY_MISSING_FACTOR = 0.9;
 
+/** East Slavic and Turkic patronymics (Nikolayevich, Mykolaiovych, Leonidovna, Aliyevich, Mammad oglu): often left out. */
+const PATRONYMIC = /^[a-z]{3,}(ovich|evich|ovych|evych|ovna|evna|ivna|ichna|ovic|evic)$/;
+
 export function tokenWeight(t: NameToken): number {
   if (t.role === 'particle') return t.text === 'abu' || t.text === 'abou' || t.text === 'umm' ? WEIGHTS.kunya : WEIGHTS.particle;
+  if (t.role === 'given' && PATRONYMIC.test(t.text)) return WEIGHTS.patronymic;
   return WEIGHTS[t.role];
 }
 

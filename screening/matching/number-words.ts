@@ -17,7 +17,7 @@ import { plainTokens } from './text.js';
  * Numbers written in words ("Forty-Four", "quarante-quatre", "sorok chetyre") read as their digits,
  * 0 to 999, in the languages of the lists and of the markets served: English, French, German,
  * Spanish, Portuguese, Italian, Dutch, Russian, Ukrainian (transliterated like names), Turkish,
- * Swahili and Hausa. The words come from the n2words package (cardinals), so they are spelt as its
+ * Swahili and Hausa. The words come from the n2words package (cardinals and ordinals), so they are spelt as its
  * maintainers spell them; the table is built on first use.
  */
 
@@ -39,12 +39,15 @@ function numberTable(): NumberTable {
   const t: NumberTable = { phrases: new Map(), words: new Set(), longest: 1 };
   for (const lang of LANGUAGES) {
     for (let n = 0; n <= MAX_NUMBER; n++) {
-      const tokens = plainTokens(anyAscii(lang.toCardinal(n)));
-      const key = tokens.join(' ');
-      if (!tokens.length || t.phrases.has(key)) continue;
-      t.phrases.set(key, String(n));
-      for (const w of tokens) t.words.add(w);
-      t.longest = Math.max(t.longest, tokens.length);
+      // cardinals, and ordinals from 1 (Second Academy ~ 2nd Academy)
+      for (const words of n > 0 ? [lang.toCardinal(n), lang.toOrdinal(n)] : [lang.toCardinal(n)]) {
+        const tokens = plainTokens(anyAscii(words));
+        const key = tokens.join(' ');
+        if (!tokens.length || t.phrases.has(key)) continue;
+        t.phrases.set(key, String(n));
+        for (const w of tokens) t.words.add(w);
+        t.longest = Math.max(t.longest, tokens.length);
+      }
     }
   }
   table = t;

@@ -182,7 +182,7 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
     // Arabic script transliterated (no short vowels) vs a Latin spelling: compare consonant keys
     const ka = abjadKey(x);
     const kb = abjadKey(y);
-    if (ka.length >= 2 && ka === kb) return { score: 0.9, how: 'phonetic' };
+    if (ka.length >= 2 && ka === kb) return { score: 0.93, how: 'phonetic' };
     // a short name of one consonant and long vowels: إياد "yd" ~ Iyad
     const [ar, la] = a.abjad ? [x, y] : [y, x];
     if (ka.length === 1 && ka === kb && ar.length >= 2 && la.length <= 5) return { score: 0.8, how: 'phonetic' };

@@ -8,9 +8,10 @@ import confusables from 'unhomoglyph/data.json' with { type: 'json' };
 
 /**
  * Transliteration folding (vowels kept): digraphs and letters that different romanisation systems
- * write differently become one form: ph→f, dj/zh→j, kh→k, gh→g, dh→d, th→t, sh/ch/tch→s, ou/oo→u,
- * ee→i, q/ck→k, c before a/o/u→k, x→ks, w→u, y→i, doubled letters collapsed, a final h after a
- * vowel dropped. Prigozhin/Prigojine, Chérif/Sharif, Daoud/Dawud, Siddiq/Sidiki meet here.
+ * write differently become one form: ph→f, dj/zh→j, kh→h, gh→g, dh→d, th→t, sh/ch/tch→s, ou/oo→u,
+ * ee→i, q/ck→k, c before a/o/u→k, x→ks, w→u, y→i, j after a vowel and before a consonant→i,
+ * doubled letters collapsed, a final h after a vowel dropped. Prigozhin/Prigojine, Chérif/Sharif,
+ * Daoud/Dawud, Siddiq/Sidiki, Mikhailovich/Mihajlovich meet here.
  */
 export function fold(token: string): string {
   const cached = FOLDS.get(token);
@@ -31,7 +32,7 @@ function computeFold(token: string): string {
     .replace(/tch/g, 's')
     .replace(/(dj|zh)/g, 'j')
     .replace(/(sch|sh|ch)/g, 's')
-    .replace(/kh/g, 'k')
+    .replace(/kh/g, 'h')
     .replace(/gh/g, 'g')
     .replace(/dh/g, 'd')
     .replace(/th/g, 't')
@@ -42,6 +43,7 @@ function computeFold(token: string): string {
     .replace(/c(?=[aou]|$)/g, 'k')
     .replace(/x/g, 'ks')
     .replace(/w/g, 'u')
+    .replace(/(?<=[aeiou])j(?![aeiou])/g, 'i')
     .replace(/y/g, 'i')
     .replace(/([aeiou])h$/, '$1');
   let out = '';
