@@ -59,6 +59,7 @@ export type MatchRule =
   | 'acronym'
   | 'transliteration'
   | 'syllableDiffers'
+  | 'nasab'
   | 'nickname'
   | 'orderSwap';
 export const MATCH_RULES: readonly MatchRule[] = [
@@ -71,6 +72,7 @@ export const MATCH_RULES: readonly MatchRule[] = [
   'acronym',
   'transliteration',
   'syllableDiffers',
+  'nasab',
   'nickname',
   'orderSwap',
 ];

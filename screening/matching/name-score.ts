@@ -105,6 +105,8 @@ export const RULE_FACTORS = {
   syllableDiffers: 0.85,
   /** given names in another order with no family name to say which is which (Friedrich Hans / Hans Friedrich) */
   orderSwap: 0.95,
+  /** an Arabic name in its script with one more given name first, the rest aligned: the next generation */
+  nasab: 0.85,
 } as const;
 
 /** Similarity of a word spelt by the initials of several words of the other name (PLA ~ People's Liberation Army). */
@@ -287,6 +289,26 @@ function firedRules(q: PreparedName, c: PreparedName, accepted: Pair[], qMatched
   if (qt.length && ct.length && qt.every((t) => t.cjk) && ct.every((t) => t.cjk)) {
     const missing = unmatched.map((t) => t.text);
     if (missing.length) add('syllableDiffers', RULE_FACTORS.syllableDiffers, `syllables on one side only: ${missing.join(', ')}`);
+  }
+
+  // Arabic names in their script: "Ali Barzan Ibrahim" is Barzan Ibrahim's son, not Barzan (nasab)
+  const significantIdx = (tokens: NameToken[]) => tokens.flatMap((t, i) => (t.role === 'particle' || t.role === 'title' ? [] : [i]));
+  const arabic = (tokens: NameToken[]) => tokens.length > 0 && tokens.every((t) => t.abjad);
+  if (arabic(qt) && arabic(ct)) {
+    const pairOf = (side: 'q' | 'c', i: number) => accepted.find((p) => p[side].idx.includes(i));
+    for (const [a, b, aSide, bSide] of [
+      [qt, ct, 'q', 'c'],
+      [ct, qt, 'c', 'q'],
+    ] as const) {
+      const [a0, a1] = significantIdx(a);
+      const [b0] = significantIdx(b);
+      if (a1 === undefined || b0 === undefined || pairOf(aSide, a0)) continue;
+      const p = pairOf(bSide, b0);
+      if (p && p[aSide].idx.includes(a1)) {
+        add('nasab', RULE_FACTORS.nasab, `${a[a0].text} is one more given name before ${a[a1].text}: a son or daughter`);
+        break;
+      }
+    }
   }
 
   // given names in another order: single given-name tokens matched to given-name tokens

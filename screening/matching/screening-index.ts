@@ -1,6 +1,6 @@
 import { prepareName, type NameToken, type PreparedName } from './normalize.js';
 import { equivalenceKeys, nicknameRoots } from './equivalents.js';
-import { abjadKey, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
+import { abjadKeys, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
 import { acronymWords, combine, joinTokens, numberUnits, round, scorePrepared, tokenWeight } from './name-score.js';
 import { maxBoost, qualify } from './qualifiers.js';
 import {
@@ -147,8 +147,7 @@ function indexKeys(t: NameToken, joined: boolean): string[] {
   if (/\d/.test(text)) return keys;
   for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
   if (text.length >= 4) keys.push(`s${skeleton(text)}`);
-  const ak = abjadKey(text);
-  if (ak.length >= 2) keys.push(`a${ak}`);
+  for (const ak of abjadKeys(text)) if (ak.length >= 2) keys.push(`a${ak}`);
   if (text.length >= 4) {
     keys.push(`d${text}`);
     for (const d of deletions(text)) keys.push(`d${d}`);
@@ -170,8 +169,7 @@ function queryKeys(t: NameToken): string[] {
   if (/\d/.test(text)) return keys;
   for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
   if (text.length >= 4) keys.push(`s${skeleton(text)}`);
-  const ak = abjadKey(text);
-  if (ak.length >= 2) keys.push(`a${ak}`);
+  for (const ak of abjadKeys(text)) if (ak.length >= 2) keys.push(`a${ak}`);
   // one typo either side: the token and its deletions against the list's deletions
   if (text.length >= 3) {
     keys.push(`d${text}`);

@@ -108,19 +108,25 @@ export function skeleton(token: string, dropFirstVowel = false): string {
 
 /**
  * Key for comparing an abjad (vowel-less) token with a Latin one: doubled letters collapsed, then
- * vowels and w/y (long vowels in Arabic script) dropped; z/dh/th (ظ ذ ث, which Latin spellings write
- * z, dh, th or d) share a class, q → k, dj → j, French ch → sh; a final h (ة) dropped. السيسي "sysy"
- * and "Sisi" both give "ss"; كاظم "kdhm" and "Kathim"/"Kazim" give "kZm".
+ * vowels and w/y (long vowels in Arabic script) dropped; z/dh (ظ ذ, which Latin spellings also write
+ * th) share a class, q → k, dj → j, French ch → sh; a final h (ة) dropped. السيسي "sysy" and "Sisi"
+ * both give "ss". `th` is read both ways by abjadKeys: ث or Latin ظ (Kathim ~ كاظم "kdhm"), or ت
+ * then ح (الفتاح "fth" ~ Fattah).
  */
-export function abjadKey(token: string): string {
-  return token
-    .replace(/(dh|th|z)/g, 'Z')
+export function abjadKey(token: string, thIsOneLetter = false): string {
+  return (thIsOneLetter ? token.replace(/th/g, 'Z') : token)
+    .replace(/(dh|z)/g, 'Z')
     .replace(/q/g, 'k')
     .replace(/dj/g, 'j')
     .replace(/ch/g, 'sh')
     .replace(/(.)\1+/g, '$1')
     .replace(/[aeiouyw]/g, '')
     .replace(/h$/, '');
+}
+
+/** The abjad keys of a token: one, or two when it has a "th". */
+export function abjadKeys(token: string): string[] {
+  return token.includes('th') ? [abjadKey(token), abjadKey(token, true)] : [abjadKey(token)];
 }
 
 export interface TokenSimilarity {
@@ -180,9 +186,10 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
 
   if (a.abjad !== b.abjad) {
     // Arabic script transliterated (no short vowels) vs a Latin spelling: compare consonant keys
-    const ka = abjadKey(x);
-    const kb = abjadKey(y);
-    if (ka.length >= 2 && ka === kb) return { score: 0.93, how: 'phonetic' };
+    const kas = abjadKeys(x);
+    const kbs = abjadKeys(y);
+    if (kas.some((k) => k.length >= 2 && kbs.includes(k))) return { score: 0.93, how: 'phonetic' };
+    const [ka, kb] = [kas[0], kbs[0]];
     // a short name of one consonant and long vowels: إياد "yd" ~ Iyad
     const [ar, la] = a.abjad ? [x, y] : [y, x];
     if (ka.length === 1 && ka === kb && ar.length >= 2 && la.length <= 5) return { score: 0.8, how: 'phonetic' };
