@@ -33,6 +33,7 @@ interface FormTable {
 }
 
 let table: FormTable | null = null;
+const ROMAN_NUMERAL = /^(i{1,3}|iv|vi{0,3}|ix|xi{0,3})$/;
 
 const foldTokens = (tokens: string[]) => tokens.map(fold).join(' ');
 
@@ -50,7 +51,8 @@ function formTable(): FormTable {
   rows.forEach((variants, id) => {
     for (const v of variants) {
       const tokens = plainTokens(anyAscii(v));
-      if (!tokens.length || tokens.length > 8) continue;
+      // Roman numerals are numbers in names (Lithuanian "II" is also a form)
+      if (!tokens.length || tokens.length > 8 || (tokens.length === 1 && ROMAN_NUMERAL.test(tokens[0]))) continue;
       const key = foldTokens(tokens);
       const ids = t.rows.get(key) ?? [];
       if (!ids.includes(id)) ids.push(id);
