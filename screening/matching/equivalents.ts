@@ -367,3 +367,8 @@ export function areNicknames(a: string, b: string): boolean {
   for (const r of ra) if (rb.has(r)) return true;
   return false;
 }
+
+/** A token known as a person's name (a group above or the nickname list): such names spell no acronym. */
+export function isKnownName(token: string): boolean {
+  return TOKEN_GROUPS.has(token) || NICKNAME_ROOTS.has(token);
+}

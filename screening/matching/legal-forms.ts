@@ -30,6 +30,9 @@ interface FormTable {
   typos: Map<string, string>;
   /** the longest form in tokens */
   longest: number;
+  /** folded first and last words of the forms: most names end (or start) with none of them */
+  firstWords: Set<string>;
+  lastWords: Set<string>;
 }
 
 let table: FormTable | null = null;
@@ -46,7 +49,7 @@ function deletions(text: string): string[] {
 /** Built on first use (a few thousand rows). */
 function formTable(): FormTable {
   if (table) return table;
-  const t: FormTable = { rows: new Map(), typos: new Map(), longest: 1 };
+  const t: FormTable = { rows: new Map(), typos: new Map(), longest: 1, firstWords: new Set(), lastWords: new Set() };
   const rows: string[][] = [...elf.forms, ...translations.groups, ...curated.filter((f) => !DESCRIPTORS.has(f)).map((f) => [f])];
   rows.forEach((variants, id) => {
     for (const v of variants) {
@@ -58,6 +61,8 @@ function formTable(): FormTable {
       if (!ids.includes(id)) ids.push(id);
       t.rows.set(key, ids);
       t.longest = Math.max(t.longest, tokens.length);
+      t.firstWords.add(fold(tokens[0]));
+      t.lastWords.add(fold(tokens[tokens.length - 1]));
     }
   });
   for (const key of t.rows.keys()) {
@@ -69,18 +74,21 @@ function formTable(): FormTable {
   return t;
 }
 
-/** The form a token sequence spells (its folded table key), allowing one typo in a long one-word form. */
-function formOf(tokens: string[]): string | null {
+/** A long one-word form within one typo of a folded word (Aktiengeselschaft), or null. */
+function typoOf(key: string): string | null {
   const t = formTable();
-  const key = foldTokens(tokens);
-  if (t.rows.has(key)) return key;
-  if (tokens.length === 1 && key.length >= 9) {
-    for (const d of [key, ...deletions(key)]) {
-      const hit = t.typos.get(d);
-      if (hit && Math.abs(hit.length - key.length) <= 1) return hit;
-    }
+  for (const d of [key, ...deletions(key)]) {
+    const hit = t.typos.get(d);
+    if (hit && Math.abs(hit.length - key.length) <= 1) return hit;
   }
   return null;
+}
+
+/** The form a token sequence spells (its folded table key), allowing one typo in a long one-word form. */
+function formOf(tokens: string[]): string | null {
+  const key = foldTokens(tokens);
+  if (formTable().rows.has(key)) return key;
+  return tokens.length === 1 && key.length >= 9 ? typoOf(key) : null;
 }
 
 export interface FoundForm {
@@ -98,6 +106,9 @@ export interface FoundForm {
  */
 export function legalFormAt(tokens: string[], atStart: boolean): FoundForm | null {
   const t = formTable();
+  if (!tokens.length) return null;
+  const edge = fold(atStart ? tokens[0] : tokens[tokens.length - 1]);
+  if (!(atStart ? t.firstWords : t.lastWords).has(edge) && !(edge.length >= 9 && typoOf(edge))) return null;
   for (let n = Math.min(t.longest, tokens.length); n >= 1; n--) {
     const part = atStart ? tokens.slice(0, n) : tokens.slice(tokens.length - n);
     if (atStart && n === 1 && part[0].length < 3 && part[0] !== 'ao' && part[0] !== 'pt') continue;

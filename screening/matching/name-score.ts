@@ -3,6 +3,7 @@ import { canonicalAbd, prepareName, type NameToken, type PreparedName, type Prep
 import { sameLegalForm } from './legal-forms.js';
 import { numberRuns } from './number-words.js';
 import { isQualifierWord } from './qualifier-words.js';
+import { isKnownName } from './equivalents.js';
 import type { MatchExplanation, MatchRule, MatchRuleFired } from '../types.js';
 
 /**
@@ -51,7 +52,11 @@ function joinSpellings(a: NameToken, b: NameToken): string[] | undefined {
 
 /** Adjacent tokens joined (two syllables of one script-written CJK name stay two: they are compared one by one). */
 export function joinTokens(a: NameToken, b: NameToken): NameToken {
-  const token: NameToken = { text: canonicalAbd(a.text + b.text), role: b.role === 'family' ? 'family' : a.role, abjad: a.abjad && b.abjad };
+  const token: NameToken = {
+    text: canonicalAbd(a.text + b.text),
+    role: b.role === 'family' ? 'family' : a.role,
+    abjad: a.abjad && b.abjad,
+  };
   const spellings = joinSpellings(a, b);
   if (spellings) token.spellings = spellings;
   else if (a.cjk && b.cjk) token.cjk = a.cjk;
@@ -152,6 +157,14 @@ export function acronymWords(p: PreparedName): { words: NameToken[]; token: numb
   };
 }
 
+/**
+ * Whether initials may be read from a name: an entity's, or a name of unknown type with no known
+ * person's name in it (Seydou Khadija Traoré is no "SKT").
+ */
+export function spellsAcronyms(p: PreparedName): boolean {
+  return p.kind === 'entity' || (p.kind === 'unknown' && !p.tokens.some((t) => isKnownName(t.text)));
+}
+
 /** Acronym pairs in both directions: a 3–8 letter word of one name against runs of words of the other. */
 function acronymPairs(q: PreparedName, c: PreparedName): { q: Unit; c: Unit; sim: TokenSimilarity }[] {
   const out: { q: Unit; c: Unit; sim: TokenSimilarity }[] = [];
@@ -159,15 +172,18 @@ function acronymPairs(q: PreparedName, c: PreparedName): { q: Unit; c: Unit; sim
   const candidates = (tokens: NameToken[]) =>
     tokens.flatMap((t, i) => (/^[a-z]{3,8}$/.test(t.text) && (t.role === 'given' || t.role === 'family') && !t.cjk ? [i] : []));
   const runs = (acronym: string, p: PreparedName) => {
+    if (!spellsAcronyms(p)) return [];
     const { words, token } = acronymWords(p);
     return acronymRuns(acronym, words)
       .map((run) => run.map((k) => token[k]).filter((i) => i >= 0))
       .filter((idx) => idx.length > 0);
   };
   for (const i of candidates(q.tokens))
-    for (const idx of runs(q.tokens[i].text, c)) out.push({ q: { idx: [i], token: q.tokens[i] }, c: { idx, token: c.tokens[idx[0]] }, sim });
+    for (const idx of runs(q.tokens[i].text, c))
+      out.push({ q: { idx: [i], token: q.tokens[i] }, c: { idx, token: c.tokens[idx[0]] }, sim });
   for (const j of candidates(c.tokens))
-    for (const idx of runs(c.tokens[j].text, q)) out.push({ q: { idx, token: q.tokens[idx[0]] }, c: { idx: [j], token: c.tokens[j] }, sim });
+    for (const idx of runs(c.tokens[j].text, q))
+      out.push({ q: { idx, token: q.tokens[idx[0]] }, c: { idx: [j], token: c.tokens[j] }, sim });
   return out;
 }
 
@@ -246,7 +262,13 @@ export function scorePrepared(q: PreparedName, c: PreparedName, compare: TokenCo
   const familyMissing = (tokens: NameToken[], used: (i: number) => boolean) =>
     tokens.some((t) => t.role === 'family') && !tokens.some((t, i) => t.role === 'family' && used(i));
   if (familyMissing(ct, (j) => cUsed[j] > 0) || familyMissing(qt, (i) => qUsed[i] !== null)) score *= FAMILY_MISSING_FACTOR;
-  const rules = firedRules(q, c, accepted, (i) => qUsed[i] !== null, (j) => cUsed[j] > 0);
+  const rules = firedRules(
+    q,
+    c,
+    accepted,
+    (i) => qUsed[i] !== null,
+    (j) => cUsed[j] > 0,
+  );
   for (const r of rules) score *= r.factor;
   return { score: round(score), tokens, significant, rules };
 }
@@ -255,7 +277,13 @@ type Pair = { q: Unit; c: Unit; sim: TokenSimilarity };
 const text = (u: Unit, tokens: NameToken[]) => u.idx.map((i) => tokens[i].text).join(' ');
 
 /** The rules that fired for an alignment: normalisation notes, token rules, and the factors of RULE_FACTORS. */
-function firedRules(q: PreparedName, c: PreparedName, accepted: Pair[], qMatched: (i: number) => boolean, cMatched: (j: number) => boolean): MatchRuleFired[] {
+function firedRules(
+  q: PreparedName,
+  c: PreparedName,
+  accepted: Pair[],
+  qMatched: (i: number) => boolean,
+  cMatched: (j: number) => boolean,
+): MatchRuleFired[] {
   const qt = q.tokens;
   const ct = c.tokens;
   const out: MatchRuleFired[] = [];

@@ -249,8 +249,26 @@ function setFormsAside(raw: RawToken[], entity: boolean): { kept: RawToken[]; fo
     kept = found.start === 0 ? kept.slice(found.length) : kept.slice(0, found.start);
     return true;
   };
-  for (let i = 0; i < 3; i++) if (!take(legalFormAt(kept.map((t) => t.text), false))) break;
-  for (let i = 0; i < 2; i++) if (!take(legalFormAt(kept.map((t) => t.text), true))) break;
+  for (let i = 0; i < 3; i++)
+    if (
+      !take(
+        legalFormAt(
+          kept.map((t) => t.text),
+          false,
+        ),
+      )
+    )
+      break;
+  for (let i = 0; i < 2; i++)
+    if (
+      !take(
+        legalFormAt(
+          kept.map((t) => t.text),
+          true,
+        ),
+      )
+    )
+      break;
   const short = kept.filter((t) => !SHORT_FORMS.has(t.text));
   const distinctive = short.filter((t) => t.text.length > 1).length > 0;
   if (short.length > 0 && (entity || (short.length < kept.length && distinctive && kept.length - short.length <= 2))) {

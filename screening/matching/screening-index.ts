@@ -1,7 +1,7 @@
 import { prepareName, type NameToken, type PreparedName } from './normalize.js';
-import { equivalenceKeys, nicknameRoots } from './equivalents.js';
+import { equivalenceKeys, isKnownName, nicknameRoots } from './equivalents.js';
 import { abjadKeys, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
-import { acronymWords, combine, joinTokens, numberUnits, round, scorePrepared, tokenWeight } from './name-score.js';
+import { acronymWords, combine, spellsAcronyms, joinTokens, numberUnits, round, scorePrepared, tokenWeight } from './name-score.js';
 import { maxBoost, qualify } from './qualifiers.js';
 import {
   DEFAULT_LIMIT,
@@ -22,7 +22,8 @@ import {
  *   n: the names a nickname stands for · Korean syllables also under their Latin spellings
  * plus two adjacent tokens joined ("ben ali" → "benali"), number words read as digits ("forty four"
  * → "44") and, for names that are not people's, initials of the name and of its first words
- * ("people liberation army" → "pla") as extra dictionary entries (matched exactly).
+ * ("people liberation army" → "pla", under k keys that only query words which are no known names
+ * look up) as extra dictionary entries (matched exactly).
  * A query collects candidate tokens through the same keys, scores each candidate token once, and
  * only names whose best possible score reaches the threshold are aligned and scored in full.
  */
@@ -56,7 +57,7 @@ interface DictToken {
 
 /**
  * Initials of a name that is not a person's (its words before legal forms were set aside), and of its
- * first 3+ words: "pla" for People's Liberation Army, "pjscuac" and "uac"… for PJSC United Aircraft
+ * first 3 to 5 words (from its start or after a leading legal form): "pla" for People's Liberation Army, "pjscuac" and "uac"… for PJSC United Aircraft
  * Corporation. `span`: how many of the name's tokens they stand for.
  */
 export function acronymTokens(p: PreparedName): { text: string; span: number }[] {
@@ -67,9 +68,11 @@ export function acronymTokens(p: PreparedName): { text: string; span: number }[]
     const span = idx.filter((i) => i >= 0).length;
     if (ws.length >= 3 && ws.length <= 8 && span > 0) out.set(ws.map((t) => t.text[0]).join(''), span);
   };
-  for (let start = 0; start < words.length; start++) {
-    if (start > 0 && token[start - 1] >= 0) break; // runs start at the name's start or after its leading legal form
-    for (let end = start + 3; end <= words.length; end++) add(words.slice(start, end), token.slice(start, end));
+  // from the start, or from after a leading legal form: the first 3 to 5 words and all of them
+  for (const start of token[0] < 0 ? [0, token.findIndex((i) => i >= 0)] : [0]) {
+    if (start < 0) continue;
+    for (let end = start + 3; end <= Math.min(words.length, start + 5); end++) add(words.slice(start, end), token.slice(start, end));
+    add(words.slice(start), token.slice(start));
     const significant = words.map((t, i) => [t, token[i]] as const).filter(([t], i) => i >= start && t.role !== 'particle');
     add(
       significant.map(([t]) => t),
@@ -242,7 +245,7 @@ export class ScreeningIndex {
         this.addToken(joinTokens(toks[i], toks[i + 1]), id, 2, false);
       }
       for (const u of numberUnits(toks)) this.addToken(u.token, id, u.idx.length, true);
-      if (prepared.kind !== 'individual')
+      if (spellsAcronyms(prepared))
         for (const a of acronymTokens(prepared)) this.addToken({ text: a.text, role: 'given', abjad: false }, id, a.span, true);
     }
   }
@@ -255,7 +258,7 @@ export class ScreeningIndex {
       id = this.dict.length;
       this.dictByKey.set(k, id);
       this.dict.push({ token: t, names: [], joined, span, virtual });
-      for (const key of virtual ? [`x${t.text}`] : indexKeys(t, joined)) {
+      for (const key of virtual ? [/^\d+$/.test(t.text) ? `x${t.text}` : `k${t.text}`] : indexKeys(t, joined)) {
         const list = this.blocks.get(key);
         if (list) list.push(id);
         else this.blocks.set(key, [id]);
@@ -284,9 +287,13 @@ export class ScreeningIndex {
       units.push({ idx: [i, i + 1], token: joinTokens(qt[i], qt[i + 1]) });
     }
     for (const u of numberUnits(qt)) units.push({ idx: u.idx, token: u.token, virtual: true });
-    if (prepared.kind !== 'individual')
+    if (spellsAcronyms(prepared))
       for (const a of acronymTokens(prepared))
-        units.push({ idx: Array.from({ length: a.span }, (_, i) => i), token: { text: a.text, role: 'given', abjad: false }, virtual: true });
+        units.push({
+          idx: Array.from({ length: a.span }, (_, i) => i),
+          token: { text: a.text, role: 'given', abjad: false },
+          virtual: true,
+        });
 
     // per candidate name: best similarity per query token, and whether a joined token was used
     const W = qt.length;
@@ -326,7 +333,11 @@ export class ScreeningIndex {
     const opening = units.filter((u) => u.token.role !== 'initial' && u.token.role !== 'particle');
     const secondary = units.filter((u) => u.token.role === 'initial' || u.token.role === 'particle');
     const openAll = opening.length === 0;
-    for (const u of opening) lookup(u, u.virtual ? [`x${u.token.text}`] : queryKeys(u.token), true);
+    // a query word that may be an acronym also looks up the initials of entity names (k keys)
+    const acronymKey = (t: NameToken) =>
+      prepared.kind !== 'individual' && /^[a-z]{3,8}$/.test(t.text) && !isKnownName(t.text) ? [`k${t.text}`] : [];
+    for (const u of opening)
+      lookup(u, u.virtual ? [`x${u.token.text}`] : [...queryKeys(u.token), ...(u.idx.length === 1 ? acronymKey(u.token) : [])], true);
     for (const u of secondary) lookup(u, u.virtual ? [`x${u.token.text}`] : queryKeys(u.token), openAll);
     // query initials vs any list token with that first letter, and full query tokens vs list initials
     for (const u of units) {
