@@ -55,7 +55,8 @@ function formTable(): FormTable {
     for (const v of variants) {
       const tokens = plainTokens(anyAscii(v));
       // Roman numerals are numbers in names (Lithuanian "II" is also a form)
-      if (!tokens.length || tokens.length > 8 || (tokens.length === 1 && ROMAN_NUMERAL.test(tokens[0]))) continue;
+      // one letter is no form; Roman numerals are numbers in names (Lithuanian "II" is also a form)
+      if (!tokens.length || tokens.length > 8 || (tokens.length === 1 && (tokens[0].length < 2 || ROMAN_NUMERAL.test(tokens[0])))) continue;
       const key = foldTokens(tokens);
       const ids = t.rows.get(key) ?? [];
       if (!ids.includes(id)) ids.push(id);
@@ -86,6 +87,7 @@ function typoOf(key: string): string | null {
 
 /** The form a token sequence spells (its folded table key), allowing one typo in a long one-word form. */
 function formOf(tokens: string[]): string | null {
+  if (tokens.length === 1 && ROMAN_NUMERAL.test(tokens[0])) return null;
   const key = foldTokens(tokens);
   if (formTable().rows.has(key)) return key;
   return tokens.length === 1 && key.length >= 9 ? typoOf(key) : null;

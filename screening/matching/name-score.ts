@@ -59,7 +59,10 @@ export function joinTokens(a: NameToken, b: NameToken): NameToken {
   };
   const spellings = joinSpellings(a, b);
   if (spellings) token.spellings = spellings;
-  else if (a.cjk && b.cjk) token.cjk = a.cjk;
+  if (a.cjk && b.cjk) {
+    token.cjk = a.cjk;
+    token.written = `${a.written ?? ''}${b.written ?? ''}`;
+  }
   return token;
 }
 

@@ -24,6 +24,8 @@ export interface NameToken {
   cjk?: 'zh' | 'ja' | 'ko';
   /** Latin spellings of a Korean syllable (hangul.ts): what a Latin name may write for it. */
   spellings?: string[];
+  /** the CJK syllable as written (two characters may read alike: 伟 and 为 are both "wei") */
+  written?: string;
 }
 
 /** A rule of normalisation that applied to a name (a look-alike read, a legal form set aside…). */
@@ -90,7 +92,7 @@ const KANA_RE = /[\u3040-\u30FF]/u;
 const NON_LATIN_LETTER = /(?![\p{Script=Latin}])\p{L}/u;
 
 /** Per output word of a transliteration: its CJK script and Korean spellings. */
-type CjkWord = { cjk: 'zh' | 'ja' | 'ko'; spellings?: string[] };
+type CjkWord = { cjk: 'zh' | 'ja' | 'ko'; written: string; spellings?: string[] };
 
 /** Transliterates to ASCII; returns the text plus, per output word, whether it came from an abjad script. */
 export function transliterate(input: string): { text: string; abjadWords: Set<number>; cjkWords: Map<number, CjkWord>; notes: NameNote[] } {
@@ -119,7 +121,10 @@ export function transliterate(input: string): { text: string; abjadWords: Set<nu
       for (const ch of w) {
         if (CJK_RE.test(ch)) {
           const spellings = hangulSpellings(ch);
-          cjkWords.set(wordIndex + pieces.length, spellings.length ? { cjk: 'ko', spellings } : { cjk: KANA_RE.test(ch) ? 'ja' : 'zh' });
+          cjkWords.set(
+            wordIndex + pieces.length,
+            spellings.length ? { cjk: 'ko', written: ch, spellings } : { cjk: KANA_RE.test(ch) ? 'ja' : 'zh', written: ch },
+          );
           pieces.push(anyAscii(ch).toLowerCase() || '?');
         } else if (pieces.length && !CJK_RE.test(pieces[pieces.length - 1]) && !cjkWords.has(wordIndex + pieces.length - 1)) {
           pieces[pieces.length - 1] += anyAscii(ch);
@@ -362,6 +367,7 @@ export function prepareName(full: string, opts: PrepareOptions = {}): PreparedNa
     };
     if (t.cjk) {
       token.cjk = t.cjk.cjk;
+      token.written = t.cjk.written;
       if (t.cjk.spellings) token.spellings = t.cjk.spellings;
     }
     return token;

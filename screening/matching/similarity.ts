@@ -124,9 +124,17 @@ export function abjadKey(token: string, thIsOneLetter = false): string {
     .replace(/h$/, '');
 }
 
-/** The abjad keys of a token: one, or two when it has a "th". */
+/**
+ * The abjad keys of a token: with "th" read both ways, and each also with the letters that vowels
+ * kept apart collapsed (المنان "mnn", whose alif any-ascii drops, ~ Manan "mnn" → "mn").
+ */
 export function abjadKeys(token: string): string[] {
-  return token.includes('th') ? [abjadKey(token), abjadKey(token, true)] : [abjadKey(token)];
+  const keys = token.includes('th') ? [abjadKey(token), abjadKey(token, true)] : [abjadKey(token)];
+  for (const k of [...keys]) {
+    const collapsed = k.replace(/(.)\1+/g, '$1');
+    if (collapsed !== k && collapsed.length >= 2) keys.push(collapsed);
+  }
+  return keys;
 }
 
 export interface TokenSimilarity {
@@ -163,16 +171,16 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
   const x = a.text;
   const y = b.text;
+  // syllables of Chinese, Japanese or Korean names written in their script: the same or different
+  // (김정은 and 김종은 are two people, not a typo; 伟 and 为 are both "wei")
+  if (a.cjk && b.cjk) return a.written === b.written ? { score: 1, how: 'exact' } : NONE;
+  if (a.spellings || b.spellings) return compareKorean(a, b);
   if (x === y) return { score: 1, how: 'exact' };
   if (x.length === 1 || y.length === 1) {
     if (x.length === 1 && y.length === 1) return NONE;
     const [i, w] = x.length === 1 ? [x, y] : [y, x];
     return w[0] === i ? { score: 0.9, how: 'initial' } : NONE;
   }
-  // syllables of Chinese, Japanese or Korean names written in their script: the same or different
-  // (김정은 and 김종은 are two people, not a typo)
-  if (a.cjk && b.cjk) return NONE;
-  if (a.spellings || b.spellings) return compareKorean(a, b);
   const eq = equivalenceScore(x, y);
   if (eq > 0) return { score: eq, how: 'equivalent' };
   if (areNicknames(x, y)) return { score: NICKNAME_SCORE, how: 'equivalent', rule: 'nickname' };
@@ -229,6 +237,7 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
 function compareKorean(a: NameToken, b: NameToken): TokenSimilarity {
   const [korean, latin] = a.spellings ? [a, b] : [b, a];
   if (latin.spellings || latin.cjk) return NONE;
+  if (korean.text === latin.text) return { score: 1, how: 'exact', rule: 'transliteration' };
   if (korean.spellings!.includes(latin.text)) return { score: 0.95, how: 'phonetic', rule: 'transliteration' };
   const f = fold(latin.text);
   if (korean.spellings!.some((s) => fold(s) === f)) return { score: 0.93, how: 'phonetic', rule: 'transliteration' };
