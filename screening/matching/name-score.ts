@@ -348,7 +348,12 @@ function firedRules(
     .sort((x, y) => x.q.idx[0] - y.q.idx[0]);
   for (let i = 1; i < given.length; i++) {
     if (given[i].c.idx[0] < given[i - 1].c.idx[0]) {
-      add('orderSwap', RULE_FACTORS.orderSwap, `${text(given[i - 1].q, qt)} ${text(given[i].q, qt)} in the other order`);
+      const inOrder = (side: 'q' | 'c', tokens: NameToken[]) =>
+        [...given]
+          .sort((x, y) => x[side].idx[0] - y[side].idx[0])
+          .map((p) => text(p[side], tokens))
+          .join(' ');
+      add('orderSwap', RULE_FACTORS.orderSwap, `${inOrder('q', qt)} / ${inOrder('c', ct)}`);
       break;
     }
   }
