@@ -68,13 +68,18 @@ export function joinTokens(a: NameToken, b: NameToken): NameToken {
 
 /** Number words read as digits ("forty four" → 44): units covering the words, matched against digits. */
 export function numberUnits(tokens: NameToken[]): Unit[] {
-  if (!tokens.some((t) => t.text.length >= 3 && !/\d/.test(t.text))) return [];
-  return numberRuns(tokens.map((t) => t.text)).map((r) => ({
+  const cached = NUMBER_UNITS.get(tokens);
+  if (cached) return cached;
+  const units: Unit[] = numberRuns(tokens.map((t) => t.text)).map((r) => ({
     idx: Array.from({ length: r.length }, (_, k) => r.start + k),
     token: { text: r.value, role: 'given', abjad: false },
     rule: 'numberWords',
   }));
+  NUMBER_UNITS.set(tokens, units);
+  return units;
 }
+/** Per token list (list names are prepared once and compared often). */
+const NUMBER_UNITS = new WeakMap<NameToken[], Unit[]>();
 
 /** Single tokens, two adjacent tokens joined, and particle runs joined to the next token ("van der merwe"). */
 export function units(tokens: NameToken[]): Unit[] {
@@ -175,18 +180,19 @@ function acronymPairs(q: PreparedName, c: PreparedName): { q: Unit; c: Unit; sim
   const candidates = (tokens: NameToken[]) =>
     tokens.flatMap((t, i) => (/^[a-z]{3,8}$/.test(t.text) && (t.role === 'given' || t.role === 'family') && !t.cjk ? [i] : []));
   const runs = (acronym: string, p: PreparedName) => {
-    if (!spellsAcronyms(p)) return [];
     const { words, token } = acronymWords(p);
     return acronymRuns(acronym, words)
       .map((run) => run.map((k) => token[k]).filter((i) => i >= 0))
       .filter((idx) => idx.length > 0);
   };
-  for (const i of candidates(q.tokens))
-    for (const idx of runs(q.tokens[i].text, c))
-      out.push({ q: { idx: [i], token: q.tokens[i] }, c: { idx, token: c.tokens[idx[0]] }, sim });
-  for (const j of candidates(c.tokens))
-    for (const idx of runs(c.tokens[j].text, q))
-      out.push({ q: { idx, token: q.tokens[idx[0]] }, c: { idx: [j], token: c.tokens[j] }, sim });
+  if (spellsAcronyms(c))
+    for (const i of candidates(q.tokens))
+      for (const idx of runs(q.tokens[i].text, c))
+        out.push({ q: { idx: [i], token: q.tokens[i] }, c: { idx, token: c.tokens[idx[0]] }, sim });
+  if (spellsAcronyms(q))
+    for (const j of candidates(c.tokens))
+      for (const idx of runs(c.tokens[j].text, q))
+        out.push({ q: { idx, token: q.tokens[idx[0]] }, c: { idx: [j], token: c.tokens[j] }, sim });
   return out;
 }
 

@@ -68,6 +68,7 @@ export interface NumberRun {
  */
 export function numberRuns(tokens: string[]): NumberRun[] {
   const t = numberTable();
+  if (!tokens.some((w) => t.words.has(w))) return [];
   const out: NumberRun[] = [];
   for (let i = 0; i < tokens.length; i++) {
     if (!t.words.has(tokens[i])) continue;
