@@ -1,6 +1,6 @@
 import { prepareName, type NameToken, type PreparedName } from './normalize.js';
 import { equivalenceKeys, isKnownName, nicknameRoots } from './equivalents.js';
-import { abjadKeys, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
+import { abjadKey, abjadKeys, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
 import { acronymWords, combine, spellsAcronyms, joinTokens, numberUnits, round, scorePrepared, tokenWeight } from './name-score.js';
 import { maxBoost, qualify } from './qualifiers.js';
 import {
@@ -150,7 +150,10 @@ function indexKeys(t: NameToken, joined: boolean): string[] {
   if (/\d/.test(text)) return keys;
   for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
   if (text.length >= 4) keys.push(`s${skeleton(text)}`);
-  for (const ak of abjadKeys(text)) if (ak.length >= 2) keys.push(`a${ak}`);
+  const ak = abjadKey(text);
+  if (ak.length >= 2) keys.push(`a${ak}`);
+  // all readings of abjadKeys, for matches across scripts only: filed by the token's script
+  for (const k of abjadKeys(text)) if (k.length >= 2) keys.push(`${t.abjad ? 'A' : 'L'}${k}`);
   if (text.length >= 4) {
     keys.push(`d${text}`);
     for (const d of deletions(text)) keys.push(`d${d}`);
@@ -172,7 +175,9 @@ function queryKeys(t: NameToken): string[] {
   if (/\d/.test(text)) return keys;
   for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
   if (text.length >= 4) keys.push(`s${skeleton(text)}`);
-  for (const ak of abjadKeys(text)) if (ak.length >= 2) keys.push(`a${ak}`);
+  const ak = abjadKey(text);
+  if (ak.length >= 2) keys.push(`a${ak}`);
+  for (const k of abjadKeys(text)) if (k.length >= 2) keys.push(`${t.abjad ? 'L' : 'A'}${k}`);
   // one typo either side: the token and its deletions against the list's deletions
   if (text.length >= 3) {
     keys.push(`d${text}`);
