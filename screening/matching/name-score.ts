@@ -198,7 +198,11 @@ function acronymPairs(q: PreparedName, c: PreparedName): { q: Unit; c: Unit; sim
 
 export type TokenComparer = (q: NameToken, c: NameToken) => TokenSimilarity;
 
-export function scorePrepared(q: PreparedName, c: PreparedName, compare: TokenComparer = compareTokens): NameScore {
+/**
+ * The name score of two prepared names. `floor`: a score already below it before the rules is
+ * answered as it is, without them (the rules only lower a score; the index discards such names).
+ */
+export function scorePrepared(q: PreparedName, c: PreparedName, compare: TokenComparer = compareTokens, floor = 0): NameScore {
   const qt = q.tokens;
   const ct = c.tokens;
   if (!qt.length || !ct.length)
@@ -271,6 +275,7 @@ export function scorePrepared(q: PreparedName, c: PreparedName, compare: TokenCo
   const familyMissing = (tokens: NameToken[], used: (i: number) => boolean) =>
     tokens.some((t) => t.role === 'family') && !tokens.some((t, i) => t.role === 'family' && used(i));
   if (familyMissing(ct, (j) => cUsed[j] > 0) || familyMissing(qt, (i) => qUsed[i] !== null)) score *= FAMILY_MISSING_FACTOR;
+  if (score < floor) return { score: round(score), tokens, significant, rules: [] };
   const rules = firedRules(
     q,
     c,

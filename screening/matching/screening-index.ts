@@ -391,7 +391,7 @@ export class ScreeningIndex {
       if (ub < floor) continue;
 
       scored++;
-      const ns = scorePrepared(prepared, name.prepared, cachedCompare);
+      const ns = scorePrepared(prepared, name.prepared, cachedCompare, floor / NAME_TYPE_FACTOR[name.type]);
       const nameScore = round(ns.score * NAME_TYPE_FACTOR[name.type]);
       if (nameScore < floor) continue;
       const prev = best.get(name.entry);
