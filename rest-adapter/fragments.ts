@@ -198,6 +198,11 @@ export const AML_SCREENING = /* GraphQL */ `
           effect
           detail
         }
+        rules {
+          rule
+          factor
+          detail
+        }
       }
       resolution
       resolvedBy

@@ -1,7 +1,10 @@
 import { doubleMetaphone } from 'double-metaphone';
-import { equivalenceScore, knownDistinct } from './equivalents.js';
+import { areNicknames, equivalenceScore, knownDistinct, NICKNAME_SCORE } from './equivalents.js';
 import type { NameToken } from './normalize.js';
-import type { TokenMatchHow } from '../types.js';
+import { fold, MEMO_LIMIT } from './text.js';
+import type { MatchRule, TokenMatchHow } from '../types.js';
+
+export { fold };
 
 /** Token-level similarity: exact, equivalent, initial, phonetic, fuzzy. */
 
@@ -91,50 +94,8 @@ export function phoneticCodes(token: string): string[] {
   return out;
 }
 
-/**
- * Transliteration folding (vowels kept): digraphs and letters that different romanisation systems
- * write differently become one form: ph→f, dj/zh→j, kh→k, gh→g, dh→d, th→t, sh/ch/tch→s, ou/oo→u,
- * ee→i, q/ck→k, c before a/o/u→k, x→ks, w→u, y→i, doubled letters collapsed, a final h after a
- * vowel dropped. Prigozhin/Prigojine, Chérif/Sharif, Daoud/Dawud, Siddiq/Sidiki meet here.
- */
-export function fold(token: string): string {
-  const cached = FOLDS.get(token);
-  if (cached !== undefined) return cached;
-  const out = computeFold(token);
-  if (FOLDS.size > MEMO_LIMIT) FOLDS.clear();
-  FOLDS.set(token, out);
-  return out;
-}
-
-/** Per-process memo of folds and phonetic codes (names repeat a lot); cleared when it grows past this. */
-const MEMO_LIMIT = 200_000;
-const FOLDS = new Map<string, string>();
+/** Per-process memo of phonetic codes (names repeat a lot). */
 const CODES = new Map<string, string[]>();
-
-function computeFold(token: string): string {
-  let t = token
-    .replace(/ph/g, 'f')
-    .replace(/tch/g, 's')
-    .replace(/(dj|zh)/g, 'j')
-    .replace(/(sch|sh|ch)/g, 's')
-    .replace(/kh/g, 'k')
-    .replace(/gh/g, 'g')
-    .replace(/dh/g, 'd')
-    .replace(/th/g, 't')
-    .replace(/(ou|oo)/g, 'u')
-    .replace(/ee/g, 'i')
-    .replace(/ck/g, 'k')
-    .replace(/q/g, 'k')
-    .replace(/c(?=[aou]|$)/g, 'k')
-    .replace(/x/g, 'ks')
-    .replace(/w/g, 'u')
-    .replace(/y/g, 'i')
-    .replace(/([aeiou])h$/, '$1');
-  let out = '';
-  for (const ch of t) if (out[out.length - 1] !== ch) out += ch;
-  t = out;
-  return t;
-}
 
 /** Consonant skeleton of the folded token (vowels after the first letter dropped). */
 export function skeleton(token: string, dropFirstVowel = false): string {
@@ -147,11 +108,13 @@ export function skeleton(token: string, dropFirstVowel = false): string {
 
 /**
  * Key for comparing an abjad (vowel-less) token with a Latin one: doubled letters collapsed, then
- * vowels and w/y (long vowels in Arabic script) dropped; z/dh (ظ ذ) share a class, q → k, dj → j,
- * French ch → sh; a final h (ة) dropped. السيسي "sysy" and "Sisi" both give "ss".
+ * vowels and w/y (long vowels in Arabic script) dropped; z/dh (ظ ذ, which Latin spellings also write
+ * th) share a class, q → k, dj → j, French ch → sh; a final h (ة) dropped. السيسي "sysy" and "Sisi"
+ * both give "ss". `th` is read both ways by abjadKeys: ث or Latin ظ (Kathim ~ كاظم "kdhm"), or ت
+ * then ح (الفتاح "fth" ~ Fattah).
  */
-export function abjadKey(token: string): string {
-  return token
+export function abjadKey(token: string, thIsOneLetter = false): string {
+  return (thIsOneLetter ? token.replace(/th/g, 'Z') : token)
     .replace(/(dh|z)/g, 'Z')
     .replace(/q/g, 'k')
     .replace(/dj/g, 'j')
@@ -161,9 +124,24 @@ export function abjadKey(token: string): string {
     .replace(/h$/, '');
 }
 
+/**
+ * The abjad keys of a token: with "th" read both ways, and each also with the letters that vowels
+ * kept apart collapsed (المنان "mnn", whose alif any-ascii drops, ~ Manan "mnn" → "mn").
+ */
+export function abjadKeys(token: string): string[] {
+  const keys = token.includes('th') ? [abjadKey(token), abjadKey(token, true)] : [abjadKey(token)];
+  for (const k of [...keys]) {
+    const collapsed = k.replace(/(.)\1+/g, '$1');
+    if (collapsed !== k && collapsed.length >= 2) keys.push(collapsed);
+  }
+  return keys;
+}
+
 export interface TokenSimilarity {
   score: number;
   how: TokenMatchHow;
+  /** the named rule that made the tokens match, when one did (nickname, transliteration) */
+  rule?: MatchRule;
 }
 
 const NONE: TokenSimilarity = { score: 0, how: 'missing' };
@@ -193,6 +171,10 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
   const x = a.text;
   const y = b.text;
+  // syllables of Chinese, Japanese or Korean names written in their script: the same or different
+  // (김정은 and 김종은 are two people, not a typo; 伟 and 为 are both "wei")
+  if (a.cjk && b.cjk) return a.written === b.written ? { score: 1, how: 'exact' } : NONE;
+  if (a.spellings || b.spellings) return compareKorean(a, b);
   if (x === y) return { score: 1, how: 'exact' };
   if (x.length === 1 || y.length === 1) {
     if (x.length === 1 && y.length === 1) return NONE;
@@ -201,6 +183,7 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
   }
   const eq = equivalenceScore(x, y);
   if (eq > 0) return { score: eq, how: 'equivalent' };
+  if (areNicknames(x, y)) return { score: NICKNAME_SCORE, how: 'equivalent', rule: 'nickname' };
   // "alzawahiri" ~ "zawahiri"
   const xs = x.replace(ARTICLE_PREFIX, '');
   const ys = y.replace(ARTICLE_PREFIX, '');
@@ -211,9 +194,13 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
 
   if (a.abjad !== b.abjad) {
     // Arabic script transliterated (no short vowels) vs a Latin spelling: compare consonant keys
-    const ka = abjadKey(x);
-    const kb = abjadKey(y);
-    if (ka.length >= 2 && ka === kb) return { score: 0.9, how: 'phonetic' };
+    const kas = abjadKeys(x);
+    const kbs = abjadKeys(y);
+    if (kas.some((k) => k.length >= 2 && kbs.includes(k))) return { score: 0.93, how: 'phonetic' };
+    const [ka, kb] = [kas[0], kbs[0]];
+    // a short name of one consonant and long vowels: إياد "yd" ~ Iyad
+    const [ar, la] = a.abjad ? [x, y] : [y, x];
+    if (ka.length === 1 && ka === kb && ar.length >= 2 && la.length <= 5) return { score: 0.8, how: 'phonetic' };
     if (ka.length >= 4 && kb.length >= 4 && damerauLevenshtein(ka, kb) === 1) return { score: 0.8, how: 'fuzzy' };
     return NONE;
   }
@@ -243,5 +230,16 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
     }
   }
   if (score >= MIN_TOKEN_SCORE) return { score: round3(score), how };
+  return NONE;
+}
+
+/** Korean syllables in Hangul against a Latin spelling: one of the romanisations of hangul.ts. */
+function compareKorean(a: NameToken, b: NameToken): TokenSimilarity {
+  const [korean, latin] = a.spellings ? [a, b] : [b, a];
+  if (latin.spellings || latin.cjk) return NONE;
+  if (korean.text === latin.text) return { score: 1, how: 'exact', rule: 'transliteration' };
+  if (korean.spellings!.includes(latin.text)) return { score: 0.95, how: 'phonetic', rule: 'transliteration' };
+  const f = fold(latin.text);
+  if (korean.spellings!.some((s) => fold(s) === f)) return { score: 0.93, how: 'phonetic', rule: 'transliteration' };
   return NONE;
 }
