@@ -22,6 +22,7 @@ import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, type GatewayContext } from 
 import { clientIpOf, trustedProxies } from '../platform/http/trusted-proxies.js';
 import { SubscriptionRouter } from './subscriptions.js';
 import { multipartUploads } from './uploads.js';
+import { CONSOLE_PATH, consoleApp } from './console.js';
 import { fileDownloads } from './files.js';
 import { FILE_ROUTE } from '../platform/storage/file-routes.js';
 import { forwardMagicLinks, MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
@@ -230,6 +231,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   );
   // public: GraphiQL's page and files carry no data; what it sends is authenticated like any request
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
+  // the review console: public files likewise, its calls are the graph's own with the reviewer's key
+  app.use(CONSOLE_PATH, consoleApp());
   app.use(
     GRAPHQL_PATH,
     graphiqlPage,
