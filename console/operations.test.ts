@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildSchema, parse, validate } from 'graphql';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { buildSchema, parse, specifiedRules, validate, type ValidationRule } from 'graphql';
+import { ARMOR } from '../gateway/gateway';
 import { CASE_FEEDS, CASE_QUERIES, DECISIONS, QUEUE_OPERATIONS, RISK_FEED, RULES, USER_SIGNALS } from './src/operations';
 
 /** The console's operations against the published schema: a renamed field fails here, not in a reviewer's browser. */
@@ -16,7 +18,9 @@ describe('console operations', () => {
     signals: USER_SIGNALS,
   };
 
-  it.each(Object.entries(operations))('%s is valid against schema/api.graphql', (_name, text) => {
-    expect(validate(schema, parse(text)).map((e) => e.message)).toEqual([]);
+  const limits = new ApolloArmor(ARMOR).protect().validationRules;
+
+  it.each(Object.entries(operations))('%s is valid against schema/api.graphql and within the gateway’s limits', (_name, text) => {
+    expect(validate(schema, parse(text), [...specifiedRules, ...(limits as ValidationRule[])]).map((e) => e.message)).toEqual([]);
   });
 });

@@ -41,7 +41,8 @@ export const MAX_JSON_BODY = '2mb';
 export const SERVICE_MAX_JSON_BODY: Partial<Record<string, string>> = { notify: '10mb', verification: '28mb', all: '28mb' };
 
 /** graphql-armor limits (ARCHITECTURE.md: request limits at the edge). */
-const ARMOR = {
+/** The limits every operation must pass (graphql-armor): depth, aliases, tokens, cost. */
+export const ARMOR = {
   maxDepth: { n: 12 },
   maxAliases: { n: 15 },
   maxTokens: { n: 2000 },

@@ -31,11 +31,11 @@ function RiskFeed({ api }: { api: Api }) {
     const add = (node: any) => setItems((list) => (list.some((e) => e.id === node.id) ? list : [...list, node].slice(-200)));
     const onEvent = ({ event }: any) => (loaded ? add(event.node) : seen.push(event.node));
     const onError = (e: Error) => live && setError(e.message);
-    const stops = [api.subscribe(RISK_FEED.review, onEvent, onError), api.subscribe(RISK_FEED.block, onEvent, onError)];
-    api.request(RISK_FEED.list).then(
-      (data) => {
+    const stops = [api.subscribe(RISK_FEED.reviewFeed, onEvent, onError), api.subscribe(RISK_FEED.blockFeed, onEvent, onError)];
+    Promise.all([api.request(RISK_FEED.review), api.request(RISK_FEED.block)]).then(
+      ([review, block]) => {
         if (!live) return;
-        const all = new Map([...data.review.nodes, ...data.block.nodes, ...seen].map((n: any) => [n.id, n]));
+        const all = new Map([...review.list.nodes, ...block.list.nodes, ...seen].map((n: any) => [n.id, n]));
         setItems([...all.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(-100));
         loaded = true;
       },
@@ -52,7 +52,18 @@ function RiskFeed({ api }: { api: Api }) {
     if (box.current && following.current) box.current.scrollTop = box.current.scrollHeight;
   }, [items]);
 
-  const chosen = items.find((e) => e.id === selected);
+  const [chosen, setChosen] = useState<any>(null);
+  useEffect(() => {
+    if (!selected) return;
+    let live = true;
+    api.request(RISK_FEED.one, { id: selected }).then(
+      (data) => live && setChosen(data.evaluation),
+      (e: Error) => live && setError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, selected]);
   return (
     <Section title="Live feed: review and block">
       {error && (
@@ -123,6 +134,12 @@ function Rules({ api }: { api: Api }) {
   const [rules, setRules] = useState<any[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState<(Draft & { isNew: boolean }) | null>(null);
+  // a new editor for each rule opened (not when the open one is saved: its message stays)
+  const [opened, setOpened] = useState(0);
+  const open = (d: Draft & { isNew: boolean }) => {
+    setDraft(d);
+    setOpened((n) => n + 1);
+  };
 
   const load = () =>
     api.request(RULES.list).then(
@@ -144,7 +161,7 @@ function Rules({ api }: { api: Api }) {
         <ul className="rule-list" aria-label="Rules">
           {(rules ?? []).map((r) => (
             <li key={r.id}>
-              <button type="button" className="row" aria-pressed={draft?.id === r.id} onClick={() => setDraft({ ...r, description: r.description ?? '', isNew: false })}>
+              <button type="button" className="row" aria-pressed={draft?.id === r.id} onClick={() => open({ ...r, description: r.description ?? '', isNew: false })}>
                 <span className="row-main">
                   <span className="row-title">
                     {r.name} {r.enabled ? '' : '(off)'}
@@ -157,14 +174,14 @@ function Rules({ api }: { api: Api }) {
             </li>
           ))}
           <li>
-            <button type="button" onClick={() => setDraft({ ...EMPTY, isNew: true })}>
+            <button type="button" onClick={() => open({ ...EMPTY, isNew: true })}>
               New rule
             </button>
           </li>
         </ul>
         {draft && (
           <RuleEditor
-            key={draft.isNew ? 'new' : draft.id}
+            key={opened}
             api={api}
             initial={draft}
             onSaved={(rule) => {
@@ -191,6 +208,7 @@ function RuleEditor({ api, initial, onSaved }: { api: Api; initial: Draft & { is
   const [errors, setErrors] = useState<string[]>([]);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [isNew, setIsNew] = useState(initial.isNew);
 
   useEffect(() => {
     if (!draft.condition.trim()) return setCheck(null);
@@ -216,11 +234,13 @@ function RuleEditor({ api, initial, onSaved }: { api: Api; initial: Draft & { is
     setBusy(true);
     setErrors([]);
     try {
-      const { id, ...fields } = draft;
-      const { result } = await api.request(RULES.upsert, { input: { id, ...fields, description: fields.description || null } });
+      const { id, name, condition, action, severity, enabled, description } = draft;
+      const input = { id, name: name || null, condition, action, severity, enabled, description: description || null };
+      const { result } = await api.request(RULES.upsert, { input });
       if (result.userErrors.length) setErrors(result.userErrors.map((e: { message: string }) => e.message));
       else {
         setSaved(`Saved version ${result.riskRule.version}: the next evaluation uses it (effective ${when(result.effectiveAt)}).`);
+        setIsNew(false);
         onSaved(result.riskRule);
       }
     } catch (e) {
@@ -234,7 +254,7 @@ function RuleEditor({ api, initial, onSaved }: { api: Api; initial: Draft & { is
     <form className="rule-editor" aria-label="Rule editor" onSubmit={(e) => (e.preventDefault(), void save())}>
       <label>
         Id
-        <input value={draft.id} onChange={set('id')} readOnly={!initial.isNew} required pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}" />
+        <input value={draft.id} onChange={set('id')} readOnly={!isNew} required pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}" />
       </label>
       <label>
         Name

@@ -148,18 +148,23 @@ export const DECISIONS = {
     result: reviewWatchlistAlert(input: $input) { record: watchlistAlert { id status } ${USER_ERRORS} } }`,
 } satisfies Record<QueueKind, string>;
 
-const EVALUATION = `id transactionId action score createdAt reasons mock
-  transaction { amount currency channel sender { id } receiver { id } }
-  rulesFired { id name action severity version }
-  ruleErrors { id message }
-  sanctionsHits { name party hit { matchedName listName score } }`;
+const EVALUATION = 'id transactionId action score createdAt reasons transaction { amount currency }';
 
-/** The risk feed: the latest REVIEW and BLOCK evaluations, then each new one as it is made. */
+/** The risk feed: the latest REVIEW and BLOCK evaluations, then each new one as it is made; one in full when chosen. */
 export const RISK_FEED = {
-  list: `query RiskFeed { review: riskEvaluations(first: 50, filter: { action: REVIEW }) { nodes { ${EVALUATION} } }
-    block: riskEvaluations(first: 50, filter: { action: BLOCK }) { nodes { ${EVALUATION} } } }`,
-  review: `subscription RiskReviewFeed { event: riskEvaluationCreated(filter: { action: REVIEW }) { node { ${EVALUATION} } } }`,
-  block: `subscription RiskBlockFeed { event: riskEvaluationCreated(filter: { action: BLOCK }) { node { ${EVALUATION} } } }`,
+  review: `query RiskReviews { list: riskEvaluations(first: 50, filter: { action: REVIEW }) { nodes { ${EVALUATION} } } }`,
+  block: `query RiskBlocks { list: riskEvaluations(first: 50, filter: { action: BLOCK }) { nodes { ${EVALUATION} } } }`,
+  reviewFeed: `subscription RiskReviewFeed { event: riskEvaluationCreated(filter: { action: REVIEW }) { node { ${EVALUATION} } } }`,
+  blockFeed: `subscription RiskBlockFeed { event: riskEvaluationCreated(filter: { action: BLOCK }) { node { ${EVALUATION} } } }`,
+  one: `query RiskEvaluation($id: ID!) {
+    evaluation: riskEvaluation(id: $id) {
+      ${EVALUATION} mock
+      transaction { channel sender { id } receiver { id } }
+      rulesFired { id name action severity version }
+      ruleErrors { id message }
+      sanctionsHits { name party hit { matchedName listName score } }
+    }
+  }`,
 };
 
 const RULE = 'id name description condition action severity enabled isDefault version updatedAt';
