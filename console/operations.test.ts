@@ -9,7 +9,9 @@ import { CASE_FEEDS, CASE_QUERIES, DECISIONS, QUEUE_OPERATIONS, RISK_FEED, RULES
 describe('console operations', () => {
   const schema = buildSchema(readFileSync(path.join(__dirname, '..', 'schema', 'api.graphql'), 'utf8'));
   const operations = {
-    ...Object.fromEntries(Object.entries(QUEUE_OPERATIONS).flatMap(([kind, ops]) => Object.entries(ops).map(([k, v]) => [`${kind}.${k}`, v]))),
+    ...Object.fromEntries(
+      Object.entries(QUEUE_OPERATIONS).flatMap(([kind, ops]) => Object.entries(ops).map(([k, v]) => [`${kind}.${k}`, v])),
+    ),
     ...Object.fromEntries(Object.entries(CASE_QUERIES).map(([kind, v]) => [`case.${kind}`, v])),
     ...Object.fromEntries(Object.entries(CASE_FEEDS).map(([kind, v]) => [`events.${kind}`, v])),
     ...Object.fromEntries(Object.entries(DECISIONS).map(([kind, v]) => [`decision.${kind}`, v])),

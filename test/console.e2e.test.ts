@@ -228,7 +228,10 @@ describe('review console in a browser', () => {
     expect(await item.innerText()).toMatch(/BLOCK[\s\S]*Large transfer \(console\)/);
     expect(await feed.boundingBox()).toEqual(feedBox); // a box of fixed size: the page did not move
     await item.getByRole('button').click();
-    await desk.getByLabel('Evaluation').getByText(/Large transfer \(console\) \(BLOCK, HIGH, v1\)/).waitFor();
+    await desk
+      .getByLabel('Evaluation')
+      .getByText(/Large transfer \(console\) \(BLOCK, HIGH, v1\)/)
+      .waitFor();
     await shot(desk, 'risk-desktop');
   }, 60_000);
 });

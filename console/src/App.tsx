@@ -45,7 +45,10 @@ function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
     <main className="sign-in">
       <form onSubmit={submit} aria-label="Sign in">
         <h1>Review console</h1>
-        <p>Sign in with an API key that has review permissions (or a session token). It is kept in this tab only, until you close it or sign out.</p>
+        <p>
+          Sign in with an API key that has review permissions (or a session token). It is kept in this tab only, until you close it or sign
+          out.
+        </p>
         <label>
           API key or session token
           <input name="credential" type="password" autoComplete="off" required autoFocus />
@@ -261,7 +264,11 @@ function QueueList({
         ))}
       </ol>
       {!state.loading && state.items.length === 0 && <p className="muted">Nothing to review. New items appear here as they arrive.</p>}
-      {state.total > state.items.length && <p className="muted">The {state.items.length} newest of {state.total} are shown.</p>}
+      {state.total > state.items.length && (
+        <p className="muted">
+          The {state.items.length} newest of {state.total} are shown.
+        </p>
+      )}
     </section>
   );
 }

@@ -101,7 +101,12 @@ export function CaseView({
     return [];
   };
 
-  if (error && !record) return <div className="case" role="alert">{error}</div>;
+  if (error && !record)
+    return (
+      <div className="case" role="alert">
+        {error}
+      </div>
+    );
   if (!record)
     return (
       <div className="case" aria-busy="true">
@@ -182,7 +187,11 @@ function timelineOf(kind: QueueKind, r: any): TimelineEntry[] {
         { at: r.invalidatedAt, what: 'Restarted (invalidated)' },
       ];
     case 'document':
-      return [{ at: r.createdAt, what: 'Submitted' }, { at: r.checkedAt, what: `Checked: ${r.reasons.join(', ') || 'no finding'}` }, reviewed];
+      return [
+        { at: r.createdAt, what: 'Submitted' },
+        { at: r.checkedAt, what: `Checked: ${r.reasons.join(', ') || 'no finding'}` },
+        reviewed,
+      ];
     case 'address':
       return [
         { at: r.createdAt, what: 'Submitted' },
@@ -193,17 +202,27 @@ function timelineOf(kind: QueueKind, r: any): TimelineEntry[] {
     case 'business':
       return [
         { at: r.createdAt, what: 'Submitted' },
-        { at: r.registryLookup.lastAttemptAt, what: `Registry looked up (${r.registryLookup.provider}, attempt ${r.registryLookup.attempts})` },
+        {
+          at: r.registryLookup.lastAttemptAt,
+          what: `Registry looked up (${r.registryLookup.provider}, attempt ${r.registryLookup.attempts})`,
+        },
         reviewed,
         { at: r.completedAt, what: 'Completed' },
       ];
     case 'aml':
       return [
         { at: r.checkedAt, what: `Screened: ${r.matchCount} hits` },
-        ...r.matches.map((m: any) => ({ at: m.resolvedAt, what: `Hit ${m.hit.matchedName} resolved ${m.resolution} by ${m.resolvedBy}: ${m.resolutionReason}` })),
+        ...r.matches.map((m: any) => ({
+          at: m.resolvedAt,
+          what: `Hit ${m.hit.matchedName} resolved ${m.resolution} by ${m.resolvedBy}: ${m.resolutionReason}`,
+        })),
       ];
     case 'alert':
-      return [{ at: r.detectedAt, what: `Raised: ${r.match.matchedName} on ${r.match.listName}` }, { at: r.clearedAt, what: 'Entry left the lists' }, reviewed];
+      return [
+        { at: r.detectedAt, what: `Raised: ${r.match.matchedName} on ${r.match.listName}` },
+        { at: r.clearedAt, what: 'Entry left the lists' },
+        reviewed,
+      ];
   }
 }
 
@@ -235,7 +254,13 @@ function DocumentDetails({ api, d }: { api: Api; d: any }) {
   );
 }
 
-function ScreeningDetails({ s, onResolve }: { s: any; onResolve?: (matchId: string, value: string, notes: string) => Promise<UserError[]> }) {
+function ScreeningDetails({
+  s,
+  onResolve,
+}: {
+  s: any;
+  onResolve?: (matchId: string, value: string, notes: string) => Promise<UserError[]>;
+}) {
   return (
     <>
       <Fields
@@ -288,12 +313,18 @@ function CaseBody({
               rows={[
                 ['User', r.userId],
                 ['Reasons', r.reasons.join(', ')],
-                ['Steps', r.steps && `document ${r.steps.document} · liveness ${r.steps.liveness} · face match ${r.steps.faceMatch} · AML ${r.steps.aml}`],
+                [
+                  'Steps',
+                  r.steps &&
+                    `document ${r.steps.document} · liveness ${r.steps.liveness} · face match ${r.steps.faceMatch} · AML ${r.steps.aml}`,
+                ],
                 ['Face match', score(r.faceMatchScore)],
               ]}
             />
           </Section>
-          <Section title="Document">{r.document ? <DocumentDetails api={api} d={r.document} /> : <p className="muted">No document yet.</p>}</Section>
+          <Section title="Document">
+            {r.document ? <DocumentDetails api={api} d={r.document} /> : <p className="muted">No document yet.</p>}
+          </Section>
           <Section title="Selfie and liveness">
             {r.livenessSession ? (
               <div className="images">
@@ -314,7 +345,9 @@ function CaseBody({
               <p className="muted">No liveness session.</p>
             )}
           </Section>
-          <Section title="AML screening">{r.amlScreening ? <ScreeningDetails s={r.amlScreening} /> : <p className="muted">Not screened.</p>}</Section>
+          <Section title="AML screening">
+            {r.amlScreening ? <ScreeningDetails s={r.amlScreening} /> : <p className="muted">Not screened.</p>}
+          </Section>
         </>
       );
     case 'document':
@@ -354,19 +387,34 @@ function CaseBody({
                 ['Type', r.businessType],
                 ['Tax id', r.taxId],
                 ['Reasons', r.reasons.join(', ')],
-                ['Steps', `registration ${r.steps.registration} · directors ${r.steps.directors} · UBOs ${r.steps.ubo} · AML ${r.steps.amlScreening}`],
-                ['Registry', r.registryData && `${r.registryData.legalName} · ${r.registryData.status ?? ''} · ${r.registryData.registeredAddress ?? ''}`],
-                ['Registry lookup', `${r.registryLookup.provider}, ${r.registryLookup.attempts} attempts${r.registryLookup.lastError ? `: ${r.registryLookup.lastError}` : ''}`],
+                [
+                  'Steps',
+                  `registration ${r.steps.registration} · directors ${r.steps.directors} · UBOs ${r.steps.ubo} · AML ${r.steps.amlScreening}`,
+                ],
+                [
+                  'Registry',
+                  r.registryData &&
+                    `${r.registryData.legalName} · ${r.registryData.status ?? ''} · ${r.registryData.registeredAddress ?? ''}`,
+                ],
+                [
+                  'Registry lookup',
+                  `${r.registryLookup.provider}, ${r.registryLookup.attempts} attempts${r.registryLookup.lastError ? `: ${r.registryLookup.lastError}` : ''}`,
+                ],
               ]}
             />
           </Section>
           <Section title="Directors and beneficial owners">
-            {[...r.directors.map((p: any) => ({ ...p, as: p.role })), ...r.ubos.map((p: any) => ({ ...p, as: `UBO ${p.ownershipPercentage}%` }))].map((p: any) => (
+            {[
+              ...r.directors.map((p: any) => ({ ...p, as: p.role })),
+              ...r.ubos.map((p: any) => ({ ...p, as: `UBO ${p.ownershipPercentage}%` })),
+            ].map((p: any) => (
               <div key={p.id} className="match">
                 <h4>
                   {p.fullName} ({p.as}) <Status value={p.screeningStatus} />
                 </h4>
-                {p.amlScreening?.matches.map((m: any) => <HitExplanation key={m.id} hit={m.hit} explanation={m.explanation} />)}
+                {p.amlScreening?.matches.map((m: any) => (
+                  <HitExplanation key={m.id} hit={m.hit} explanation={m.explanation} />
+                ))}
               </div>
             ))}
           </Section>

@@ -32,15 +32,12 @@ function RiskFeed({ api }: { api: Api }) {
     const onEvent = ({ event }: any) => (loaded ? add(event.node) : seen.push(event.node));
     const onError = (e: Error) => live && setError(e.message);
     const stops = [api.subscribe(RISK_FEED.reviewFeed, onEvent, onError), api.subscribe(RISK_FEED.blockFeed, onEvent, onError)];
-    Promise.all([api.request(RISK_FEED.review), api.request(RISK_FEED.block)]).then(
-      ([review, block]) => {
-        if (!live) return;
-        const all = new Map([...review.list.nodes, ...block.list.nodes, ...seen].map((n: any) => [n.id, n]));
-        setItems([...all.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(-100));
-        loaded = true;
-      },
-      onError,
-    );
+    Promise.all([api.request(RISK_FEED.review), api.request(RISK_FEED.block)]).then(([review, block]) => {
+      if (!live) return;
+      const all = new Map([...review.list.nodes, ...block.list.nodes, ...seen].map((n: any) => [n.id, n]));
+      setItems([...all.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(-100));
+      loaded = true;
+    }, onError);
     return () => {
       live = false;
       stops.forEach((stop) => stop());
@@ -104,7 +101,10 @@ function RiskFeed({ api }: { api: Api }) {
               ['Score', `${score(chosen.score)}${chosen.mock ? ' (sandbox mock)' : ''}`],
               ['Rules fired', chosen.rulesFired.map((r: any) => `${r.name} (${r.action}, ${r.severity}, v${r.version})`).join('; ')],
               ['Rule errors', chosen.ruleErrors.map((r: any) => `${r.id}: ${r.message}`).join('; ')],
-              ['Sanctions', chosen.sanctionsHits.map((h: any) => `${h.party} ${h.name} ~ ${h.hit.matchedName} (${h.hit.listName})`).join('; ')],
+              [
+                'Sanctions',
+                chosen.sanctionsHits.map((h: any) => `${h.party} ${h.name} ~ ${h.hit.matchedName} (${h.hit.listName})`).join('; '),
+              ],
             ]}
           />
           <ul>
@@ -161,7 +161,12 @@ function Rules({ api }: { api: Api }) {
         <ul className="rule-list" aria-label="Rules">
           {(rules ?? []).map((r) => (
             <li key={r.id}>
-              <button type="button" className="row" aria-pressed={draft?.id === r.id} onClick={() => open({ ...r, description: r.description ?? '', isNew: false })}>
+              <button
+                type="button"
+                className="row"
+                aria-pressed={draft?.id === r.id}
+                onClick={() => open({ ...r, description: r.description ?? '', isNew: false })}
+              >
                 <span className="row-main">
                   <span className="row-title">
                     {r.name} {r.enabled ? '' : '(off)'}
@@ -326,7 +331,12 @@ function RuleEditor({ api, initial, onSaved }: { api: Api; initial: Draft & { is
 function ConditionError({ condition, check }: { condition: string; check: Check }) {
   const summary = (check.message ?? 'invalid condition').split('\n')[0];
   const p = check.position;
-  if (!p) return <p className="errors" role="alert">{summary}</p>;
+  if (!p)
+    return (
+      <p className="errors" role="alert">
+        {summary}
+      </p>
+    );
   const line = condition.split('\n')[p.line - 1] ?? '';
   const width = Math.max(1, Math.min(p.length || 1, line.length - (p.column - 1) || 1));
   return (

@@ -37,7 +37,10 @@ export class Api {
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...this.headers },
       body: JSON.stringify({ query, variables }),
     });
-    const body = (await response.json().catch(() => null)) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }> } | null;
+    const body = (await response.json().catch(() => null)) as {
+      data?: T;
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    } | null;
     const error = body?.errors?.[0];
     if (error) throw new ApiError(error.message, error.extensions?.code);
     if (!response.ok || !body?.data) throw new ApiError(`The API answered ${response.status}`, undefined);
@@ -56,7 +59,8 @@ export class Api {
       connectionParams: this.headers,
       // a dropped connection comes back (what happened meanwhile is read again: onReconnect), a refused credential does not
       retryAttempts: Infinity,
-      shouldRetry: (event) => !(event && typeof (event as CloseEvent).code === 'number' && [4401, 4403].includes((event as CloseEvent).code)),
+      shouldRetry: (event) =>
+        !(event && typeof (event as CloseEvent).code === 'number' && [4401, 4403].includes((event as CloseEvent).code)),
       on: {
         connected: (_socket, _payload, wasRetry) => {
           if (wasRetry) this.reconnected.forEach((listener) => listener());
@@ -67,7 +71,8 @@ export class Api {
       { query, variables },
       {
         next: (value) => {
-          if (value.errors?.length) onError(new ApiError(value.errors[0]!.message, (value.errors[0]!.extensions as { code?: string })?.code));
+          if (value.errors?.length)
+            onError(new ApiError(value.errors[0]!.message, (value.errors[0]!.extensions as { code?: string })?.code));
           else if (value.data) onData(value.data);
         },
         error: (error) => onError(new ApiError(closeMessage(error), undefined)),

@@ -69,7 +69,9 @@ export class RulesService {
 
   check(condition: string): { valid: boolean; message: string | null; position: ConditionPosition | null } {
     const result = checkCondition(condition);
-    return result.ok ? { valid: true, message: null, position: null } : { valid: false, message: result.message, position: result.position };
+    return result.ok
+      ? { valid: true, message: null, position: null }
+      : { valid: false, message: result.message, position: result.position };
   }
 }
 

@@ -225,7 +225,8 @@ export class RiskConditionCheckType {
 
   @Field(() => RiskConditionPositionType, {
     nullable: true,
-    description: 'Where the error is in the condition; null when valid, or when the error is about the whole condition (its type, a macro nesting)',
+    description:
+      'Where the error is in the condition; null when valid, or when the error is about the whole condition (its type, a macro nesting)',
   })
   position?: RiskConditionPositionType | null;
 }

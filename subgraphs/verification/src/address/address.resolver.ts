@@ -129,7 +129,8 @@ export class AddressResolver {
   }
 
   @Subscription(() => AddressVerificationEvent, {
-    description: 'Every change of every address verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    description:
+      'Every change of every address verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
     subscribe: subscribe('organization'),
   })
   addressVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {

@@ -174,7 +174,8 @@ export class BusinessResolver {
   }
 
   @Subscription(() => BusinessVerificationEvent, {
-    description: 'Every change of every business verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    description:
+      'Every change of every business verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
     subscribe: subscribe('organization'),
   })
   businessVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {

@@ -136,7 +136,8 @@ export class DocumentResolver {
   }
 
   @Subscription(() => DocumentVerificationEvent, {
-    description: 'Every change of every document verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    description:
+      'Every change of every document verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
     subscribe: subscribe('organization'),
   })
   documentVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {

@@ -144,7 +144,8 @@ export class IdentityResolver {
   }
 
   @Subscription(() => IdentityVerificationEvent, {
-    description: 'Every change of every identity verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    description:
+      'Every change of every identity verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
     subscribe: ({ context }) => tenantEvents(context as Ctx, { service: 'verification', permission: 'identity:read' }, IDENTITY_RESOURCE),
   })
   identityVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
