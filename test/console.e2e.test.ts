@@ -99,6 +99,15 @@ describe('review console in a browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('is served by the gateway: its page under a policy that keeps it on this origin, a missing file in the API’s error body', async () => {
+    const origin = new URL(stack.urls.gateway!).origin;
+    const page = await fetch(`${origin}/console/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'.*connect-src 'self' ws: wss:/);
+    const missing = await fetch(`${origin}/console/assets/nothing.js`);
+    expect([missing.status, ((await missing.json()) as { code: string }).code]).toEqual([404, 'NOT_FOUND']);
+  });
+
   it('signs in with a key kept in sessionStorage only', async () => {
     // a wrong key is refused on the sign-in page, in the API's words
     await desk.getByLabel('API key or session token').fill('ak_live_not-a-key');
