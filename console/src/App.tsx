@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Api } from './api';
 import { CaseView } from './CaseView';
+import { Errors } from './components';
 import { QUEUES, queueOf, useQueue, type QueueState } from './queues';
 import { RiskView } from './RiskView';
 import { clearSession, readSession, saveSession, type Session } from './session';
@@ -60,11 +61,7 @@ function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
         <button type="submit" className="good" disabled={busy}>
           Sign in
         </button>
-        {error && (
-          <p className="errors" role="alert">
-            {error}
-          </p>
-        )}
+        <Errors messages={error} />
       </form>
     </main>
   );
@@ -239,11 +236,7 @@ function QueueList({
       <h2>
         {definition.label} <span className="count">{state.loading ? '…' : state.total}</span>
       </h2>
-      {state.error && (
-        <p className="errors" role="alert">
-          {state.error}
-        </p>
-      )}
+      <Errors messages={state.error} />
       <ol ref={listRef} className="items">
         {state.items.map((item) => (
           <li key={item.id} data-id={item.id}>

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Api } from './api';
-import { Fields, Section, Status, score, when } from './components';
+import { Errors, Fields, Section, Status, score, when } from './components';
 import { RISK_FEED, RULES } from './operations';
 
 /**
@@ -63,11 +63,7 @@ function RiskFeed({ api }: { api: Api }) {
   }, [api, selected]);
   return (
     <Section title="Live feed: review and block">
-      {error && (
-        <p className="errors" role="alert">
-          {error}
-        </p>
-      )}
+      <Errors messages={error} />
       <ol
         className="feed"
         ref={box}
@@ -152,11 +148,7 @@ function Rules({ api }: { api: Api }) {
 
   return (
     <Section title="Rules">
-      {error && (
-        <p className="errors" role="alert">
-          {error}
-        </p>
-      )}
+      <Errors messages={error} />
       <div className="rules">
         <ul className="rule-list" aria-label="Rules">
           {(rules ?? []).map((r) => (
@@ -316,13 +308,7 @@ function RuleEditor({ api, initial, onSaved }: { api: Api; initial: Draft & { is
         </button>
         <span role="status">{saved}</span>
       </div>
-      {errors.length > 0 && (
-        <ul className="errors" role="alert">
-          {errors.map((e, i) => (
-            <li key={i}>{e}</li>
-          ))}
-        </ul>
-      )}
+      <Errors messages={errors} />
     </form>
   );
 }

@@ -206,6 +206,19 @@ export function Signals({ api, userId }: { api: Api; userId: string }) {
   );
 }
 
+/** What went wrong, in the API's words (nothing when there is nothing). */
+export function Errors({ messages }: { messages: Array<string | null | undefined> | string | null | undefined }) {
+  const list = [messages].flat().filter((m): m is string => !!m);
+  if (!list.length) return null;
+  return (
+    <ul className="errors" role="alert">
+      {list.map((m, i) => (
+        <li key={i}>{m}</li>
+      ))}
+    </ul>
+  );
+}
+
 export interface DecisionOption {
   value: string;
   label: string;
@@ -277,13 +290,7 @@ export function DecisionForm({
           {notes.trim() ? '' : 'Write a note to decide.'}
         </span>
       </div>
-      {errors.length > 0 && (
-        <ul className="errors" role="alert">
-          {errors.map((e, i) => (
-            <li key={i}>{e}</li>
-          ))}
-        </ul>
-      )}
+      <Errors messages={errors} />
     </form>
   );
 }
