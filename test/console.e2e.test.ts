@@ -4,6 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { AMINA, passportPage } from './support/documents.js';
 import { portrait } from './support/faces.js';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
+import { LISTED_PERSON, listPerson } from './support/tenants.js';
 
 /**
  * The review console (/console) in headless Chromium — Debian's `chromium` driven by
@@ -87,6 +88,7 @@ describe('review console in a browser', () => {
     [stack, browser] = await Promise.all([startTestStack(), chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })]);
     // one key for every service: the verification queues and the risk view
     apiKey = (await stack.createClient({ name: 'review console', service: 'all' })).apiKey;
+    await listPerson(stack); // a sanctions list holding LISTED_PERSON: screening them makes a hit
     [desk, tablet] = await Promise.all([openConsole({ width: 1280, height: 900 }), openConsole({ width: 820, height: 1180 })]);
   });
   afterAll(async () => {
@@ -105,7 +107,8 @@ describe('review console in a browser', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'.*connect-src 'self' ws: wss:/);
     const missing = await fetch(`${origin}/console/assets/nothing.js`);
-    expect([missing.status, ((await missing.json()) as { code: string }).code]).toEqual([404, 'NOT_FOUND']);
+    const body = (await missing.json()) as { errors: Array<{ extensions: { code: string } }> };
+    expect([missing.status, body.errors[0]!.extensions.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('signs in with a key kept in sessionStorage only', async () => {
@@ -189,6 +192,49 @@ describe('review console in a browser', () => {
     await tablet.getByRole('link', { name: '← Back to the queue' }).click();
     await tablet.getByRole('region', { name: 'Documents queue' }).waitFor();
   }, 120_000);
+
+  it('an AML hit is explained and dismissed with a reason; a record outside the queues opens by its address', async () => {
+    for (const page of [desk, tablet]) {
+      await page.keyboard.press('5');
+      await page.getByRole('heading', { name: /^AML hits/ }).waitFor();
+    }
+    // the screening index loads the list in the background: screen until it matches
+    const screening = await eventually(async () => {
+      const res = await stack.rest('POST', '/v1/screening/aml', { userId: 'console-aml-1', ...LISTED_PERSON }, { 'x-api-key': apiKey });
+      return res.body.matches?.length ? res.body : null;
+    });
+    await Promise.all([row(desk, screening.id).waitFor(), row(tablet, screening.id).waitFor()]);
+    await desk.locator(`.items li[data-id="${screening.id}"] a`).click();
+    const caseView = desk.getByRole('article', { name: 'Case' });
+    const hit = caseView.getByRole('group', { name: 'Hit 1' });
+    await hit.getByText(/^Name score \d/).waitFor();
+    expect(await hit.innerText()).toContain(LISTED_PERSON.fullName.split(' ')[0]);
+    const dismiss = hit.getByRole('button', { name: 'Dismiss (false positive)' });
+    expect(await dismiss.isDisabled()).toBe(true);
+    await hit.getByLabel('Reason (required)').fill('Another person: born in another year, per the passport on file.');
+    await dismiss.click();
+    await Promise.all([row(desk, screening.id).waitFor({ state: 'detached' }), row(tablet, screening.id).waitFor({ state: 'detached' })]);
+    const resolved = await stack.gql(
+      `query($id: ID!) { amlScreening(id: $id) { matches { resolution resolvedBy resolutionReason } } }`,
+      { id: screening.id },
+      { 'x-api-key': apiKey },
+    );
+    expect(resolved.body.data.amlScreening.matches[0]).toEqual({
+      resolution: 'FALSE_POSITIVE',
+      resolvedBy: REVIEWER,
+      resolutionReason: 'Another person: born in another year, per the passport on file.',
+    });
+    await shot(desk, 'aml-desktop');
+
+    // an identity verification still PENDING (not in the queue) opened by its URL: shown, not decidable
+    const identity = await stack.rest('POST', '/v1/verifications/identity', { userId: 'console-pending' }, { 'x-api-key': apiKey });
+    const origin = new URL(stack.urls.gateway!).origin;
+    await desk.goto(`${origin}/console/#/queue/identity/${identity.body.id}`);
+    await caseView.getByRole('heading', { name: 'Identity verification of console-pending (BASIC)' }).waitFor();
+    await caseView.getByText('Not in the review queue (PENDING).').waitFor();
+    await caseView.getByText('No document yet.').waitFor();
+    expect(await caseView.getByRole('button', { name: 'Verify' }).count()).toBe(0);
+  });
 
   it('risk view: a CEL error is shown where it is, the saved rule blocks the next transaction in the live feed', async () => {
     // the open case follows its record: closed first, so the count below is the risk view's alone

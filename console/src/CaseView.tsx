@@ -122,7 +122,7 @@ export function CaseView({
       </header>
       {!inQueue && !decidedHere && (
         <p className="banner" role="status">
-          This item left the queue: decided elsewhere{record.reviewedBy ? ` by ${record.reviewedBy}` : ''}.
+          Not in the review queue{record.reviewedBy ? `: decided by ${record.reviewedBy}` : ` (${status.replace(/_/g, ' ')})`}.
         </p>
       )}
       {decidedHere && (
@@ -275,7 +275,7 @@ function ScreeningDetails({
         ]}
       />
       {s.matches.map((m: any, i: number) => (
-        <div key={m.id} className="match" aria-label={`Hit ${i + 1}`}>
+        <div key={m.id} className="match" role="group" aria-label={`Hit ${i + 1}`}>
           <h4>
             Hit {i + 1}: {m.hit.matchedName} <Status value={m.resolution} />
           </h4>
