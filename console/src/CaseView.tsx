@@ -211,7 +211,7 @@ function timelineOf(kind: QueueKind, r: any): TimelineEntry[] {
       ];
     case 'aml':
       return [
-        { at: r.checkedAt, what: `Screened: ${r.matchCount} hits` },
+        { at: r.checkedAt, what: `Screened: ${r.matchCount} hit${r.matchCount === 1 ? '' : 's'}` },
         ...r.matches.map((m: any) => ({
           at: m.resolvedAt,
           what: `Hit ${m.hit.matchedName} resolved ${m.resolution} by ${m.resolvedBy}: ${m.resolutionReason}`,
