@@ -94,10 +94,11 @@ export function CaseView({
   const decide = async (value: string, notes: string, extra?: string): Promise<UserError[]> => {
     const { result } = await api.request(DECISIONS[kind], { input: decisionInput[kind](id, value, notes, reviewer, extra) });
     if (result.userErrors.length) return result.userErrors;
-    setDecidedHere(value);
-    await load();
     // an AML screening stays in its queue until every hit is resolved
-    if (kind !== 'aml' || !result.record || result.record.status !== 'POTENTIAL_MATCH') onDecided(id);
+    const done = kind !== 'aml' || result.record?.status !== 'POTENTIAL_MATCH';
+    if (done) setDecidedHere(value);
+    await load();
+    if (done) onDecided(id);
     return [];
   };
 
