@@ -22,6 +22,7 @@ import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, type GatewayContext } from 
 import { clientIpOf, trustedProxies } from '../platform/http/trusted-proxies.js';
 import { SubscriptionRouter } from './subscriptions.js';
 import { multipartUploads } from './uploads.js';
+import { CONSOLE_PATH, consoleApp } from './console.js';
 import { fileDownloads } from './files.js';
 import { FILE_ROUTE } from '../platform/storage/file-routes.js';
 import { forwardMagicLinks, MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
@@ -40,7 +41,8 @@ export const MAX_JSON_BODY = '2mb';
 export const SERVICE_MAX_JSON_BODY: Partial<Record<string, string>> = { notify: '10mb', verification: '28mb', all: '28mb' };
 
 /** graphql-armor limits (ARCHITECTURE.md: request limits at the edge). */
-const ARMOR = {
+/** The limits every operation must pass (graphql-armor): depth, aliases, tokens, cost. */
+export const ARMOR = {
   maxDepth: { n: 12 },
   maxAliases: { n: 15 },
   maxTokens: { n: 2000 },
@@ -230,6 +232,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   );
   // public: GraphiQL's page and files carry no data; what it sends is authenticated like any request
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
+  // the review console: public files likewise, its calls are the graph's own with the reviewer's key
+  app.use(CONSOLE_PATH, consoleApp());
   app.use(
     GRAPHQL_PATH,
     graphiqlPage,

@@ -6,7 +6,7 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Rule, RuleAudit, RuleVersion, type RuleChange } from './rule.entity.js';
 import type { RulePatch, RulesStore, SaveResult } from './rule.store.js';
 import { RULE_ID_PATTERN } from './rule.store.js';
-import { checkCondition } from './rule.environment.js';
+import { checkCondition, type ConditionPosition } from './rule.environment.js';
 
 /** Rules of one tenant: reads through the ORM, every change through the store (versioned, audited, notified). */
 export class RulesService {
@@ -67,9 +67,11 @@ export class RulesService {
     return this.store.save(this.tenant, id, { enabled }, this.actor, 'update');
   }
 
-  check(condition: string): { valid: boolean; message: string | null } {
+  check(condition: string): { valid: boolean; message: string | null; position: ConditionPosition | null } {
     const result = checkCondition(condition);
-    return result.ok ? { valid: true, message: null } : { valid: false, message: result.message };
+    return result.ok
+      ? { valid: true, message: null, position: null }
+      : { valid: false, message: result.message, position: result.position };
   }
 }
 

@@ -33,12 +33,16 @@ export function addressService(ctx: Ctx, access: 'read' | 'write'): AddressServi
 const fromSnapshot = (s: Record<string, unknown>) =>
   reviveDates<AddressVerificationType>(s, ['checkedAt', 'completedAt', 'reviewedAt', 'createdAt', 'updatedAt']);
 
+/** Events of one record (`id`), of one user (`userId`) or of the whole organization. */
 const subscribe =
-  (filter: 'resourceId' | 'userId') =>
+  (filter: 'resourceId' | 'userId' | 'organization') =>
   ({ args, context }: { args: Record<string, string>; context: unknown }) =>
-    tenantEvents(context as Ctx, { service: 'verification', permission: 'address:read' }, ADDRESS_RESOURCE, {
-      [filter]: args[filter === 'resourceId' ? 'id' : 'userId'],
-    });
+    tenantEvents(
+      context as Ctx,
+      { service: 'verification', permission: 'address:read' },
+      ADDRESS_RESOURCE,
+      filter === 'organization' ? {} : { [filter]: args[filter === 'resourceId' ? 'id' : 'userId'] },
+    );
 
 @Resolver(() => AddressVerificationType)
 export class AddressResolver {
@@ -121,6 +125,15 @@ export class AddressResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The user whose address verifications to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => AddressVerificationEvent, {
+    description:
+      'Every change of every address verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    subscribe: subscribe('organization'),
+  })
+  addressVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, fromSnapshot);
   }
 }

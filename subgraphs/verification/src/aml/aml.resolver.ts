@@ -185,6 +185,15 @@ export class AmlResolver {
   ) {
     return envelopeOf(event, screeningFromSnapshot);
   }
+
+  @Subscription(() => AmlScreeningEvent, {
+    description:
+      'Every new AML screening of the organization (a session token: of its user) and every change of them: the unresolved matches’ review queue feed',
+    subscribe: ({ context }) => tenantEvents(context as Ctx, SCREENING_READ, AML_RESOURCE),
+  })
+  amlScreeningUpdatedForOrganization(@Root() event: StreamedEvent) {
+    return envelopeOf(event, screeningFromSnapshot);
+  }
 }
 
 @Resolver(() => AmlBatchType)

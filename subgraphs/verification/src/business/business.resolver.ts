@@ -65,12 +65,16 @@ function fromSnapshot(s: Record<string, unknown>): BusinessVerificationType {
   return { ...reviveDates<BusinessVerificationType>(rest, DATES), directors: people(directors), ubos: people(ubos) };
 }
 
+/** Events of one record (`id`), of one user (`userId`) or of the whole organization. */
 const subscribe =
-  (filter: 'resourceId' | 'userId') =>
+  (filter: 'resourceId' | 'userId' | 'organization') =>
   ({ args, context }: { args: Record<string, string>; context: unknown }) =>
-    tenantEvents(context as Ctx, { service: 'verification', permission: 'business:read' }, BUSINESS_RESOURCE, {
-      [filter]: args[filter === 'resourceId' ? 'id' : 'userId'],
-    });
+    tenantEvents(
+      context as Ctx,
+      { service: 'verification', permission: 'business:read' },
+      BUSINESS_RESOURCE,
+      filter === 'organization' ? {} : { [filter]: args[filter === 'resourceId' ? 'id' : 'userId'] },
+    );
 
 /** The screening a director or UBO went through: part of the business verification, read with its permission. */
 async function screeningOf(amlScreeningId: string | null | undefined, ctx: Ctx) {
@@ -166,6 +170,15 @@ export class BusinessResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The user whose business verifications to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => BusinessVerificationEvent, {
+    description:
+      'Every change of every business verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    subscribe: subscribe('organization'),
+  })
+  businessVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, fromSnapshot);
   }
 }

@@ -37,12 +37,16 @@ export function documentService(ctx: Ctx, access: 'read' | 'write'): DocumentSer
 const fromSnapshot = (s: Record<string, unknown>) =>
   reviveDates<DocumentVerificationType>(s, ['verifiedAt', 'checkedAt', 'reviewedAt', 'imagesDeletedAt', 'createdAt', 'updatedAt']);
 
+/** Events of one record (`id`), of one user (`userId`) or of the whole organization. */
 const subscribe =
-  (filter: 'resourceId' | 'userId') =>
+  (filter: 'resourceId' | 'userId' | 'organization') =>
   ({ args, context }: { args: Record<string, string>; context: unknown }) =>
-    tenantEvents(context as Ctx, { service: 'verification', permission: 'document:read' }, DOCUMENT_RESOURCE, {
-      [filter]: args[filter === 'resourceId' ? 'id' : 'userId'],
-    });
+    tenantEvents(
+      context as Ctx,
+      { service: 'verification', permission: 'document:read' },
+      DOCUMENT_RESOURCE,
+      filter === 'organization' ? {} : { [filter]: args[filter === 'resourceId' ? 'id' : 'userId'] },
+    );
 
 @Resolver(() => DocumentVerificationType)
 export class DocumentResolver {
@@ -128,6 +132,15 @@ export class DocumentResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The user whose documents to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => DocumentVerificationEvent, {
+    description:
+      'Every change of every document verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    subscribe: subscribe('organization'),
+  })
+  documentVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, fromSnapshot);
   }
 }

@@ -142,6 +142,15 @@ export class IdentityResolver {
   ) {
     return envelopeOf(event, fromSnapshot);
   }
+
+  @Subscription(() => IdentityVerificationEvent, {
+    description:
+      'Every change of every identity verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    subscribe: ({ context }) => tenantEvents(context as Ctx, { service: 'verification', permission: 'identity:read' }, IDENTITY_RESOURCE),
+  })
+  identityVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
+    return envelopeOf(event, fromSnapshot);
+  }
 }
 
 /** Federation: other subgraphs reference an identity verification by id (tenant-checked). */

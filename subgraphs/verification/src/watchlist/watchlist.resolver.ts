@@ -228,4 +228,13 @@ export class WatchlistAlertResolver {
   ) {
     return envelopeOf(event, alertFromSnapshot);
   }
+
+  @Subscription(() => WatchlistAlertEvent, {
+    description:
+      'Every new watchlist alert of the organization (a session token: of its user) and every change of them: the OPEN alerts’ review queue feed, alerts raised and reviewed',
+    subscribe: ({ context }) => alertEvents(context as Ctx, {}),
+  })
+  watchlistAlertUpdatedForOrganization(@Root() event: StreamedEvent) {
+    return envelopeOf(event, alertFromSnapshot);
+  }
 }
