@@ -5,7 +5,7 @@ import { AppError, conflict, invalid } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
-import { sqlOf } from '../../../../platform/db/transaction.js';
+import { inTransaction, sqlOf } from '../../../../platform/db/transaction.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { VisionAnalysis } from '../vision/vision.types.js';
 import { readImage } from '../vision/images.js';
@@ -13,6 +13,11 @@ import { faceMatchScore } from '../vision/face-match.js';
 import { LivenessSession, type LivenessChallenge, type LivenessPhoto } from './liveness.entity.js';
 import { LIVENESS_LIFECYCLE, type LivenessStatus, type LivenessTrigger } from './liveness.lifecycle.js';
 import { recordLivenessEvent } from './liveness.events.js';
+import { livenessRecord } from './liveness.record.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
+import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import type pg from 'pg';
 import {
   CHALLENGE_INSTRUCTIONS,
   decide,
@@ -56,7 +61,11 @@ const newChallenge = (type: ChallengeType): LivenessChallenge => ({
 /** NOT_FOUND for an unknown token or another tenant's (the message names the field for userErrors). */
 const unknownToken = () => new AppError('NOT_FOUND', 'sessionToken names no liveness session');
 
-export class LivenessService {
+/** What a session's photos keep once the photos are gone: that there was a reference selfie, and when. */
+const PHOTOS_GONE = `frames = '[]', reference = case when reference is null then null
+  else jsonb_build_object('fileId', reference -> 'fileId', 'receivedAt', reference -> 'receivedAt') end`;
+
+export class LivenessService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -86,6 +95,58 @@ export class LivenessService {
   }
 
   /** The caller's session with this id, or null. */
+  /** The user's sessions as clients read them, with links to the photos still held (served to the organization only). */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(LivenessSession, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return Promise.all(
+      all.map(async (s) => ({
+        ...(JSON.parse(JSON.stringify(livenessRecord(s))) as Record<string, unknown>),
+        photos: (await this.deps.files.ofOwner(this.tenant, LIVENESS_FILE_OWNER, s.id)).map((f) => ({ role: f.role, url: fileUrl(f.id) })),
+      })),
+    );
+  }
+
+  /**
+   * The photos go (files, face readings and descriptions); the verdict and its scores stay. An open
+   * session ends now: nothing more can be added to it.
+   */
+  async eraseUser(user: ErasedUser): Promise<number> {
+    const sql = sqlOf(this.em);
+    const { rows } = await sql.query<{ id: string }>(
+      `update verification.liveness_sessions set user_id = $4, ${PHOTOS_GONE}, expires_at = least(expires_at, now())
+        where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
+      [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
+    );
+    await this.deps.files.deleteOfOwners(
+      sql,
+      LIVENESS_FILE_OWNER,
+      rows.map((r) => r.id),
+    );
+    return rows.length;
+  }
+
+  /** Retention: the photos of every organization's finished sessions past its `livenessFrames` period. */
+  static expirePhotos(pool: pg.Pool, files: FileService): Promise<number> {
+    return untilDone(() =>
+      inTransaction(pool, async (db) => {
+        const { rows } = await db.query<{ id: string }>(
+          `update verification.liveness_sessions set ${PHOTOS_GONE}
+            where id in (select s.id from verification.liveness_sessions s
+                          where s.status <> 'IN_PROGRESS' and (s.frames <> '[]' or s.reference ? 'embedding')
+                            and ${pastRetention('livenessFrames', 's', 'created_at')}
+                          limit ${RETENTION_CHUNK} for update skip locked)
+            returning id`,
+        );
+        await files.deleteOfOwners(
+          db,
+          LIVENESS_FILE_OWNER,
+          rows.map((r) => r.id),
+        );
+        return rows.length;
+      }),
+    );
+  }
+
   find(id: string): Promise<LivenessSession | null> {
     return isUuid(id) ? this.em.findOne(LivenessSession, { id, ...this.tenant }) : Promise.resolve(null);
   }
