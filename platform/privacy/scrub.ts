@@ -9,7 +9,7 @@ const BARE_SNAPSHOT = `'{"erased": true}'::jsonb`;
 
 /** Which events name what an erasure removes. */
 export interface ScrubbedEvents {
-  /** Every event tagged with this user (their records' events). */
+  /** Every event tagged with this user (their records' events), or naming them anywhere in its data. */
   userId?: string;
   /** Events of these records (records of others that were sent to the user, records without a user id). */
   resources?: { type: string; ids: string[] };
@@ -30,7 +30,7 @@ export async function scrubEvents(db: Sql, tenant: Tenant, match: ScrubbedEvents
           set payload = jsonb_build_object('event', e.event, 'timestamp', e.payload -> 'timestamp', 'data', ${BARE_DATA}),
               snapshot = ${BARE_SNAPSHOT}, user_id = null
         where e.organization_id = $1 and e.environment = $2 and e.resource_type <> '${USER_ERASURE_RESOURCE}'
-          and (e.user_id = $3 or (e.resource_type = $4 and e.resource_id = any($5::text[])))
+          and (e.user_id = $3 or e.payload::text like $8 or e.snapshot::text like $8 or (e.resource_type = $4 and e.resource_id = any($5::text[])))
         returning e.event_id),
      deliveries as (
        update platform.deliveries d
@@ -38,7 +38,7 @@ export async function scrubEvents(db: Sql, tenant: Tenant, match: ScrubbedEvents
         where d.organization_id = $1 and d.environment = $2 and d.webhook_id is not null
           and d.event <> '${USER_ERASURE_EVENTS.erased}' and d.body::jsonb -> 'data' -> 'erased' is null
           and (d.event_id in (select event_id from events)
-               or d.body::jsonb -> 'data' ->> 'userId' = $3
+               or d.body like $8
                or d.body::jsonb -> 'data' ->> $6::text = any($7::text[]))
         returning d.id),
      -- a delivery's own events copy its body (run even though unread: PostgreSQL runs every writing CTE)
@@ -56,6 +56,8 @@ export async function scrubEvents(db: Sql, tenant: Tenant, match: ScrubbedEvents
       match.resources?.ids ?? [],
       match.deliveryData?.key ?? null,
       match.deliveryData?.values ?? [],
+      // the user id as a JSON string anywhere (another user's record naming them: a duplicate face's match)
+      match.userId ? `%${JSON.stringify(match.userId).replace(/[%_\\]/g, '\\$&')}%` : null,
     ],
   );
   return rows[0]?.n ?? 0;
