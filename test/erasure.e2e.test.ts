@@ -92,6 +92,35 @@ describe('erasing a user in every service', () => {
       60_000,
       200,
     );
+  /**
+   * Every column of every table (text, JSON, bytes, network addresses, arrays) holding one of the
+   * needles (compared without case), or the bytes: `schema.table.column` and the value.
+   */
+  const leaksInTables = async (needles: readonly string[], bytes?: Buffer) => {
+    const { rows: columns } = await db.query<{ schema: string; table: string; column: string; type: string }>(
+      `select c.table_schema as schema, c.table_name as table, c.column_name as column, c.data_type as type
+         from information_schema.columns c join information_schema.tables t using (table_schema, table_name)
+        where t.table_type = 'BASE TABLE' and c.table_schema not in ('pg_catalog', 'information_schema')
+          and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'inet', 'cidr', 'bytea', 'ARRAY', 'USER-DEFINED')
+          -- the sanctions lists are public reference data (the listed name is the list's, not the user's)
+          and not (c.table_schema = 'screening' and c.table_name in ('list_entries', 'list_changes'))`,
+    );
+    expect(columns.length).toBeGreaterThan(100);
+    const patterns = needles.map((n) => `%${n.replace(/[%_\\]/g, '\\$&')}%`);
+    const leaks: Array<{ column: string; value: string }> = [];
+    for (const c of columns) {
+      const bytea = c.type === 'bytea' && bytes;
+      const test = bytea
+        ? `position($2::bytea in "${c.column}") > 0 or encode("${c.column}", 'escape') ilike any($1)`
+        : `"${c.column}"::text ilike any($1)`;
+      const { rows } = await db.query(
+        `select "${c.column}"::text as v from "${c.schema}"."${c.table}" where ${test} limit 3`,
+        bytea ? [patterns, bytes.subarray(0, 32)] : [patterns],
+      );
+      for (const r of rows) leaks.push({ column: `${c.schema}.${c.table}.${c.column}`, value: String(r.v).slice(0, 200) });
+    }
+    return leaks;
+  };
   /** Which needles a value (an answer, a row) still holds. */
   const found = (value: unknown) => NEEDLES.filter((n) => JSON.stringify(value).toLowerCase().includes(n.toLowerCase()));
 
@@ -284,6 +313,24 @@ describe('erasing a user in every service', () => {
     ).rows.map((r) => r.id);
     expect(userFiles.length).toBeGreaterThanOrEqual(4);
     expect(filesIn(storageDir)).toEqual(expect.arrayContaining(userFiles));
+    // the scan sees the user's values where they are before the erasure (it would see a leak after)
+    const before = new Set((await leaksInTables([...NEEDLES, ...vectorNeedles], enrolledBytes)).map((l) => l.column));
+    expect([...before]).toEqual(
+      expect.arrayContaining([
+        'verification.document_verifications.extracted_data',
+        'verification.document_verifications.face_embedding',
+        'verification.biometric_enrollments.embedding',
+        'verification.aml_screenings.full_name',
+        'verification.otp_verifications.address',
+        'verification.device_assessments.ip',
+        'risk.account_profiles.full_name',
+        'risk.evaluations.metadata',
+        'notify.recipients.email',
+        'notify.sandbox_messages.html',
+        'platform.deliveries.body',
+        'platform.outbox_events.payload',
+      ]),
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -292,7 +339,52 @@ describe('erasing a user in every service', () => {
     if (storageDir) rmSync(storageDir, { recursive: true, force: true });
   });
 
+  it('exports everything held about the user as one document, files by link served to the organization only', async () => {
+    const exported = await call('GET', `/privacy/users/${USER}/export`);
+    expect(exported).toMatchObject({ userId: USER, exportedAt: expect.any(String) });
+    const { verification, risk, notify } = exported;
+    expect(verification.documents[0].extractedData).toMatchObject({ documentNumber: HOLDER.documentNumber });
+    expect(verification.documents[0].faceEmbedding).toBeUndefined();
+    expect(verification.amlScreenings.map((s: any) => s.fullName)).toContain(NAME);
+    expect(verification.phoneVerifications[0]).toMatchObject({ phoneNumber: PHONE, status: 'VERIFIED' });
+    expect(verification.deviceAssessments[0].fingerprint.userAgent).toBe(USER_AGENT);
+    expect(verification.businessVerifications[0]).toMatchObject({ businessName: BUSINESS, directors: [{ fullName: NAME }] });
+    expect(verification.biometrics).toEqual(expect.arrayContaining([{ enrollment: expect.objectContaining({ userId: USER }) }]));
+    expect(risk.accounts).toEqual([expect.objectContaining({ accountId: 'wallet-7781', fullName: NAME })]);
+    expect(risk.evaluations[0].metadata).toMatchObject({ sender_name: NAME });
+    expect(notify.recipient).toMatchObject({ id: USER, email: EMAIL, phone: PHONE });
+    expect(notify.notifications.map((n: any) => n.data)).toContainEqual({ name: NAME });
+    expect(notify.sandboxMessages.some((m: any) => m.html?.includes(NAME))).toBe(true);
+
+    // the files: links the organization may follow, nobody else
+    const links = [
+      verification.documents[0].frontImageUrl,
+      verification.documents[0].backImageUrl,
+      verification.addressVerifications[0].documentImageUrl,
+      ...verification.livenessSessions[0].photos.map((p: { url: string }) => p.url),
+    ];
+    expect(links).toHaveLength(userFiles.length);
+    const other = await stack.createClient({ name: 'another organization', service: 'all', environment: 'test' });
+    for (const link of links) {
+      expect((await stack.rest('GET', link, undefined, h)).status).toBe(200);
+      expect((await stack.rest('GET', link, undefined, { authorization: `Bearer ${other.apiKey}` })).status).toBe(404);
+    }
+    // the other organization's export of the same user id holds nothing
+    const theirs = (await stack.rest('GET', `/privacy/users/${USER}/export`, undefined, { authorization: `Bearer ${other.apiKey}` })).body;
+    expect(Object.values(theirs.verification).flat()).toEqual([]);
+    // a key without the privacy permission may not export
+    const narrow = await stack.createClient({
+      name: 'no privacy',
+      permissions: ['identity'],
+      environment: 'test',
+      organizationId: other.organizationId,
+    });
+    expect((await stack.rest('GET', `/privacy/users/${USER}/export`, undefined, { 'x-api-key': narrow.apiKey })).status).toBe(403);
+  });
+
   it('erases every service’s part through the outbox, tells subscribers and webhooks, and redelivers nothing personal', async () => {
+    // the webhooks' receiver again, on the port they were configured with (receivers close after each test)
+    receiver = await startReceiver(cert, () => 200, Number(new URL(receiver.url).port));
     const events = stack.subscribe(
       `subscription($u: String!) { userErasureUpdatedForUser(userId: $u) { type node { id status } } }`,
       { u: USER },
@@ -329,7 +421,7 @@ describe('erasing a user in every service', () => {
     const webhook = await eventually(async () => receiver.received.find((r) => JSON.parse(r.body).event === 'user.erased'), 20_000);
     expect(JSON.parse(webhook.body).data).toMatchObject({ erasureId: requested.body.id, userId: USER, status: 'COMPLETED' });
 
-    // a webhook redelivery of an event about the user sends nothing of them again (the receiver lives for this test only)
+    // a webhook redelivery of an event about the user sends nothing of them again
     const before = receiver.received.length;
     const redeliver = await gql(`mutation($id: ID!) { redeliverWebhook(input: { deliveryId: $id }) { userErrors { message } } }`, {
       id: refs.WebhookDelivery[0],
@@ -342,36 +434,20 @@ describe('erasing a user in every service', () => {
   });
 
   it('leaves no personal value in any column of any table (text, JSON, bytes, addresses)', async () => {
-    const { rows: columns } = await db.query<{ schema: string; table: string; column: string; type: string }>(
-      `select c.table_schema as schema, c.table_name as table, c.column_name as column, c.data_type as type
-         from information_schema.columns c join information_schema.tables t using (table_schema, table_name)
-        where t.table_type = 'BASE TABLE' and c.table_schema not in ('pg_catalog', 'information_schema')
-          and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'inet', 'cidr', 'bytea', 'ARRAY', 'USER-DEFINED')
-          -- the sanctions lists are public reference data (the listed name is the list's, not the user's)
-          and not (c.table_schema = 'screening' and c.table_name in ('list_entries', 'list_changes'))`,
-    );
-    expect(columns.length).toBeGreaterThan(100);
-    const textNeedles = [...NEEDLES, ...vectorNeedles].map((n) => `%${n.replace(/[%_\\]/g, '\\$&')}%`);
-    const leaks: string[] = [];
-    for (const c of columns) {
-      const column = `"${c.schema}"."${c.table}"."${c.column}"`;
-      const test =
-        c.type === 'bytea'
-          ? `position($2::bytea in "${c.column}") > 0 or encode("${c.column}", 'escape') ilike any($1)`
-          : `"${c.column}"::text ilike any($1)`;
-      const values = c.type === 'bytea' ? [textNeedles, enrolledBytes.subarray(0, 32)] : [textNeedles];
-      const { rows } = await db.query(`select "${c.column}"::text as v from "${c.schema}"."${c.table}" where ${test} limit 3`, values);
-      for (const r of rows) leaks.push(`${column}: ${String(r.v).slice(0, 200)}`);
-    }
-    expect(leaks).toEqual([]);
-
-    // the user id itself stays only with the erasure (its record and user.erased), nowhere else
-    const { rows: mentions } = await db.query(
-      `select 'outbox' as at, resource_type as what from platform.outbox_events where user_id = $1 or payload::text like $2 or snapshot::text like $2
-       union all select 'delivery', event from platform.deliveries where body like $2`,
-      [USER, `%"${USER}"%`],
-    );
-    expect(new Set(mentions.map((m) => m.what))).toEqual(new Set(['user_erasure', 'user.erased']));
+    expect(await leaksInTables([...NEEDLES, ...vectorNeedles], enrolledBytes)).toEqual([]);
+    // the user id itself stays only with the erasure: its record, its events and the user.erased webhook
+    const mentions = await leaksInTables([USER]);
+    expect([...new Set(mentions.map((m) => m.column))].sort()).toEqual([
+      'platform.deliveries.body',
+      'platform.outbox_events.payload',
+      'platform.outbox_events.snapshot',
+      'platform.outbox_events.user_id',
+      'platform.user_erasures.user_id',
+    ]);
+    const { rows: events } = await db.query(`select distinct resource_type from platform.outbox_events where user_id = $1`, [USER]);
+    expect(events).toEqual([{ resource_type: 'user_erasure' }]);
+    const { rows: deliveries } = await db.query(`select distinct event from platform.deliveries where body like $1`, [`%"${USER}"%`]);
+    expect(deliveries).toEqual([{ event: 'user.erased' }]);
   });
 
   it('deletes the user’s files from the file store and stops serving them', async () => {
