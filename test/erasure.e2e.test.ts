@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
+import { filesIn } from './support/files.js';
 import { listIndividuals } from './support/lists.js';
 import { idCardBack, idCardFront, passportPage, td1, type Holder } from './support/documents.js';
 import { portrait, selfie } from './support/faces.js';
@@ -217,7 +218,7 @@ describe('erasing a user in every service', () => {
     refs.EmailVerification = [(await call('POST', '/verifications/email', { email: EMAIL, userId: USER })).id];
     const mobileMoney = await call('POST', '/verifications/mobile-money', {
       userId: USER,
-      phoneNumber: '+233240000001',
+      phoneNumber: '+233241234567',
       provider: 'MTN_MOMO',
       country: 'GH',
       expectedName: NAME,
@@ -544,10 +545,3 @@ describe('erasing a user in every service', () => {
     });
   });
 });
-
-/** The file ids the folder holds (`<dir>/<2 chars>/<id>`). */
-function filesIn(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => e.name);
-}
