@@ -193,10 +193,11 @@ export async function requestErasure(
 
 export async function findErasure(db: Sql, tenant: Tenant, id: string): Promise<UserErasureView | null> {
   if (!isUuid(id)) return null;
-  const { rows } = await db.query<Row>(
-    `select * from platform.user_erasures where id = $1 and organization_id = $2 and environment = $3`,
-    [id, tenant.organizationId, tenant.environment],
-  );
+  const { rows } = await db.query<Row>(`select * from platform.user_erasures where id = $1 and organization_id = $2 and environment = $3`, [
+    id,
+    tenant.organizationId,
+    tenant.environment,
+  ]);
   return rows[0] ? erasureView(rows[0]) : null;
 }
 

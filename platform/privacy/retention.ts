@@ -60,7 +60,9 @@ export async function readRetentionPolicy(db: Sql, tenant: Tenant): Promise<Rete
     ),
   ]);
   const row = rows[0];
-  const days = Object.fromEntries(RETENTION_KINDS.map((k) => [k, row?.[COLUMN[k]] ?? RETENTION_DEFAULT_DAYS[k]])) as RetentionPolicy['days'];
+  const days = Object.fromEntries(
+    RETENTION_KINDS.map((k) => [k, row?.[COLUMN[k]] ?? RETENTION_DEFAULT_DAYS[k]]),
+  ) as RetentionPolicy['days'];
   return {
     days,
     custom: RETENTION_KINDS.filter((k) => row?.[COLUMN[k]] != null),
@@ -70,7 +72,11 @@ export async function readRetentionPolicy(db: Sql, tenant: Tenant): Promise<Rete
 }
 
 /** Sets the given kinds' periods (null: back to the default); the others stay as they are. */
-export async function updateRetentionPolicy(db: Sql, tenant: Tenant, changes: Partial<Record<RetentionKind, number | null>>): Promise<void> {
+export async function updateRetentionPolicy(
+  db: Sql,
+  tenant: Tenant,
+  changes: Partial<Record<RetentionKind, number | null>>,
+): Promise<void> {
   const kinds = RETENTION_KINDS.filter((k) => changes[k] !== undefined);
   const columns = kinds.map((k) => COLUMN[k]);
   await db.query(

@@ -62,7 +62,12 @@ import { BusinessPerson, BusinessVerification } from './business/business.entity
 import { BusinessDirectorResolver, BusinessResolver, BusinessUboResolver, resolveBusinessReference } from './business/business.resolver.js';
 import { BusinessRegistries } from './business/registries.js';
 import { BusinessWorker } from './business/business.worker.js';
-import { RetentionResolver, resolveUserDataExportReference, UserDataExportResolver, UserErasureResolver } from './privacy/privacy.resolver.js';
+import {
+  RetentionResolver,
+  resolveUserDataExportReference,
+  UserDataExportResolver,
+  UserErasureResolver,
+} from './privacy/privacy.resolver.js';
 import { privacyWorkers } from './privacy/privacy.worker.js';
 
 export const verificationEntities = [

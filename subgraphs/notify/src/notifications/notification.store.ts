@@ -233,7 +233,10 @@ const sentToValues = (tenant: Tenant, to: SentTo) => [
 
 /** The notifications sent to a person, oldest first, with the data they were rendered from (a subject access request). */
 export async function notificationsSentTo(db: Sql, tenant: Tenant, to: SentTo): Promise<Array<NotificationView & { data: unknown }>> {
-  const { rows } = await db.query<{ id: string; data: unknown }>(`select n.id, n.data from notify.notifications n where ${SENT_TO}`, sentToValues(tenant, to));
+  const { rows } = await db.query<{ id: string; data: unknown }>(
+    `select n.id, n.data from notify.notifications n where ${SENT_TO}`,
+    sentToValues(tenant, to),
+  );
   const data = new Map(rows.map((r) => [r.id, r.data]));
   const views = await loadViews(
     db,
@@ -249,7 +252,10 @@ export async function notificationsSentTo(db: Sql, tenant: Tenant, to: SentTo): 
  */
 export async function eraseNotificationsSentTo(db: Sql, tenant: Tenant, to: SentTo, pseudonym: string): Promise<string[]> {
   // locked in id order first, as every transaction changing deliveries does (dispatch/progress.ts)
-  const { rows } = await db.query<{ id: string }>(`select n.id from notify.notifications n where ${SENT_TO} order by n.id for update`, sentToValues(tenant, to));
+  const { rows } = await db.query<{ id: string }>(
+    `select n.id from notify.notifications n where ${SENT_TO} order by n.id for update`,
+    sentToValues(tenant, to),
+  );
   const ids = rows.map((r) => r.id);
   if (!ids.length) return ids;
   await db.query(

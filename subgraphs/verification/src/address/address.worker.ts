@@ -86,10 +86,10 @@ export class AddressWorker implements AddressJobs {
         addressMatchScore: outcome.comparison?.score ?? null,
         addressMatchExplanation: isErasedUserId(a.userId)
           ? null
-          : outcome.comparison?.explanation ??
-          (!a.expectedAddress
-            ? 'No address was declared: the address read from the document is the one it proves.'
-            : 'No address could be read on the document to compare with the declared one.'),
+          : (outcome.comparison?.explanation ??
+            (!a.expectedAddress
+              ? 'No address was declared: the address read from the document is the one it proves.'
+              : 'No address could be read on the document to compare with the declared one.')),
         textConfidence: Math.round(textConfidence * 10) / 10,
         reasons: outcome.reasons,
         checkedAt: now,

@@ -209,7 +209,9 @@ export class AmlService implements PersonalDataHolder {
 
   async exportUser(userId: string): Promise<unknown[]> {
     const all = await this.em.find(AmlScreening, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    const hits = all.length ? await this.em.find(AmlHit, { screeningId: { $in: all.map((s) => s.id) } }, { orderBy: { position: 'asc' } }) : [];
+    const hits = all.length
+      ? await this.em.find(AmlHit, { screeningId: { $in: all.map((s) => s.id) } }, { orderBy: { position: 'asc' } })
+      : [];
     return all.map((s) =>
       amlSnapshot(
         s,

@@ -150,12 +150,12 @@ export class DocumentService implements PersonalDataHolder {
   async eraseUser(user: ErasedUser): Promise<number> {
     const sql = sqlOf(this.em);
     const { rows } = await sql.query<{ id: string }>(
-        `update verification.document_verifications
+      `update verification.document_verifications
             set user_id = $4, extracted_data = null, full_name_key = null, face_embedding = null, review_notes = null,
                 images_deleted_at = coalesce(images_deleted_at, now())
           where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
-        [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
-      );
+      [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
+    );
     await this.deps.files.deleteOfOwners(
       sql,
       DOCUMENT_FILE_OWNER,
@@ -184,21 +184,23 @@ export class DocumentService implements PersonalDataHolder {
 
   /** Retention: the images of every organization's documents past its `documents` period are deleted (the records stay). */
   static expireImages(pool: pg.Pool, files: FileService): Promise<number> {
-    return untilDone(() => inTransaction(pool, async (db) => {
-      const { rows } = await db.query<{ id: string }>(
-        `update verification.document_verifications set images_deleted_at = now()
+    return untilDone(() =>
+      inTransaction(pool, async (db) => {
+        const { rows } = await db.query<{ id: string }>(
+          `update verification.document_verifications set images_deleted_at = now()
           where id in (select d.id from verification.document_verifications d
                         where d.images_deleted_at is null and ${pastRetention('documents', 'd', 'created_at')}
                         limit ${RETENTION_CHUNK} for update skip locked)
           returning id`,
-      );
-      await files.deleteOfOwners(
-        db,
-        DOCUMENT_FILE_OWNER,
-        rows.map((r) => r.id),
-      );
-      return rows.length;
-    }));
+        );
+        await files.deleteOfOwners(
+          db,
+          DOCUMENT_FILE_OWNER,
+          rows.map((r) => r.id),
+        );
+        return rows.length;
+      }),
+    );
   }
 
   /** Every status change: lock, check the lifecycle table, change, record the event — one transaction. */

@@ -211,7 +211,11 @@ export class OtpService implements PersonalDataHolder {
   }
 
   async exportUser(userId: string): Promise<unknown[]> {
-    const all = await this.em.find(OtpVerification, { userId, kind: this.kind, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const all = await this.em.find(
+      OtpVerification,
+      { userId, kind: this.kind, ...this.tenant },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
     return all.map((v) => JSON.parse(JSON.stringify(otpRecord(v))) as unknown);
   }
 

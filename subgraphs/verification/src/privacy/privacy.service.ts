@@ -169,7 +169,11 @@ export class PrivacyService {
  * Verification's part of an erasure, in the worker's transaction: every capability erases its
  * records, then the events and webhook deliveries naming the user are scrubbed.
  */
-export async function eraseVerificationPart(em: EntityManager, request: ErasureRequest, deps: PrivacyDeps): Promise<Record<string, number>> {
+export async function eraseVerificationPart(
+  em: EntityManager,
+  request: ErasureRequest,
+  deps: PrivacyDeps,
+): Promise<Record<string, number>> {
   const tenant = { organizationId: request.organizationId, environment: request.environment };
   const user: ErasedUser = { userId: request.userId, pseudonym: request.pseudonym };
   const erased: Record<string, number> = {};

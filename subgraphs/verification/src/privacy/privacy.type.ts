@@ -20,7 +20,9 @@ registerEnumType(PlatformServiceEnum, {
   name: 'PlatformService',
   description: 'A service of the platform that holds part of a user’s data',
   valuesConfig: {
-    VERIFICATION: { description: 'Identity, documents, liveness, biometrics, screening, intelligence, phone, email, address, KYB, mobile money' },
+    VERIFICATION: {
+      description: 'Identity, documents, liveness, biometrics, screening, intelligence, phone, email, address, KYB, mobile money',
+    },
     RISK: { description: 'Risk accounts, their profiles, evaluations and the transaction graph' },
     NOTIFY: { description: 'Recipient profiles, notifications and the messages sent' },
   },
