@@ -48,3 +48,18 @@ export class PeriodicSweep {
       });
   }
 }
+
+export interface BackgroundWorker {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Background workers as one: started in order, stopped in reverse order. */
+export function together(...workers: BackgroundWorker[]): BackgroundWorker {
+  return {
+    start: () => workers.forEach((w) => w.start()),
+    stop: async () => {
+      for (const w of [...workers].reverse()) await w.stop();
+    },
+  };
+}

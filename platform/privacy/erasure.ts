@@ -7,6 +7,7 @@ import { Lifecycle } from '../lifecycle.js';
 import { isUuid } from '../ids.js';
 import { keysetConnection } from '../graphql/keyset.js';
 import type { Connection, ConnectionArgs } from '../graphql/connection.js';
+import { exported } from './personal-data.js';
 
 /**
  * Erasure of a user's personal data across the services (issue 16). A request is one row of
@@ -117,12 +118,6 @@ export function erasureView(r: Row): UserErasureView {
   };
 }
 
-/** The erasure as subscriptions show it (no tenant columns). */
-function erasureSnapshot(v: UserErasureView): Record<string, unknown> {
-  const { organizationId: _o, environment: _e, ...visible } = v;
-  return JSON.parse(JSON.stringify(visible)) as Record<string, unknown>;
-}
-
 /** Webhook `data` of `user.erased` (and the other events): which user, when, what each service erased. */
 function erasureData(v: UserErasureView): Record<string, unknown> {
   return {
@@ -145,7 +140,7 @@ function recordErasureEvent(db: Sql, event: string, v: UserErasureView): Promise
       resourceId: v.id,
       userId: v.userId,
       data: erasureData(v),
-      snapshot: erasureSnapshot(v),
+      snapshot: exported(v),
     },
   ]);
 }

@@ -3,6 +3,7 @@ import { inTransaction } from '../../../../platform/db/transaction.js';
 import type { EventStream } from '../../../../platform/events/event-stream.js';
 import type { Logger } from '../../../../platform/logger.js';
 import { ErasureWorker } from '../../../../platform/privacy/erasure.worker.js';
+import { together } from '../../../../platform/sweep.js';
 import { RetentionSweep, untilDone } from '../../../../platform/privacy/retention.js';
 import { scrubEvents } from '../../../../platform/privacy/scrub.js';
 import { eraseRecipient } from '../recipients/recipient.service.js';
@@ -60,14 +61,5 @@ export function notifyPrivacy(opts: { pool: pg.Pool; events: EventStream; logger
       sandboxBodies: await untilDone(() => expireSandboxBodies(pool)),
     }),
   });
-  return {
-    start(): void {
-      erasures.start();
-      retention.start();
-    },
-    async stop(): Promise<void> {
-      await retention.stop();
-      await erasures.stop();
-    },
-  };
+  return together(erasures, retention);
 }

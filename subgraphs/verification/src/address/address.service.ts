@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import { inTransaction, sqlOf } from '../../../../platform/db/transaction.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import type { FilePart } from '../../../../platform/graphql/upload.js';
@@ -14,7 +14,8 @@ import { AddressVerification } from './address.entity.js';
 import { addressSnapshot, recordAddressEvent } from './address.events.js';
 import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { fileUrl } from '../../../../platform/storage/file-routes.js';
-import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
 import type pg from 'pg';
 import { ADDRESS_LIFECYCLE, type AddressStatus, type AddressTrigger } from './address.lifecycle.js';
 import { fetchDocument, type FetchLimits } from './document-fetch.js';
@@ -113,41 +114,30 @@ export class AddressService implements PersonalDataHolder {
   }
 
   /** The document (image, URL), the addresses (declared and read) and the comparison quoting them go; the outcome stays. */
-  async eraseUser(user: ErasedUser): Promise<number> {
-    const sql = sqlOf(this.em);
-    const { rows } = await sql.query<{ id: string }>(
+  eraseUser(user: ErasedUser): Promise<number> {
+    return updateDroppingFiles(
+      sqlOf(this.em),
+      this.deps.files,
+      ADDRESS_FILE_OWNER,
       `update verification.address_verifications
           set user_id = $4, document_url = null, expected_address = null, extracted_data = null, address_match_explanation = null,
               review_notes = null, document_deleted_at = coalesce(document_deleted_at, now())
         where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
       [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
     );
-    await this.deps.files.deleteOfOwners(
-      sql,
-      ADDRESS_FILE_OWNER,
-      rows.map((r) => r.id),
-    );
-    return rows.length;
   }
 
   /** Retention: the images of every organization's proofs of address past its `documents` period (the records stay). */
   static expireDocuments(pool: pg.Pool, files: FileService): Promise<number> {
-    return untilDone(() =>
-      inTransaction(pool, async (db) => {
-        const { rows } = await db.query<{ id: string }>(
-          `update verification.address_verifications set document_deleted_at = now()
-            where id in (select a.id from verification.address_verifications a
-                          where a.document_deleted_at is null and a.status <> 'PROCESSING' and ${pastRetention('documents', 'a', 'created_at')}
-                          limit ${RETENTION_CHUNK} for update skip locked)
-            returning id`,
-        );
-        await files.deleteOfOwners(
-          db,
-          ADDRESS_FILE_OWNER,
-          rows.map((r) => r.id),
-        );
-        return rows.length;
-      }),
+    return expireFiles(
+      pool,
+      files,
+      ADDRESS_FILE_OWNER,
+      `update verification.address_verifications set document_deleted_at = now()
+        where id in (select a.id from verification.address_verifications a
+                      where a.document_deleted_at is null and a.status <> 'PROCESSING' and ${pastRetention('documents', 'a', 'created_at')}
+                      limit ${RETENTION_CHUNK} for update skip locked)
+        returning id`,
     );
   }
 

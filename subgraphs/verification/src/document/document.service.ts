@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type pg from 'pg';
-import { inTransaction, sqlOf } from '../../../../platform/db/transaction.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import type { FilePart } from '../../../../platform/graphql/upload.js';
@@ -15,7 +15,8 @@ import { DocumentVerification } from './document.entity.js';
 import { documentSnapshot, recordDocumentEvent } from './document.events.js';
 import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { fileUrl } from '../../../../platform/storage/file-routes.js';
-import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
 import { DOCUMENT_LIFECYCLE, type DocumentStatus, type DocumentTrigger } from './document.lifecycle.js';
 
 export const DOCUMENT_FILE_OWNER = 'document';
@@ -147,21 +148,17 @@ export class DocumentService implements PersonalDataHolder {
   }
 
   /** The images go for good, and what was read from them (fields, the portrait's face description); the decision stays. */
-  async eraseUser(user: ErasedUser): Promise<number> {
-    const sql = sqlOf(this.em);
-    const { rows } = await sql.query<{ id: string }>(
+  eraseUser(user: ErasedUser): Promise<number> {
+    return updateDroppingFiles(
+      sqlOf(this.em),
+      this.deps.files,
+      DOCUMENT_FILE_OWNER,
       `update verification.document_verifications
-            set user_id = $4, extracted_data = null, full_name_key = null, face_embedding = null, review_notes = null,
-                images_deleted_at = coalesce(images_deleted_at, now())
-          where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
+          set user_id = $4, extracted_data = null, full_name_key = null, face_embedding = null, review_notes = null,
+              images_deleted_at = coalesce(images_deleted_at, now())
+        where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
       [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
     );
-    await this.deps.files.deleteOfOwners(
-      sql,
-      DOCUMENT_FILE_OWNER,
-      rows.map((r) => r.id),
-    );
-    return rows.length;
   }
 
   review(id: string, review: DocumentReview): Promise<DocumentVerification> {
@@ -184,22 +181,15 @@ export class DocumentService implements PersonalDataHolder {
 
   /** Retention: the images of every organization's documents past its `documents` period are deleted (the records stay). */
   static expireImages(pool: pg.Pool, files: FileService): Promise<number> {
-    return untilDone(() =>
-      inTransaction(pool, async (db) => {
-        const { rows } = await db.query<{ id: string }>(
-          `update verification.document_verifications set images_deleted_at = now()
-          where id in (select d.id from verification.document_verifications d
-                        where d.images_deleted_at is null and ${pastRetention('documents', 'd', 'created_at')}
-                        limit ${RETENTION_CHUNK} for update skip locked)
-          returning id`,
-        );
-        await files.deleteOfOwners(
-          db,
-          DOCUMENT_FILE_OWNER,
-          rows.map((r) => r.id),
-        );
-        return rows.length;
-      }),
+    return expireFiles(
+      pool,
+      files,
+      DOCUMENT_FILE_OWNER,
+      `update verification.document_verifications set images_deleted_at = now()
+        where id in (select d.id from verification.document_verifications d
+                      where d.images_deleted_at is null and ${pastRetention('documents', 'd', 'created_at')}
+                      limit ${RETENTION_CHUNK} for update skip locked)
+        returning id`,
     );
   }
 

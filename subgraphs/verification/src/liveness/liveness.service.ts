@@ -5,7 +5,7 @@ import { AppError, conflict, invalid } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
-import { inTransaction, sqlOf } from '../../../../platform/db/transaction.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { VisionAnalysis } from '../vision/vision.types.js';
 import { readImage } from '../vision/images.js';
@@ -16,7 +16,8 @@ import { recordLivenessEvent } from './liveness.events.js';
 import { livenessRecord } from './liveness.record.js';
 import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { fileUrl } from '../../../../platform/storage/file-routes.js';
-import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
 import type pg from 'pg';
 import {
   CHALLENGE_INSTRUCTIONS,
@@ -110,40 +111,29 @@ export class LivenessService implements PersonalDataHolder {
    * The photos go (files, face readings and descriptions); the verdict and its scores stay. An open
    * session ends now: nothing more can be added to it.
    */
-  async eraseUser(user: ErasedUser): Promise<number> {
-    const sql = sqlOf(this.em);
-    const { rows } = await sql.query<{ id: string }>(
+  eraseUser(user: ErasedUser): Promise<number> {
+    return updateDroppingFiles(
+      sqlOf(this.em),
+      this.deps.files,
+      LIVENESS_FILE_OWNER,
       `update verification.liveness_sessions set user_id = $4, ${PHOTOS_GONE}, expires_at = least(expires_at, now())
         where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
       [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
     );
-    await this.deps.files.deleteOfOwners(
-      sql,
-      LIVENESS_FILE_OWNER,
-      rows.map((r) => r.id),
-    );
-    return rows.length;
   }
 
   /** Retention: the photos of every organization's finished sessions past its `livenessFrames` period. */
   static expirePhotos(pool: pg.Pool, files: FileService): Promise<number> {
-    return untilDone(() =>
-      inTransaction(pool, async (db) => {
-        const { rows } = await db.query<{ id: string }>(
-          `update verification.liveness_sessions set ${PHOTOS_GONE}
-            where id in (select s.id from verification.liveness_sessions s
-                          where s.status <> 'IN_PROGRESS' and (s.frames <> '[]' or s.reference ? 'embedding')
-                            and ${pastRetention('livenessFrames', 's', 'created_at')}
-                          limit ${RETENTION_CHUNK} for update skip locked)
-            returning id`,
-        );
-        await files.deleteOfOwners(
-          db,
-          LIVENESS_FILE_OWNER,
-          rows.map((r) => r.id),
-        );
-        return rows.length;
-      }),
+    return expireFiles(
+      pool,
+      files,
+      LIVENESS_FILE_OWNER,
+      `update verification.liveness_sessions set ${PHOTOS_GONE}
+        where id in (select s.id from verification.liveness_sessions s
+                      where s.status <> 'IN_PROGRESS' and (s.frames <> '[]' or s.reference ? 'embedding')
+                        and ${pastRetention('livenessFrames', 's', 'created_at')}
+                      limit ${RETENTION_CHUNK} for update skip locked)
+        returning id`,
     );
   }
 

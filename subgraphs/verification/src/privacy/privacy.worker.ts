@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
 import type { ServiceRuntime } from '../../../../platform/service-module.js';
 import { ErasureWorker } from '../../../../platform/privacy/erasure.worker.js';
+import { together } from '../../../../platform/sweep.js';
 import { purgeEventPayloads, RetentionSweep } from '../../../../platform/privacy/retention.js';
 import { AddressService } from '../address/address.service.js';
 import { BusinessService } from '../business/business.service.js';
@@ -40,14 +41,5 @@ export function privacyWorkers(opts: { rt: ServiceRuntime; orm: Orm; deps: Priva
       ...(await purgeEventPayloads(rt.pool)),
     }),
   });
-  return {
-    start(): void {
-      erasures.start();
-      retention.start();
-    },
-    async stop(): Promise<void> {
-      await retention.stop();
-      await erasures.stop();
-    },
-  };
+  return together(erasures, retention);
 }
