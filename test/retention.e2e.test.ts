@@ -227,6 +227,11 @@ describe('retention periods enforced by the scheduled sweep', () => {
     );
     await db.query(`update platform.outbox_events set created_at = now() - interval '6 days' where id = $1`, [events[0].id]);
     await db.query(`update platform.outbox_events set created_at = now() - interval '4 days' where id = $1`, [events[1].id]);
+    // the liveness sweep has ended the aged sessions (retention leaves a session in progress alone)
+    await eventually(async () => {
+      const { rows } = await db.query(`select count(*)::int as n from verification.liveness_sessions where status = 'IN_PROGRESS'`);
+      return rows[0].n === 0;
+    });
     const aged = new Date();
 
     // every service has run a complete sweep since
