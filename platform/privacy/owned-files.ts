@@ -7,7 +7,13 @@ import { untilDone } from './retention.js';
  * Runs `update` (an UPDATE … `returning id` of records owning files of `ownerType`) and deletes
  * those records' files in the same transaction (erasure, retention). Returns how many records.
  */
-export async function updateDroppingFiles(db: Sql, files: FileService, ownerType: string, update: string, values: unknown[] = []): Promise<number> {
+export async function updateDroppingFiles(
+  db: Sql,
+  files: FileService,
+  ownerType: string,
+  update: string,
+  values: unknown[] = [],
+): Promise<number> {
   const { rows } = await db.query<{ id: string }>(update, values);
   await files.deleteOfOwners(
     db,
