@@ -100,6 +100,10 @@ const schema = z.object({
   // each process settles lookups a crash interrupted (PENDING past twice the deadline → PROVIDER_ERROR)
   MOBILE_MONEY_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(15_000),
   MOBILE_MONEY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  // privacy (issue 16): how often each service looks for erasure parts to do (besides every erasure event: retries,
+  // notices missed), and how often it removes what is past its organization's retention periods
+  PRIVACY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  RETENTION_SWEEP_MS: z.coerce.number().int().min(50).max(86_400_000).default(3_600_000),
   // MTN MoMo (Collection API) for live keys; unset: the sandbox answers for MTN_MOMO too
   MTN_MOMO_BASE_URL: z.url().optional(),
   MTN_MOMO_SUBSCRIPTION_KEY: z.string().min(1).optional(),

@@ -852,3 +852,38 @@ export const BUSINESS_VERIFICATION = /* GraphQL */ `
     completedAt
   }
 `;
+
+export const USER_ERASURE = /* GraphQL */ `
+  fragment UserErasureFields on UserErasure {
+    id
+    userId
+    status
+    services {
+      service
+      status
+      completedAt
+      erased {
+        kind
+        count
+      }
+      attempts
+      lastError
+    }
+    createdAt
+    updatedAt
+    completedAt
+  }
+`;
+
+export const RETENTION_POLICY = /* GraphQL */ `
+  fragment RetentionPolicyFields on RetentionPolicy {
+    documentsDays
+    livenessFramesDays
+    notificationBodiesDays
+    providerResponsesDays
+    eventPayloadsDays
+    customized
+    updatedAt
+    lastEnforcedAt
+  }
+`;

@@ -118,6 +118,23 @@ export class FileService {
     return rows;
   }
 
+  /**
+   * Deletes the bytes of the files of these owner records (of these roles, or all), in the caller's
+   * transaction: erasure and retention. The bytes go before the commit, so a failed transaction
+   * leaves records a retry deletes again, never bytes without a record. Returns how many files.
+   */
+  async deleteOfOwners(db: Sql, ownerType: string, ownerIds: readonly string[], roles?: readonly string[]): Promise<number> {
+    if (!ownerIds.length) return 0;
+    const { rows } = await db.query<{ id: string }>(
+      `update platform.files set deleted_at = now()
+        where owner_type = $1 and owner_id = any($2::text[]) and deleted_at is null and ($3::text[] is null or role = any($3::text[]))
+        returning id`,
+      [ownerType, [...ownerIds], roles ? [...roles] : null],
+    );
+    for (const { id } of rows) await this.blobs.delete(id);
+    return rows.length;
+  }
+
   /** Deletes a file's bytes; the record stays (without them) as the fact that there was one. */
   async delete(tenant: Tenant, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;

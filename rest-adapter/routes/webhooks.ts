@@ -40,6 +40,7 @@ export const EVENTS = [
   'cognitive_kyc.approved',
   'cognitive_kyc.rejected',
   'cognitive_kyc.manual_review',
+  'user.erased',
   'evaluation.allow',
   'evaluation.review',
   'evaluation.block',

@@ -59,6 +59,7 @@ export const KINDS = [
   'PhoneVerification',
   'EmailVerification',
   'BusinessVerification',
+  'UserErasure',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 

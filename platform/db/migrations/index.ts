@@ -20,6 +20,7 @@ import { Migration20261128030000Business } from './Migration20261128030000Busine
 import { Migration20261128040000Address } from './Migration20261128040000Address.js';
 import { Migration20261128050000NotifyChannels } from './Migration20261128050000NotifyChannels.js';
 import { Migration20261129070000ListPublishedOn } from './Migration20261129070000ListPublishedOn.js';
+import { Migration20261201000000Privacy } from './Migration20261201000000Privacy.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   { name: 'Migration20261128040000Address', class: Migration20261128040000Address },
   { name: 'Migration20261128050000NotifyChannels', class: Migration20261128050000NotifyChannels },
   { name: 'Migration20261129070000ListPublishedOn', class: Migration20261129070000ListPublishedOn },
+  { name: 'Migration20261201000000Privacy', class: Migration20261201000000Privacy },
 ];

@@ -62,6 +62,13 @@ import { BusinessPerson, BusinessVerification } from './business/business.entity
 import { BusinessDirectorResolver, BusinessResolver, BusinessUboResolver, resolveBusinessReference } from './business/business.resolver.js';
 import { BusinessRegistries } from './business/registries.js';
 import { BusinessWorker } from './business/business.worker.js';
+import {
+  RetentionResolver,
+  resolveUserDataExportReference,
+  UserDataExportResolver,
+  UserErasureResolver,
+} from './privacy/privacy.resolver.js';
+import { privacyWorkers } from './privacy/privacy.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -118,6 +125,9 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     BusinessResolver,
     BusinessDirectorResolver,
     BusinessUboResolver,
+    UserErasureResolver,
+    UserDataExportResolver,
+    RetentionResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
@@ -130,6 +140,7 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     EmailVerification: resolveEmailReference,
     BusinessVerification: resolveBusinessReference,
     User: resolveUserReference,
+    UserDataExport: resolveUserDataExportReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>; magic links, public (their token is the credential)
   routes: (app, deps) => {
@@ -240,31 +251,34 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'otp' }),
       sweepMs: rt.config.OTP_SWEEP_MS,
     });
+    const deps: VerificationDeps = {
+      config: rt.config,
+      deliveries: rt.deliveries,
+      webhookEvents: rt.webhookEvents,
+      screening,
+      ipFeeds,
+      ipIntelligence,
+      amlCatalog,
+      amlJobs,
+      watchlist,
+      internalSecret: rt.internalSecret,
+      files,
+      vision,
+      text,
+      documentJobs,
+      addressJobs,
+      logger: rt.logger,
+      faceGalleries,
+      mobileMoney,
+      otp: otpDeps(rt),
+      orm: workerOrm,
+      businessRegistries,
+      businessJobs,
+    };
+    // erasure of users' verification data (through the outbox) and retention of what is past its period
+    const privacy = privacyWorkers({ rt, orm: workerOrm, deps });
     return {
-      deps: {
-        config: rt.config,
-        deliveries: rt.deliveries,
-        webhookEvents: rt.webhookEvents,
-        screening,
-        ipFeeds,
-        ipIntelligence,
-        amlCatalog,
-        amlJobs,
-        watchlist,
-        internalSecret: rt.internalSecret,
-        files,
-        vision,
-        text,
-        documentJobs,
-        addressJobs,
-        logger: rt.logger,
-        faceGalleries,
-        mobileMoney,
-        otp: otpDeps(rt),
-        orm: workerOrm,
-        businessRegistries,
-        businessJobs,
-      },
+      deps,
       start: async () => {
         await amlJobs.start();
         await documentJobs.start();
@@ -275,8 +289,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         otpExpiry.start();
         identityProgress.start();
         mobileMoneySweep.start();
+        privacy.start();
       },
       stop: async () => {
+        await privacy.stop();
         await mobileMoneySweep.stop();
         await identityProgress.stop();
         await livenessExpiry.stop();

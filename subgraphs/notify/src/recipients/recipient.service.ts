@@ -5,6 +5,7 @@ import { paginate, type Connection, type ConnectionArgs } from '../../../../plat
 import type { PushTarget, WebPushSubscription } from '../channels/channel.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { Recipient } from './recipient.entity.js';
+import type { Sql } from '../../../../platform/db/transaction.js';
 import { isE164, isEmail } from './recipient.address.js';
 
 export interface RecipientCommand {
@@ -46,6 +47,15 @@ export function addressingOf(r: Pick<Recipient, 'id' | 'email' | 'phone' | 'push
       ...r.webPushSubscriptions.map((subscription): PushTarget => ({ type: 'webpush', subscription })),
     ],
   };
+}
+
+/** Erasure: the recipient profile whose id is the user's goes; returns the addresses it held (messages sent to them go too). */
+export async function eraseRecipient(db: Sql, tenant: Tenant, userId: string): Promise<{ erased: number; addresses: string[] }> {
+  const { rows } = await db.query<{ email: string | null; phone: string | null }>(
+    `delete from notify.recipients where organization_id = $1 and environment = $2 and id = $3 returning email, phone`,
+    [tenant.organizationId, tenant.environment, userId],
+  );
+  return { erased: rows.length, addresses: rows.flatMap((r) => [r.email, r.phone]).filter((a): a is string => Boolean(a)) };
 }
 
 export class RecipientService {

@@ -31,7 +31,7 @@ export function addressService(ctx: Ctx, access: 'read' | 'write'): AddressServi
 }
 
 const fromSnapshot = (s: Record<string, unknown>) =>
-  reviveDates<AddressVerificationType>(s, ['checkedAt', 'completedAt', 'reviewedAt', 'createdAt', 'updatedAt']);
+  reviveDates<AddressVerificationType>(s, ['checkedAt', 'completedAt', 'reviewedAt', 'documentDeletedAt', 'createdAt', 'updatedAt']);
 
 /** Events of one record (`id`), of one user (`userId`) or of the whole organization. */
 const subscribe =
@@ -82,9 +82,13 @@ export class AddressResolver {
     return a.documentAgeDays ?? null;
   }
 
-  @FieldResolver(() => String, { description: 'Where the document image is served (GET with your API key; only to your organization)' })
-  documentImageUrl(@Root() a: AddressVerificationType): string {
-    return fileUrl(a.fileId);
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'Where the document image is served (GET with your API key; only to your organization); null once deleted (erasure of the user, or retention)',
+  })
+  documentImageUrl(@Root() a: AddressVerificationType): string | null {
+    return a.documentDeletedAt ? null : fileUrl(a.fileId);
   }
 
   @Mutation(() => CreateAddressVerificationPayload, {

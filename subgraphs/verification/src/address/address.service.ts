@@ -11,7 +11,12 @@ import { isCountryCode } from '../ip/geolocation.js';
 import { readImage } from '../vision/images.js';
 import type { AddressDocumentType } from './address-decision.js';
 import { AddressVerification } from './address.entity.js';
-import { recordAddressEvent } from './address.events.js';
+import { addressSnapshot, recordAddressEvent } from './address.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
+import type pg from 'pg';
 import { ADDRESS_LIFECYCLE, type AddressStatus, type AddressTrigger } from './address.lifecycle.js';
 import { fetchDocument, type FetchLimits } from './document-fetch.js';
 
@@ -46,7 +51,7 @@ const keptUrl = (url: string) => {
   return `${u.protocol}//${u.host}${u.pathname}`;
 };
 
-export class AddressService {
+export class AddressService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -100,6 +105,40 @@ export class AddressService {
       await this.deps.jobs.enqueueCheck(em, address.id);
       return address;
     });
+  }
+
+  /** The user's proofs of address with what was read, the image as a link (served to the organization only). */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(AddressVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map((a) => ({ ...addressSnapshot(a), documentImageUrl: a.documentDeletedAt ? null : fileUrl(a.fileId) }));
+  }
+
+  /** The document (image, URL), the addresses (declared and read) and the comparison quoting them go; the outcome stays. */
+  eraseUser(user: ErasedUser): Promise<number> {
+    return updateDroppingFiles(
+      sqlOf(this.em),
+      this.deps.files,
+      ADDRESS_FILE_OWNER,
+      `update verification.address_verifications
+          set user_id = $4, document_url = null, expected_address = null, extracted_data = null, address_match_explanation = null,
+              review_notes = null, document_deleted_at = coalesce(document_deleted_at, now())
+        where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
+      [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
+    );
+  }
+
+  /** Retention: the images of every organization's proofs of address past its `documents` period (the records stay). */
+  static expireDocuments(pool: pg.Pool, files: FileService): Promise<number> {
+    return expireFiles(
+      pool,
+      files,
+      ADDRESS_FILE_OWNER,
+      `update verification.address_verifications set document_deleted_at = now()
+        where id in (select a.id from verification.address_verifications a
+                      where a.document_deleted_at is null and a.status <> 'PROCESSING' and ${pastRetention('documents', 'a', 'created_at')}
+                      limit ${RETENTION_CHUNK} for update skip locked)
+        returning id`,
+    );
   }
 
   find(id: string): Promise<AddressVerification | null> {

@@ -235,8 +235,8 @@ export class AmlScreeningType {
   @Field({ description: 'Your identifier of the person screened' })
   userId!: string;
 
-  @Field({ description: 'The name screened' })
-  fullName!: string;
+  @Field(() => String, { nullable: true, description: 'The name screened; null once the person was erased (eraseUser)' })
+  fullName?: string | null;
 
   @Field(() => LocalDate, { nullable: true, description: 'The date of birth given, compared with the listed ones' })
   dateOfBirth?: string | null;

@@ -29,11 +29,12 @@ export class BusinessVerification {
   @Property({ type: 'text' })
   userId!: string;
 
-  @Property({ type: 'text' })
-  businessName!: string;
+  /** Null once the user was erased (eraseUser), as the registration number. */
+  @Property({ type: 'text', nullable: true })
+  businessName?: string | null;
 
-  @Property({ type: 'text' })
-  registrationNumber!: string;
+  @Property({ type: 'text', nullable: true })
+  registrationNumber?: string | null;
 
   @Property({ type: 'text' })
   country!: string;
@@ -122,8 +123,9 @@ export class BusinessPerson {
   @Property({ type: 'integer' })
   position!: number;
 
-  @Property({ type: 'text' })
-  fullName!: string;
+  /** Null once the user who declared the business was erased (eraseUser). */
+  @Property({ type: 'text', nullable: true })
+  fullName?: string | null;
 
   /** A director's role (Form B: position). */
   @Property({ type: 'text', nullable: true })

@@ -9,7 +9,11 @@ import { dateOfBirthError } from '../aml/aml.validation.js';
 import { isCountryCode } from '../ip/geolocation.js';
 import { INITIAL_STEPS, type PersonScreening } from './business-rules.js';
 import { BusinessPerson, BusinessVerification, type BusinessType, type ControlType } from './business.entity.js';
-import { recordBusinessEvent, type BusinessView } from './business.events.js';
+import { businessSnapshot, recordBusinessEvent, type BusinessView } from './business.events.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import type pg from 'pg';
 import { BUSINESS_LIFECYCLE, DECLARABLE_STATUSES, type BusinessStatus } from './business.lifecycle.js';
 import { applyProgress } from './business.progress.js';
 import type { BusinessRegistries } from './registries.js';
@@ -85,7 +89,7 @@ function personErrors(p: PersonFields, at: string): string[] {
 const sum = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) * 1000) / 1000;
 
 /** Business verification (KYB): the declared business, its directors and UBOs, the registry lookup and the screenings. */
-export class BusinessService {
+export class BusinessService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -281,6 +285,48 @@ export class BusinessService {
         return { amlScreeningId: null, screeningStatus: 'UNAVAILABLE', matchCount: 0 };
       throw err;
     }
+  }
+
+  /** The businesses the user declared, with their directors and UBOs and the registry's answer. */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(BusinessVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const people = await this.peopleIn(
+      this.em,
+      all.map((b) => b.id),
+    );
+    return all.map((business) => businessSnapshot({ business, people: people.filter((p) => p.businessId === business.id) }));
+  }
+
+  /**
+   * The KYB details go: the business's name, numbers and the registry's answer, and the directors'
+   * and UBOs' identities; the steps, statuses and screening outcomes stay. A lookup not yet made is
+   * not made any more.
+   */
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    const { rows } = await sqlOf(this.em).query<{ n: number }>(
+      `with businesses as (
+         update verification.business_verifications
+            set user_id = $4, business_name = null, registration_number = null, tax_id = null, registry_data = null, review_notes = null
+          where organization_id = $1 and environment = $2 and user_id = $3 returning id),
+       people as (
+         update verification.business_people set full_name = null, date_of_birth = null, nationality = null, id_number = null
+          where business_id in (select id from businesses) returning 1)
+       select ((select count(*) from businesses) + (select count(*) from people))::int as n`,
+      [this.tenant.organizationId, this.tenant.environment, userId, pseudonym],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Retention: the registries' answers past every organization's `providerResponses` period (the outcome stays). */
+  static expireRegistryAnswers(pool: pg.Pool): Promise<number> {
+    return untilDone(async () => {
+      const { rowCount } = await pool.query(
+        `update verification.business_verifications set registry_data = null
+          where id in (select b.id from verification.business_verifications b
+                        where b.registry_data is not null and ${pastRetention('providerResponses', 'b', 'created_at')} limit ${RETENTION_CHUNK})`,
+      );
+      return rowCount ?? 0;
+    });
   }
 
   async find(id: string): Promise<BusinessView | null> {

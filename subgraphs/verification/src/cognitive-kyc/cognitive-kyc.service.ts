@@ -14,7 +14,8 @@ import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
 import { decideCognitiveKyc, documentTypeOfMrzCode, type CognitiveKycDecision } from './cognitive-kyc-check.js';
 import { CognitiveKycCheck } from './cognitive-kyc.entity.js';
-import { recordCognitiveKycEvent } from './cognitive-kyc.events.js';
+import { cognitiveKycSnapshot, recordCognitiveKycEvent } from './cognitive-kyc.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { COGNITIVE_KYC_LIFECYCLE, type CognitiveKycStatus, type CognitiveKycTrigger } from './cognitive-kyc.lifecycle.js';
 import { FraudHistoryService, type FraudHistory, type FraudSearch } from './fraud-history.js';
 
@@ -41,7 +42,7 @@ const TRIGGER_OF: Record<CognitiveKycDecision, CognitiveKycTrigger> = {
   MANUAL_REVIEW: 'check.flagged',
 };
 
-export class CognitiveKycService {
+export class CognitiveKycService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -139,6 +140,20 @@ export class CognitiveKycService {
       documentNumber: trimmed(search.documentNumber)?.toUpperCase(),
       fullName: trimmed(search.fullName),
     });
+  }
+
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(CognitiveKycCheck, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map(cognitiveKycSnapshot);
+  }
+
+  /** The fields read and the selfie's face description go; the decision, indicators and scores stay. */
+  eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    return this.em.nativeUpdate(
+      CognitiveKycCheck,
+      { userId, ...this.tenant },
+      { userId: pseudonym, documentFields: {}, documentNumber: null, fullNameKey: null, selfieEmbedding: [], reviewNotes: null },
+    );
   }
 
   find(id: string): Promise<CognitiveKycCheck | null> {

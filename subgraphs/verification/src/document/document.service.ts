@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
+import type pg from 'pg';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -11,7 +12,11 @@ import { isCountryCode } from '../ip/geolocation.js';
 import { readImage } from '../vision/images.js';
 import type { DocumentType } from './document-check.js';
 import { DocumentVerification } from './document.entity.js';
-import { recordDocumentEvent } from './document.events.js';
+import { documentSnapshot, recordDocumentEvent } from './document.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
 import { DOCUMENT_LIFECYCLE, type DocumentStatus, type DocumentTrigger } from './document.lifecycle.js';
 
 export const DOCUMENT_FILE_OWNER = 'document';
@@ -35,7 +40,7 @@ export interface DocumentReview {
   reviewNotes: string;
 }
 
-export class DocumentService {
+export class DocumentService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -132,6 +137,30 @@ export class DocumentService {
     return this.em.find(DocumentVerification, { $or: any, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   }
 
+  /** The user's documents with what was read from them, their images as links (served to the organization only). */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(DocumentVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map((d) => ({
+      ...documentSnapshot(d),
+      frontImageUrl: d.imagesDeletedAt ? null : fileUrl(d.frontFileId),
+      backImageUrl: d.imagesDeletedAt || !d.backFileId ? null : fileUrl(d.backFileId),
+    }));
+  }
+
+  /** The images go for good, and what was read from them (fields, the portrait's face description); the decision stays. */
+  eraseUser(user: ErasedUser): Promise<number> {
+    return updateDroppingFiles(
+      sqlOf(this.em),
+      this.deps.files,
+      DOCUMENT_FILE_OWNER,
+      `update verification.document_verifications
+          set user_id = $4, extracted_data = null, full_name_key = null, face_embedding = null, review_notes = null,
+              images_deleted_at = coalesce(images_deleted_at, now())
+        where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
+      [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
+    );
+  }
+
   review(id: string, review: DocumentReview): Promise<DocumentVerification> {
     return this.apply(id, review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected', (d, now) => {
       Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
@@ -148,6 +177,20 @@ export class DocumentService {
     return this.apply(id, 'images.deleted', (d, now) => {
       d.imagesDeletedAt ??= now;
     });
+  }
+
+  /** Retention: the images of every organization's documents past its `documents` period are deleted (the records stay). */
+  static expireImages(pool: pg.Pool, files: FileService): Promise<number> {
+    return expireFiles(
+      pool,
+      files,
+      DOCUMENT_FILE_OWNER,
+      `update verification.document_verifications set images_deleted_at = now()
+        where id in (select d.id from verification.document_verifications d
+                      where d.images_deleted_at is null and ${pastRetention('documents', 'd', 'created_at')}
+                      limit ${RETENTION_CHUNK} for update skip locked)
+        returning id`,
+    );
   }
 
   /** Every status change: lock, check the lifecycle table, change, record the event — one transaction. */

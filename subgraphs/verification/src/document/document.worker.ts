@@ -1,3 +1,4 @@
+import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
@@ -83,12 +84,15 @@ export class DocumentWorker implements DocumentJobs {
     const outcome = decideReadings({ documentType, documentCountry, front: frontReading, back: backReading, today });
     await this.move(documentId, TRIGGER_OF[outcome.decision], (d, now) => {
       Object.assign(d, {
-        extractedData: outcome.extractedData,
-        fullNameKey: nameKey(outcome.extractedData.fullName),
+        // the user was erased while the check ran: the decision is kept, what was read is not
+        ...(!isErasedUserId(d.userId) && {
+          extractedData: outcome.extractedData,
+          fullNameKey: nameKey(outcome.extractedData.fullName),
+          faceEmbedding: frontReading.embedding,
+        }),
         confidence: outcome.confidence,
         reasons: outcome.reasons,
         checks: outcome.checks,
-        faceEmbedding: frontReading.embedding,
         checkedAt: now,
         ...(outcome.decision === 'VERIFIED' && { verifiedAt: now }),
       });

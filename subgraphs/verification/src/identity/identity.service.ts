@@ -6,7 +6,8 @@ import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { IdentityVerification, type IdentityTier } from './identity.entity.js';
 import { ACTIVE_STATUSES, IDENTITY_LIFECYCLE, type IdentityStatus, type IdentityTrigger } from './identity.lifecycle.js';
-import { recordIdentityEvent } from './identity.events.js';
+import { identitySnapshot, recordIdentityEvent } from './identity.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 
 export interface ReviewCommand {
   decision: 'VERIFIED' | 'REJECTED';
@@ -14,7 +15,7 @@ export interface ReviewCommand {
   reviewNotes: string;
 }
 
-export class IdentityService {
+export class IdentityService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -75,6 +76,16 @@ export class IdentityService {
       },
       page,
     );
+  }
+
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(IdentityVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map(identitySnapshot);
+  }
+
+  /** Decisions, steps and scores stay; the user id becomes the pseudonym, a reviewer's notes (free text) go. */
+  eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    return this.em.nativeUpdate(IdentityVerification, { userId, ...this.tenant }, { userId: pseudonym, reviewNotes: null });
   }
 
   review(id: string, cmd: ReviewCommand): Promise<IdentityVerification> {

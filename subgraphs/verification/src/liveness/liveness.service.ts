@@ -13,6 +13,12 @@ import { faceMatchScore } from '../vision/face-match.js';
 import { LivenessSession, type LivenessChallenge, type LivenessPhoto } from './liveness.entity.js';
 import { LIVENESS_LIFECYCLE, type LivenessStatus, type LivenessTrigger } from './liveness.lifecycle.js';
 import { recordLivenessEvent } from './liveness.events.js';
+import { livenessRecord } from './liveness.record.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
+import type pg from 'pg';
 import {
   CHALLENGE_INSTRUCTIONS,
   decide,
@@ -56,7 +62,11 @@ const newChallenge = (type: ChallengeType): LivenessChallenge => ({
 /** NOT_FOUND for an unknown token or another tenant's (the message names the field for userErrors). */
 const unknownToken = () => new AppError('NOT_FOUND', 'sessionToken names no liveness session');
 
-export class LivenessService {
+/** What a session's photos keep once the photos are gone: that there was a reference selfie, and when. */
+const PHOTOS_GONE = `frames = '[]', reference = case when reference is null then null
+  else jsonb_build_object('fileId', reference -> 'fileId', 'receivedAt', reference -> 'receivedAt') end`;
+
+export class LivenessService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -86,6 +96,47 @@ export class LivenessService {
   }
 
   /** The caller's session with this id, or null. */
+  /** The user's sessions as clients read them, with links to the photos still held (served to the organization only). */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(LivenessSession, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return Promise.all(
+      all.map(async (s) => ({
+        ...(JSON.parse(JSON.stringify(livenessRecord(s))) as Record<string, unknown>),
+        photos: (await this.deps.files.ofOwner(this.tenant, LIVENESS_FILE_OWNER, s.id)).map((f) => ({ role: f.role, url: fileUrl(f.id) })),
+      })),
+    );
+  }
+
+  /**
+   * The photos go (files, face readings and descriptions); the verdict and its scores stay. An open
+   * session ends now: nothing more can be added to it.
+   */
+  eraseUser(user: ErasedUser): Promise<number> {
+    return updateDroppingFiles(
+      sqlOf(this.em),
+      this.deps.files,
+      LIVENESS_FILE_OWNER,
+      `update verification.liveness_sessions set user_id = $4, ${PHOTOS_GONE}, expires_at = least(expires_at, now())
+        where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
+      [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
+    );
+  }
+
+  /** Retention: the photos of every organization's finished sessions past its `livenessFrames` period. */
+  static expirePhotos(pool: pg.Pool, files: FileService): Promise<number> {
+    return expireFiles(
+      pool,
+      files,
+      LIVENESS_FILE_OWNER,
+      `update verification.liveness_sessions set ${PHOTOS_GONE}
+        where id in (select s.id from verification.liveness_sessions s
+                      where s.status <> 'IN_PROGRESS' and (s.frames <> '[]' or s.reference ? 'embedding')
+                        and ${pastRetention('livenessFrames', 's', 'created_at')}
+                      limit ${RETENTION_CHUNK} for update skip locked)
+        returning id`,
+    );
+  }
+
   find(id: string): Promise<LivenessSession | null> {
     return isUuid(id) ? this.em.findOne(LivenessSession, { id, ...this.tenant }) : Promise.resolve(null);
   }

@@ -21,9 +21,9 @@ export class MobileMoneyVerification {
   @Property({ type: 'text' })
   userId!: string;
 
-  /** E.164 */
-  @Property({ type: 'text' })
-  phoneNumber!: string;
+  /** E.164; null once the user was erased */
+  @Property({ type: 'text', nullable: true })
+  phoneNumber?: string | null;
 
   @Property({ type: 'text' })
   provider!: MobileMoneyProvider;

@@ -21,9 +21,9 @@ export class OtpVerification {
   @Property({ type: 'text' })
   userId!: string;
 
-  /** The E.164 number or the email address */
-  @Property({ type: 'text' })
-  address!: string;
+  /** The E.164 number or the email address; null once the user was erased. */
+  @Property({ type: 'text', nullable: true })
+  address?: string | null;
 
   /** phone: SMS, VOICE or WHATSAPP; email: EMAIL */
   @Property({ type: 'text' })

@@ -18,8 +18,9 @@ export class WatchlistSubscription {
   @Property({ type: 'text' })
   userId!: string;
 
-  @Property({ type: 'text' })
-  fullName!: string;
+  /** Null once the user was erased (eraseUser). */
+  @Property({ type: 'text', nullable: true })
+  fullName?: string | null;
 
   @Property({ type: 'text', nullable: true })
   dateOfBirth?: string | null;
