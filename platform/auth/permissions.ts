@@ -17,6 +17,7 @@ const VERIFICATION_AREAS = [
   'biometrics',
   'cognitive_kyc',
   'webhooks',
+  'audit',
 ] as const;
 
 const SERVICE_PERMISSIONS: Record<ServiceName, readonly string[]> = {

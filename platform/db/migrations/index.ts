@@ -20,6 +20,8 @@ import { Migration20261128030000Business } from './Migration20261128030000Busine
 import { Migration20261128040000Address } from './Migration20261128040000Address.js';
 import { Migration20261128050000NotifyChannels } from './Migration20261128050000NotifyChannels.js';
 import { Migration20261129070000ListPublishedOn } from './Migration20261129070000ListPublishedOn.js';
+import { Migration20261201000000Encryption } from './Migration20261201000000Encryption.js';
+import { Migration20261201010000Audit } from './Migration20261201010000Audit.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -45,4 +47,6 @@ export const migrations = [
   { name: 'Migration20261128040000Address', class: Migration20261128040000Address },
   { name: 'Migration20261128050000NotifyChannels', class: Migration20261128050000NotifyChannels },
   { name: 'Migration20261129070000ListPublishedOn', class: Migration20261129070000ListPublishedOn },
+  { name: 'Migration20261201000000Encryption', class: Migration20261201000000Encryption },
+  { name: 'Migration20261201010000Audit', class: Migration20261201010000Audit },
 ];

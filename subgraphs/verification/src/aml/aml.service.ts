@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { AppError, invalid, notFound } from '../../../../platform/errors.js';
@@ -237,7 +238,7 @@ export class AmlService {
   }
 
   /** A reviewer marks one match a true or false positive; the screening follows the lifecycle table. */
-  async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand): Promise<AmlView> {
+  async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand, actor: AuditActor): Promise<AmlView> {
     await this.get(screeningId);
     return this.em.transactional(async (em) => {
       const screening = await em.findOneOrFail(
@@ -269,6 +270,16 @@ export class AmlService {
       // the flush sets updatedAt (onUpdate): the event's snapshot must show the row as stored
       await em.flush();
       recordAmlEvent(em, t.event, screening, hits);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'aml_match.resolved',
+        actor,
+        reviewer: cmd.resolvedBy,
+        resourceType: 'aml_screening',
+        resourceId: screening.id,
+        userId: screening.userId,
+        details: { matchId: hit.id, resolution: cmd.resolution, status: screening.status },
+      });
       return { screening, hits };
     });
   }

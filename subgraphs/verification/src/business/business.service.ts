@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { AppError, conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
@@ -319,7 +320,7 @@ export class BusinessService {
   }
 
   /** A reviewer settles a business in MANUAL_REVIEW (409 from any other status): lock, lifecycle, change, event — one transaction. */
-  async review(id: string, review: BusinessReview): Promise<BusinessView> {
+  async review(id: string, review: BusinessReview, actor: AuditActor): Promise<BusinessView> {
     await this.get(id);
     return this.em.transactional(async (em) => {
       const business = await em.findOneOrFail(
@@ -342,6 +343,16 @@ export class BusinessService {
       await em.flush();
       const view = { business, people: await this.peopleIn(em, [id]) };
       recordBusinessEvent(em, event, view);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'business_verification.reviewed',
+        actor,
+        reviewer: review.reviewedBy,
+        resourceType: 'business_verification',
+        resourceId: business.id,
+        userId: business.userId,
+        details: { decision: review.decision, status: business.status },
+      });
       return view;
     });
   }

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -71,6 +72,7 @@ export class DocumentService {
       const store = (role: string, jpeg: Buffer) =>
         this.deps.files.store(sqlOf(em), this.tenant, {
           ownerType: DOCUMENT_FILE_OWNER,
+          userId: document.userId,
           ownerId: document.id,
           role,
           contentType: 'image/jpeg',
@@ -120,23 +122,39 @@ export class DocumentService {
 
   /**
    * The organization's documents of a user, of a document number (as read) or of a name (its
-   * `nameKey`), newest first, at most `limit`; none when nothing is asked.
+   * `nameKey`) — both by their blind index —, newest first, at most `limit`; none when nothing is asked.
    */
-  matching(search: { userId?: string | null; documentNumber?: string | null; fullNameKey?: string | null }, limit: number) {
+  matching(search: { userId?: string | null; documentNumberIndex?: string | null; fullNameKey?: string | null }, limit: number) {
     const any = [
       ...(search.userId ? [{ userId: search.userId }] : []),
-      ...(search.documentNumber ? [{ extractedData: { documentNumber: search.documentNumber } }] : []),
+      ...(search.documentNumberIndex ? [{ documentNumberIndex: search.documentNumberIndex }] : []),
       ...(search.fullNameKey ? [{ fullNameKey: search.fullNameKey }] : []),
     ];
     if (!any.length) return Promise.resolve([]);
     return this.em.find(DocumentVerification, { $or: any, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   }
 
-  review(id: string, review: DocumentReview): Promise<DocumentVerification> {
-    return this.apply(id, review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected', (d, now) => {
-      Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
-      if (review.decision === 'VERIFIED') d.verifiedAt = now;
-    });
+  /** A reviewer's decision, recorded in the audit trail with it (`actor`: the key or session that sent it). */
+  review(id: string, review: DocumentReview, actor: AuditActor): Promise<DocumentVerification> {
+    return this.apply(
+      id,
+      review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected',
+      (d, now) => {
+        Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
+        if (review.decision === 'VERIFIED') d.verifiedAt = now;
+      },
+      (em, d) =>
+        recordAudit(em, {
+          ...tenantColumns(this.tenant),
+          action: 'document_verification.reviewed',
+          actor,
+          reviewer: review.reviewedBy,
+          resourceType: 'document_verification',
+          resourceId: d.id,
+          userId: d.userId,
+          details: { decision: review.decision, status: d.status },
+        }),
+    );
   }
 
   /** Deletes the document's images (the bytes; the record and its extracted data stay). */
@@ -155,6 +173,7 @@ export class DocumentService {
     id: string,
     trigger: DocumentTrigger,
     change: (d: DocumentVerification, now: Date) => void,
+    audit?: (em: EntityManager, d: DocumentVerification) => Promise<void>,
   ): Promise<DocumentVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
@@ -168,6 +187,7 @@ export class DocumentService {
       d.status = status;
       await em.flush();
       recordDocumentEvent(em, event, d);
+      await audit?.(em, d);
       return d;
     });
   }

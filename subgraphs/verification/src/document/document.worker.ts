@@ -6,7 +6,7 @@ import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
-import { nameKey, type DocumentOutcome } from './document-check.js';
+import type { DocumentOutcome } from './document-check.js';
 import { decideReadings, DocumentReader } from './document-reader.js';
 import { DocumentVerification } from './document.entity.js';
 import { recordDocumentEvent } from './document.events.js';
@@ -84,7 +84,6 @@ export class DocumentWorker implements DocumentJobs {
     await this.move(documentId, TRIGGER_OF[outcome.decision], (d, now) => {
       Object.assign(d, {
         extractedData: outcome.extractedData,
-        fullNameKey: nameKey(outcome.extractedData.fullName),
         confidence: outcome.confidence,
         reasons: outcome.reasons,
         checks: outcome.checks,

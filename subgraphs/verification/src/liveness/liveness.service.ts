@@ -185,6 +185,7 @@ export class LivenessService {
   ): Promise<Pick<LivenessPhoto, 'fileId' | 'receivedAt'>> {
     const file = await this.deps.files.store(sqlOf(em), this.tenant, {
       ownerType: LIVENESS_FILE_OWNER,
+      userId: s.userId,
       ownerId: s.id,
       role,
       contentType: 'image/jpeg',

@@ -1,10 +1,11 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import type { ListKind } from '../../../../screening/index.js';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { ScreeningSearch } from '../aml/aml.service.js';
 import { dateOfBirthError } from '../aml/aml.validation.js';
 import { isCountryCode } from '../ip/geolocation.js';
@@ -275,13 +276,23 @@ export class WatchlistService {
   }
 
   /** OPEN → REVIEWED or DISMISSED, with the reviewer and a note. */
-  async reviewAlert(id: string, cmd: ReviewAlertCommand): Promise<WatchlistAlert> {
+  async reviewAlert(id: string, cmd: ReviewAlertCommand, actor: AuditActor): Promise<WatchlistAlert> {
     await this.getAlert(id);
     return this.em.transactional(async (em) => {
       const alert = await em.findOneOrFail(WatchlistAlert, { id, ...this.tenant }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       const t = ALERT_LIFECYCLE.fire(alert.status, cmd.status === 'REVIEWED' ? 'review' : 'dismiss');
       Object.assign(alert, { status: t.status, reviewedBy: cmd.reviewedBy, reviewNote: cmd.note, reviewedAt: new Date() });
       recordAlertEvent(em, t.event, alert);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'watchlist_alert.reviewed',
+        actor,
+        reviewer: cmd.reviewedBy,
+        resourceType: 'watchlist_alert',
+        resourceId: alert.id,
+        userId: alert.userId,
+        details: { status: alert.status },
+      });
       return alert;
     });
   }
