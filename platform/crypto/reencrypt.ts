@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
 import type { Keyring } from './keyring.js';
-import { organizationIndex, sealedTables, type SealedTable } from './sealed-columns.js';
+import { indexOf, sealedTables, type SealedTable } from './sealed-columns.js';
 
 // table and column names below come from the declarations in code (sealedEntity/sealedTable), never from input
 const BATCH = 200;
@@ -19,13 +19,14 @@ export async function sealLegacyColumns(pool: pg.Pool, keyring: Keyring): Promis
     const pending = fields.map((f) => `${f.legacyColumn!} is not null`).join(' or ');
     for (;;) {
       const done = await inTransaction(pool, async (client) => {
-        const { rows } = await client.query<Record<string, unknown> & { id: unknown; organization_id: string }>(
-          `select ${table.id} as id, organization_id, ${fields.map((f) => f.legacyColumn!).join(', ')}
+        // rows by ctid: every table has one, whatever its key; stable while the row is locked
+        const { rows } = await client.query<Record<string, unknown> & { row: string; organization_id: string }>(
+          `select ctid::text as row, organization_id, ${fields.map((f) => f.legacyColumn!).join(', ')}
              from ${table.table} where ${pending} limit ${BATCH} for update skip locked`,
         );
         for (const row of rows) {
           const sets: string[] = [];
-          const values: unknown[] = [row.id];
+          const values: unknown[] = [row.row];
           const set = (column: string, value: unknown) => {
             values.push(value);
             sets.push(`${column} = $${values.length}`);
@@ -37,11 +38,11 @@ export async function sealLegacyColumns(pool: pg.Pool, keyring: Keyring): Promis
             set(field.column, await keyring.sealJson(row.organization_id, plain));
             for (const index of field.indexes ?? []) {
               const searched = index.of(plain);
-              set(index.column, searched ? await organizationIndex(keyring, row.organization_id, index.scope, searched) : null);
+              set(index.column, searched ? await indexOf(keyring, row.organization_id, index, searched) : null);
             }
             set(field.legacyColumn!, null);
           }
-          await client.query(`update ${table.table} set ${sets.join(', ')} where ${table.id} = $1`, values);
+          await client.query(`update ${table.table} set ${sets.join(', ')} where ctid = $1::tid`, values);
         }
         return rows.length;
       });
@@ -76,25 +77,26 @@ async function reencryptColumn(
   column: string,
 ): Promise<number> {
   let moved = 0;
-  let after: unknown = null;
+  let after = '(0,0)';
   for (;;) {
-    // keyset by id: a row a concurrent write left behind is not read again and again
-    const { rows } = await pool.query<{ id: unknown; value: string }>(
-      `select ${table.id} as id, ${column} as value from ${table.table}
-        where organization_id = $1 and ${column} is not null and ${column} not like $2
-          and ($3::text is null or ${table.id}::text > $3::text)
-        order by ${table.id}::text limit ${BATCH}`,
-      [organizationId, `enc:v${current}:%`, after === null ? null : String(after)],
+    // by ctid (every table has one, whatever its key); a row updated meanwhile moves to a new ctid
+    // and was sealed with the newest version by whoever updated it
+    const { rows } = await pool.query<{ row: string; value: string }>(
+      `select ctid::text as row, ${column} as value from ${table.table}
+        where organization_id = $1 and ${column} is not null and ${column} not like $2 and ctid > $3::tid
+        order by ctid limit ${BATCH}`,
+      [organizationId, `enc:v${current}:%`, after],
     );
     for (const row of rows) {
       const next = await keyring.seal(organizationId, await keyring.open(organizationId, row.value));
-      const { rowCount } = await pool.query(
-        `update ${table.table} set ${column} = $3 where ${table.id} = $1 and ${column} = $2`,
-        [row.id, row.value, next],
-      );
+      const { rowCount } = await pool.query(`update ${table.table} set ${column} = $3 where ctid = $1::tid and ${column} = $2`, [
+        row.row,
+        row.value,
+        next,
+      ]);
       moved += rowCount ?? 0;
     }
     if (rows.length < BATCH) return moved;
-    after = rows[rows.length - 1].id;
+    after = rows[rows.length - 1].row;
   }
 }

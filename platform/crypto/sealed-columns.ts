@@ -5,8 +5,10 @@ import type { Keyring, OrganizationKeys } from './keyring.js';
 export interface BlindIndexSpec<P> {
   property: string;
   column: string;
-  /** What `Keyring.blindIndex` digests, per organization (see `organizationIndex`). */
+  /** What `Keyring.blindIndex` digests, per organization (see `organizationIndex`) unless `global`. */
   scope: string;
+  /** One index across organizations (a limit that counts every organization's codes to one number). */
+  global?: boolean;
   /** The value searched for, normalized as searches normalize it; null: no index. */
   of(plain: P): string | null | undefined;
 }
@@ -28,8 +30,6 @@ export interface SealedField<P = any> {
 /** A table with sealed columns; rows carry `organization_id` (whose data key seals them). */
 export interface SealedTable {
   table: string;
-  /** Its primary key column. */
-  id: string;
   fields: SealedField[];
 }
 
@@ -51,6 +51,10 @@ export const sealedTables = (): SealedTable[] => [...TABLES.values()];
 /** The blind index of `value` in an organization's `scope` (indexes of two organizations never match). */
 export const organizationIndex = (keyring: Keyring, organizationId: string, scope: string, value: string): Promise<string> =>
   keyring.blindIndex(`${scope}|${organizationId}`, value);
+
+/** A column's blind index of `value`, as its spec says: per organization, or global. */
+export const indexOf = (keyring: Keyring, organizationId: string, index: BlindIndexSpec<any>, value: string): Promise<string> =>
+  index.global ? keyring.blindIndex(index.scope, value) : organizationIndex(keyring, organizationId, index.scope, value);
 
 /** What was last opened or sealed per entity and field: plaintext JSON and the sealed text it matches. */
 const memos = new WeakMap<object, Map<string, { json: string; sealed: string | null }>>();
@@ -128,7 +132,7 @@ export class SealedColumnsSubscriber implements EventSubscriber {
       entity[field.sealed] = next;
       for (const index of field.indexes ?? []) {
         const searched = value === null ? null : index.of(value);
-        entity[index.property] = searched ? await organizationIndex(this.keyring, entity.organizationId, index.scope, searched) : null;
+        entity[index.property] = searched ? await indexOf(this.keyring, entity.organizationId, index, searched) : null;
       }
       memoOf(entity).set(field.plain, { json, sealed: next });
     }

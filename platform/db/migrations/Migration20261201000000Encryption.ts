@@ -43,5 +43,31 @@ export class Migration20261201000000Encryption extends Migration {
       drop column document_number`);
     this.addSql(`create index cognitive_kyc_checks_document_number_idx
       on verification.cognitive_kyc_checks (organization_id, environment, document_number_index)`);
+
+    // liveness: the photos' face descriptions (reference selfie and frames)
+    this.addSql(`alter table verification.liveness_sessions
+      add column reference_sealed text,
+      add column frames_sealed text,
+      alter column frames drop default,
+      alter column frames drop not null`);
+    // biometric dedup: the enrolled face vector (pgvector's embedding_vector, where present, is the search index)
+    this.addSql(`alter table verification.biometric_enrollments
+      add column embedding_sealed text,
+      alter column embedding drop not null`);
+    // phone and email verifications: the address, counted by blind index for the per-address limit
+    this.addSql(`alter table verification.otp_verifications
+      add column address_sealed text,
+      add column address_index text,
+      alter column address drop not null`);
+    this.addSql(`drop index verification.otp_verifications_address_idx`);
+    this.addSql(`create index otp_verifications_address_idx on verification.otp_verifications (kind, address_index, last_sent_at desc)`);
+    // mobile money: the number
+    this.addSql(`alter table verification.mobile_money_verifications
+      add column phone_number_sealed text,
+      alter column phone_number drop not null`);
+    // dates of birth (and the identity numbers of business people)
+    this.addSql(`alter table verification.aml_screenings add column date_of_birth_sealed text`);
+    this.addSql(`alter table verification.watchlist_subscriptions add column date_of_birth_sealed text`);
+    this.addSql(`alter table verification.business_people add column date_of_birth_sealed text, add column id_number_sealed text`);
   }
 }

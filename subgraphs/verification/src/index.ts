@@ -38,6 +38,8 @@ import { DocumentWorker } from './document/document.worker.js';
 import { CognitiveKycCheck } from './cognitive-kyc/cognitive-kyc.entity.js';
 import { CognitiveKycResolver, FraudHistoryResolver, resolveCognitiveKycReference } from './cognitive-kyc/cognitive-kyc.resolver.js';
 import { AuditResolver } from './audit/audit.resolver.js';
+import { EncryptionResolver } from './admin/encryption.resolver.js';
+import { KeyOperations } from '../../../platform/crypto/key-operations.js';
 import { recordAudit } from '../../../platform/audit/audit.js';
 import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js';
 import { LivenessSession } from './liveness/liveness.entity.js';
@@ -121,6 +123,7 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     BusinessDirectorResolver,
     BusinessUboResolver,
     AuditResolver,
+    EncryptionResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
@@ -213,7 +216,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       text: addressText,
       logger: rt.logger.child({ component: 'address' }),
     });
-    const faceGalleries = new FaceGalleries(await hasPgvector(rt.pool));
+    const faceGalleries = new FaceGalleries(rt.keyring, await hasPgvector(rt.pool));
     const businessRegistries = new BusinessRegistries(rt.config);
     const businessJobs = new BusinessWorker({
       orm: workerOrm,
@@ -269,6 +272,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         internalSecret: rt.internalSecret,
         files,
         keyring: rt.keyring,
+        keys: new KeyOperations(rt.pool, rt.keyring, files),
         vision,
         text,
         documentJobs,

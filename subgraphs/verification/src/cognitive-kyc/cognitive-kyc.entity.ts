@@ -92,7 +92,6 @@ export class CognitiveKycCheck {
 
 sealedEntity(CognitiveKycCheck, {
   table: 'verification.cognitive_kyc_checks',
-  id: 'id',
   fields: [
     {
       plain: 'documentFields',

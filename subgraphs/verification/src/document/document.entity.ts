@@ -101,7 +101,6 @@ export const FULL_NAME_SCOPE = 'full-name';
 
 sealedEntity(DocumentVerification, {
   table: 'verification.document_verifications',
-  id: 'id',
   fields: [
     {
       plain: 'extractedData',

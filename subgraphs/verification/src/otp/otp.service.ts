@@ -5,7 +5,8 @@ import { AppError, conflict, rateLimited } from '../../../../platform/errors.js'
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
-import { OtpVerification } from './otp.entity.js';
+import { OTP_ADDRESS_SCOPE, OtpVerification } from './otp.entity.js';
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
 import { OTP_LIFECYCLES, type OtpKind, type OtpStatus, type OtpTrigger } from './otp.lifecycle.js';
 import { recordOtpEvent } from './otp.events.js';
 import { coolDownLeft, hashCode, judge, newCode, newLinkToken, nonceMatches, readLinkToken, retryAfterSeconds } from './otp.js';
@@ -31,6 +32,8 @@ export interface OtpDeps {
   linkBaseUrl: string;
   /** The approved WhatsApp template (and its language) codes are sent with */
   whatsapp: { template: string; language: string };
+  /** Addresses are sealed; the send limits count them by blind index */
+  keyring: Keyring;
 }
 
 export interface StartCommand {
@@ -229,10 +232,12 @@ export class OtpService {
   /** 429 with Retry-After when this address, or this organization, had too many codes in the last hour. */
   private async checkSendLimits(address: string): Promise<void> {
     const since = new Date(Date.now() - HOUR * 1000);
+    // addresses are sealed: counted by their blind index
+    const addressIndex = await this.deps.keyring.blindIndex(OTP_ADDRESS_SCOPE, address);
     const [perAddress] = await this.em.execute<Array<{ count: string; oldest: Date | null }>>(
       `select count(*) as count, min(last_sent_at) as oldest from verification.otp_verifications
-        where kind = ? and address = ? and environment = ? and last_sent_at > ?`,
-      [this.kind, address, this.tenant.environment, since],
+        where kind = ? and address_index = ? and environment = ? and last_sent_at > ?`,
+      [this.kind, addressIndex, this.tenant.environment, since],
     );
     const [perOrganization] = await this.em.execute<Array<{ count: string; oldest: Date | null }>>(
       `select count(*) as count, min(last_sent_at) as oldest from verification.otp_verifications
