@@ -847,3 +847,24 @@ export const BUSINESS_VERIFICATION = /* GraphQL */ `
     completedAt
   }
 `;
+
+export const AUDIT_ENTRY = /* GraphQL */ `
+  fragment AuditEntryFields on AuditEntry {
+    id
+    occurredAt
+    action
+    actor {
+      kind
+      clientId
+      clientName
+      sessionUserId
+    }
+    reviewer
+    resourceType
+    resourceId
+    userId
+    details
+    hash
+    previousHash
+  }
+`;

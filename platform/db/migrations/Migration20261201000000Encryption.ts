@@ -25,49 +25,40 @@ export class Migration20261201000000Encryption extends Migration {
     // null: stored before encryption (plaintext until re-encrypted)
     this.addSql(`alter table platform.files add column key_version integer`);
 
-    // documents: what was read, the portrait's face description; number and name searched by blind index
-    this.addSql(`alter table verification.document_verifications
-      add column extracted_data_sealed text,
-      add column face_embedding_sealed text,
-      add column document_number_index text`);
+    // Each personal column becomes `<column>_sealed` (with blind indexes where it is searched); the
+    // plaintext column is renamed `<column>_plaintext`, nullable, for the backfill to empty
+    const sealed: Array<[table: string, columns: string[]]> = [
+      ['verification.document_verifications', ['extracted_data', 'face_embedding']],
+      ['verification.cognitive_kyc_checks', ['document_fields', 'selfie_embedding']],
+      ['verification.liveness_sessions', ['reference', 'frames']],
+      ['verification.biometric_enrollments', ['embedding']],
+      ['verification.otp_verifications', ['address']],
+      ['verification.mobile_money_verifications', ['phone_number']],
+      ['verification.aml_screenings', ['date_of_birth']],
+      ['verification.watchlist_subscriptions', ['date_of_birth']],
+      ['verification.business_people', ['date_of_birth', 'id_number']],
+    ];
+    for (const [table, columns] of sealed) {
+      for (const column of columns) {
+        this.addSql(`alter table ${table} rename column ${column} to ${column}_plaintext`);
+        this.addSql(`alter table ${table} alter column ${column}_plaintext drop not null, alter column ${column}_plaintext drop default,
+          add column ${column}_sealed text`);
+      }
+    }
+
+    // documents and AI identity checks: the number and the name are searched by blind index
+    // (full_name_key holds one from now on; the backfill recomputes it)
+    this.addSql(`alter table verification.document_verifications add column document_number_index text`);
     this.addSql(`drop index verification.document_verifications_document_number_idx`);
     this.addSql(`create index document_verifications_document_number_idx
       on verification.document_verifications (organization_id, environment, document_number_index)`);
-    // AI identity checks: the same; document_number is redundant with the (sealed) fields
-    this.addSql(`alter table verification.cognitive_kyc_checks
-      add column document_fields_sealed text,
-      add column selfie_embedding_sealed text,
-      add column document_number_index text,
-      alter column document_fields drop not null,
-      alter column selfie_embedding drop not null,
-      drop column document_number`);
+    // the AI check's document_number repeated its (now sealed) fields
+    this.addSql(`alter table verification.cognitive_kyc_checks add column document_number_index text, drop column document_number`);
     this.addSql(`create index cognitive_kyc_checks_document_number_idx
       on verification.cognitive_kyc_checks (organization_id, environment, document_number_index)`);
-
-    // liveness: the photos' face descriptions (reference selfie and frames)
-    this.addSql(`alter table verification.liveness_sessions
-      add column reference_sealed text,
-      add column frames_sealed text,
-      alter column frames drop default,
-      alter column frames drop not null`);
-    // biometric dedup: the enrolled face vector (pgvector's embedding_vector, where present, is the search index)
-    this.addSql(`alter table verification.biometric_enrollments
-      add column embedding_sealed text,
-      alter column embedding drop not null`);
-    // phone and email verifications: the address, counted by blind index for the per-address limit
-    this.addSql(`alter table verification.otp_verifications
-      add column address_sealed text,
-      add column address_index text,
-      alter column address drop not null`);
+    // phone and email verifications: the per-address send limit counts by blind index (across organizations)
+    this.addSql(`alter table verification.otp_verifications add column address_index text`);
     this.addSql(`drop index verification.otp_verifications_address_idx`);
     this.addSql(`create index otp_verifications_address_idx on verification.otp_verifications (kind, address_index, last_sent_at desc)`);
-    // mobile money: the number
-    this.addSql(`alter table verification.mobile_money_verifications
-      add column phone_number_sealed text,
-      alter column phone_number drop not null`);
-    // dates of birth (and the identity numbers of business people)
-    this.addSql(`alter table verification.aml_screenings add column date_of_birth_sealed text`);
-    this.addSql(`alter table verification.watchlist_subscriptions add column date_of_birth_sealed text`);
-    this.addSql(`alter table verification.business_people add column date_of_birth_sealed text, add column id_number_sealed text`);
   }
 }

@@ -219,6 +219,6 @@ export class AmlBatchSubject {
 sealedEntity(AmlScreening, {
   table: 'verification.aml_screenings',
   fields: [
-    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth' },
+    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' },
   ],
 });

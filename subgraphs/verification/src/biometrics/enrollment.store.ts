@@ -16,7 +16,7 @@ sealedTable({
       plain: 'embedding',
       sealed: 'embeddingSealed',
       column: 'embedding_sealed',
-      legacyColumn: 'embedding',
+      legacyColumn: 'embedding_plaintext',
       fromLegacy: (bytes) => (bytes as Buffer).toString('base64'),
     },
   ],

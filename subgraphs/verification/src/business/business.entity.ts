@@ -170,7 +170,7 @@ export class BusinessPerson {
 sealedEntity(BusinessPerson, {
   table: 'verification.business_people',
   fields: [
-    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth' },
-    { plain: 'idNumber', sealed: 'idNumberSealed', column: 'id_number_sealed', legacyColumn: 'id_number' },
+    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' },
+    { plain: 'idNumber', sealed: 'idNumberSealed', column: 'id_number_sealed', legacyColumn: 'id_number_plaintext' },
   ],
 });

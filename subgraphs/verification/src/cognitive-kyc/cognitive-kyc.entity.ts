@@ -97,7 +97,7 @@ sealedEntity(CognitiveKycCheck, {
       plain: 'documentFields',
       sealed: 'documentFieldsSealed',
       column: 'document_fields_sealed',
-      legacyColumn: 'document_fields',
+      legacyColumn: 'document_fields_plaintext',
       indexes: [
         {
           property: 'documentNumberIndex',
@@ -108,6 +108,6 @@ sealedEntity(CognitiveKycCheck, {
         { property: 'fullNameKey', column: 'full_name_key', scope: FULL_NAME_SCOPE, of: (d: DocumentFields) => nameKey(d.fullName) },
       ],
     },
-    { plain: 'selfieEmbedding', sealed: 'selfieEmbeddingSealed', column: 'selfie_embedding_sealed', legacyColumn: 'selfie_embedding' },
+    { plain: 'selfieEmbedding', sealed: 'selfieEmbeddingSealed', column: 'selfie_embedding_sealed', legacyColumn: 'selfie_embedding_plaintext' },
   ],
 });

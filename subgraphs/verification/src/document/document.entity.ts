@@ -106,7 +106,7 @@ sealedEntity(DocumentVerification, {
       plain: 'extractedData',
       sealed: 'extractedDataSealed',
       column: 'extracted_data_sealed',
-      legacyColumn: 'extracted_data',
+      legacyColumn: 'extracted_data_plaintext',
       indexes: [
         {
           property: 'documentNumberIndex',
@@ -117,6 +117,6 @@ sealedEntity(DocumentVerification, {
         { property: 'fullNameKey', column: 'full_name_key', scope: FULL_NAME_SCOPE, of: (d: ExtractedData) => nameKey(d.fullName) },
       ],
     },
-    { plain: 'faceEmbedding', sealed: 'faceEmbeddingSealed', column: 'face_embedding_sealed', legacyColumn: 'face_embedding' },
+    { plain: 'faceEmbedding', sealed: 'faceEmbeddingSealed', column: 'face_embedding_sealed', legacyColumn: 'face_embedding_plaintext' },
   ],
 });

@@ -108,7 +108,7 @@ export class LivenessSession {
 sealedEntity(LivenessSession, {
   table: 'verification.liveness_sessions',
   fields: [
-    { plain: 'reference', sealed: 'referenceSealed', column: 'reference_sealed', legacyColumn: 'reference' },
-    { plain: 'frames', sealed: 'framesSealed', column: 'frames_sealed', legacyColumn: 'frames' },
+    { plain: 'reference', sealed: 'referenceSealed', column: 'reference_sealed', legacyColumn: 'reference_plaintext' },
+    { plain: 'frames', sealed: 'framesSealed', column: 'frames_sealed', legacyColumn: 'frames_plaintext' },
   ],
 });

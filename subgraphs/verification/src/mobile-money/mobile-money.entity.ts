@@ -88,6 +88,6 @@ export class MobileMoneyVerification {
 sealedEntity(MobileMoneyVerification, {
   table: 'verification.mobile_money_verifications',
   fields: [
-    { plain: 'phoneNumber', sealed: 'phoneNumberSealed', column: 'phone_number_sealed', legacyColumn: 'phone_number' },
+    { plain: 'phoneNumber', sealed: 'phoneNumberSealed', column: 'phone_number_sealed', legacyColumn: 'phone_number_plaintext' },
   ],
 });

@@ -104,6 +104,6 @@ export const OTP_ADDRESS_SCOPE = 'otp-address';
 sealedEntity(OtpVerification, {
   table: 'verification.otp_verifications',
   fields: [
-    { plain: 'address', sealed: 'addressSealed', column: 'address_sealed', legacyColumn: 'address', indexes: [{ property: 'addressIndex', column: 'address_index', scope: OTP_ADDRESS_SCOPE, global: true, of: (address: string) => address }] },
+    { plain: 'address', sealed: 'addressSealed', column: 'address_sealed', legacyColumn: 'address_plaintext', indexes: [{ property: 'addressIndex', column: 'address_index', scope: OTP_ADDRESS_SCOPE, global: true, of: (address: string) => address }] },
   ],
 });

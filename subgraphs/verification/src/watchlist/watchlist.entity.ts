@@ -157,6 +157,6 @@ export class WatchlistMatch {
 sealedEntity(WatchlistSubscription, {
   table: 'verification.watchlist_subscriptions',
   fields: [
-    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth' },
+    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' },
   ],
 });
