@@ -158,7 +158,7 @@ export interface AuditRow {
   organizationId: string;
   seq: string;
   environment: string;
-  occurredAt: Date;
+  occurredAt: Date | string;
   action: AuditAction;
   actorKind: AuditActor['kind'];
   actorClientId: string | null;
@@ -167,7 +167,7 @@ export interface AuditRow {
   resourceType: string;
   resourceId: string;
   userId: string | null;
-  details: AuditDetails;
+  details: AuditDetails | string;
   prevHash: string;
   hash: string;
 }
@@ -177,14 +177,15 @@ export function entryOf(row: AuditRow): AuditEntry {
     organizationId: row.organizationId,
     seq: Number(row.seq),
     environment: row.environment,
-    occurredAt: row.occurredAt,
+    // a Date from pg, a string through MikroORM's connection: one instant either way
+    occurredAt: new Date(row.occurredAt),
     action: row.action,
     actor: { kind: row.actorKind, clientId: row.actorClientId, userId: row.actorUserId },
     reviewer: row.reviewer,
     resourceType: row.resourceType,
     resourceId: row.resourceId,
     userId: row.userId,
-    details: row.details,
+    details: typeof row.details === 'string' ? (JSON.parse(row.details) as AuditDetails) : row.details,
     prevHash: row.prevHash,
     hash: row.hash,
   };

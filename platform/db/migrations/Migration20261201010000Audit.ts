@@ -30,9 +30,8 @@ export class Migration20261201010000Audit extends Migration {
       begin
         raise exception 'the audit trail is append-only: % refused', tg_op using errcode = 'insufficient_privilege';
       end $$`);
-    this.addSql(`create trigger audit_entries_append_only before update or delete on platform.audit_entries
-      for each row execute function platform.audit_entries_append_only()`);
-    this.addSql(`create trigger audit_entries_no_truncate before truncate on platform.audit_entries
+    // per statement: even one that would touch no row is refused
+    this.addSql(`create trigger audit_entries_append_only before update or delete or truncate on platform.audit_entries
       for each statement execute function platform.audit_entries_append_only()`);
 
     this.addSql(`alter table platform.files add column user_id text`);
