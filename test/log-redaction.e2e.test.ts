@@ -34,7 +34,7 @@ const needles = [
   '1984-02-29',
 ];
 
-describe('no personal data in the logs of a whole run', () => {
+describe('no personal data in the logs and metrics of a whole run', () => {
   let stack: StackProcess;
   let at: Awaited<ReturnType<typeof startAfricasTalking>>;
   const call = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
@@ -61,6 +61,7 @@ describe('no personal data in the logs of a whole run', () => {
         LOG_LEVEL: 'trace',
         // the list above only: the shipped snapshot would pause screenings while it imports
         DEFAULT_SCREENING_DATA: 'false',
+        METRICS_TOKEN: 'log-redaction-metrics-token',
         ADMIN_SECRET: admin['x-admin-secret'],
         SMS_API_URL: at.url,
         SMS_API_KEY: AT_API_KEY,
@@ -75,7 +76,7 @@ describe('no personal data in the logs of a whole run', () => {
     await at?.close();
   });
 
-  it('runs verification, screening, mobile money, risk and notify traffic with personal data, and no value reaches a log line', async () => {
+  it('runs verification, screening, mobile money, risk and notify traffic with personal data, and no value reaches a log line or a metric', async () => {
     const client = async (input: Record<string, unknown>) => {
       const res = await call('POST', '/admin/api-clients', { name: 'logs', ...input }, admin);
       expect(res.status).toBe(201);
@@ -159,7 +160,15 @@ describe('no personal data in the logs of a whole run', () => {
     expect(limited?.status).toBe(429);
     expect(JSON.stringify(limited?.body)).not.toMatch(/log-user|Zawadi/);
 
-    const output = stack.output();
+    // the metrics every service exposes after the run, and the logs
+    const metrics = await Promise.all(
+      [stack.urls.gateway, stack.urls.rest, stack.urls.verification, stack.urls.risk, stack.urls.notify].map(async (url) => {
+        const res = await fetch(new URL('/metrics', url), { headers: { authorization: 'Bearer log-redaction-metrics-token' } });
+        expect(res.status).toBe(200);
+        return res.text();
+      }),
+    );
+    const output = stack.output() + metrics.join('\n');
     // the run did log, at every level down to trace
     expect(output.split('\n').filter((line) => line.includes('"level":20')).length).toBeGreaterThan(10);
     const leaks = needles
