@@ -135,7 +135,7 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
 
   it('rotates the data key without stopping: new writes use the new version, old ones stay readable, re-encryption moves them', async () => {
     const before = await mobileMoney(PLAIN.otherPhone);
-    const rotated = await stack.rest('POST', `/admin/organizations/${organizationId}/data-key/rotate`, { reencrypt: false }, admin);
+    const rotated = await stack.rest('POST', '/admin/data-keys/rotate', { organizationId, reencrypt: false }, admin);
     expect([rotated.status, rotated.body.message]).toEqual([201, undefined]);
     expect(rotated.body).toEqual({ keyVersion: 2, reencryption: null });
     // written after the rotation: version 2; written before: still version 1, and both read back
@@ -148,7 +148,7 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
       );
     }
 
-    const moved = await stack.rest('POST', `/admin/organizations/${organizationId}/reencrypt`, undefined, admin);
+    const moved = await stack.rest('POST', '/admin/data-keys/reencrypt', { organizationId }, admin);
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ organizationId, keyVersion: 2, files: 2 });
     expect(moved.body.values).toBeGreaterThanOrEqual(4);
@@ -178,7 +178,7 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
       ]),
     );
     // an unknown organization is a 404
-    const unknown = await stack.rest('POST', `/admin/organizations/00000000-0000-4000-8000-000000000000/reencrypt`, undefined, admin);
+    const unknown = await stack.rest('POST', '/admin/data-keys/reencrypt', { organizationId: '00000000-0000-4000-8000-000000000000' }, admin);
     expect(unknown.status).toBe(404);
   });
 

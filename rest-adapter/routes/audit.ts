@@ -73,11 +73,14 @@ export const auditRoutes: Route[] = [
   },
   {
     method: 'POST',
-    path: '/admin/organizations/:organizationId/data-key/rotate',
+    path: '/admin/data-keys/rotate',
     summary:
       'Rotate an organization’s data encryption key (header X-Admin-Secret): new data uses the new version at once; stored data is re-encrypted unless reencrypt is false',
-    body: [{ name: 'reencrypt', type: 'boolean', description: 'Default true' }],
-    example: { reencrypt: true },
+    body: [
+      { name: 'organizationId', type: 'string', required: true, description: 'The organization' },
+      { name: 'reencrypt', type: 'boolean', description: 'Default true' },
+    ],
+    example: { organizationId: '0b9c2f3e-6d1a-4c8e-9f7b-2a5d8e1c4b60', reencrypt: true },
     operation: /* GraphQL */ `
       mutation RotateOrganizationDataKey($input: RotateOrganizationDataKeyInput!) {
         rotateOrganizationDataKey(input: $input) {
@@ -95,14 +98,16 @@ export const auditRoutes: Route[] = [
       }
       ${USER_ERRORS}
     `,
-    variables: ({ params, body }) => ({ input: { organizationId: params.organizationId, ...(body.reencrypt != null && { reencrypt: body.reencrypt }) } }),
+    variables: ({ body }) => ({ input: { organizationId: body.organizationId, ...(body.reencrypt != null && { reencrypt: body.reencrypt }) } }),
     result: (data) => ({ keyVersion: data.rotateOrganizationDataKey.keyVersion, reencryption: data.rotateOrganizationDataKey.reencryption }),
     status: 201,
   },
   {
     method: 'POST',
-    path: '/admin/organizations/:organizationId/reencrypt',
+    path: '/admin/data-keys/reencrypt',
     summary: 'Re-encrypt every encrypted value and file of an organization with its newest data key (header X-Admin-Secret)',
+    body: [{ name: 'organizationId', type: 'string', required: true, description: 'The organization' }],
+    example: { organizationId: '0b9c2f3e-6d1a-4c8e-9f7b-2a5d8e1c4b60' },
     operation: /* GraphQL */ `
       mutation ReencryptOrganizationData($input: ReencryptOrganizationDataInput!) {
         reencryptOrganizationData(input: $input) {
@@ -119,7 +124,7 @@ export const auditRoutes: Route[] = [
       }
       ${USER_ERRORS}
     `,
-    variables: ({ params }) => ({ input: { organizationId: params.organizationId } }),
+    variables: ({ body }) => ({ input: { organizationId: body.organizationId } }),
     result: (data) => data.reencryptOrganizationData.reencryption,
   },
 ];
