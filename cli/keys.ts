@@ -56,7 +56,9 @@ try {
   } else {
     if (command === 'rotate') console.log(`${organizationId}: data key version ${await keys.rotate(organizationId!, SYSTEM_ACTOR)}`);
     const organizations = values.all
-      ? (await pool.query<{ organization_id: string }>(`select distinct organization_id from platform.data_keys`)).rows.map((r) => r.organization_id)
+      ? (await pool.query<{ organization_id: string }>(`select distinct organization_id from platform.data_keys`)).rows.map(
+          (r) => r.organization_id,
+        )
       : command === 'reencrypt' || !values['no-reencrypt']
         ? [organizationId!]
         : [];

@@ -35,7 +35,12 @@ const schema = z.object({
   /** Master keys a rotation is moving away from: still unwrap, never wrap (comma-separated). */
   ENCRYPTION_PREVIOUS_MASTER_KEYS: z
     .string()
-    .transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    )
     .refine((keys) => keys.every(masterKeyFormat), 'ENCRYPTION_PREVIOUS_MASTER_KEYS must list keys of 32 bytes in base64 or hex')
     .optional(),
   ENCRYPTION_MASTER_KEY_FILE: z.string().optional(),

@@ -89,10 +89,7 @@ export function createLogger(
     serializers: { err: (err: Error) => scrubValues(stdSerializers.err(err)) },
     hooks: {
       logMethod(args, method) {
-        method.apply(
-          this,
-          args.map((arg) => (typeof arg === 'string' ? scrubText(arg) : arg)) as Parameters<typeof method>,
-        );
+        method.apply(this, args.map((arg) => (typeof arg === 'string' ? scrubText(arg) : arg)) as Parameters<typeof method>);
       },
     },
   };

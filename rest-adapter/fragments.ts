@@ -868,3 +868,12 @@ export const AUDIT_ENTRY = /* GraphQL */ `
     previousHash
   }
 `;
+
+export const ORGANIZATION_REENCRYPTION = /* GraphQL */ `
+  fragment OrganizationReencryptionFields on OrganizationReencryption {
+    organizationId
+    keyVersion
+    values
+    files
+  }
+`;

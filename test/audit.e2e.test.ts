@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { ADMIN_SECRET, startTestStack, type TestStack } from './support/stack.js';
-import { AMINA, idCardBack, idCardFront, td1 } from './support/documents.js';
+import { idCardForm } from './support/documents.js';
 import { portrait } from './support/faces.js';
 
 const ENTRY = `id occurredAt action actor { kind clientId clientName sessionUserId } reviewer resourceType resourceId userId details hash previousHash`;
@@ -50,10 +50,7 @@ describe('audit trail (append-only, hash-chained per organization)', () => {
     );
     expect(reviewed.status).toBe(200);
     // a document image viewed
-    const form = new FormData();
-    for (const [name, value] of Object.entries({ userId: 'audit-user-1', documentType: 'ID_CARD', documentCountry: 'KE' })) form.append(name, value);
-    form.append('frontImage', new Blob([new Uint8Array(await idCardFront(AMINA, await portrait('woman')))], { type: 'image/jpeg' }), 'f.jpg');
-    form.append('backImage', new Blob([new Uint8Array(await idCardBack(td1(AMINA)))], { type: 'image/jpeg' }), 'b.jpg');
+    const form = await idCardForm('audit-user-1', await portrait('woman'));
     const document = await stack.rest('POST', '/v1/verifications/document', form, h);
     documentId = document.body.id;
     expect((await stack.rest('GET', document.body.frontImageUrl, undefined, h)).status).toBe(200);
@@ -118,7 +115,9 @@ describe('audit trail (append-only, hash-chained per organization)', () => {
     // another organization sees none of it; a key without the audit permission is refused
     const stranger = { 'x-api-key': (await stack.createClient({ name: 'stranger' })).apiKey };
     expect((await entries(null, stranger)).data.auditEntries.totalCount).toBe(0);
-    const narrow = { 'x-api-key': (await stack.createClient({ name: 'narrow', organizationId: desk.organizationId, permissions: ['identity'] })).apiKey };
+    const narrow = {
+      'x-api-key': (await stack.createClient({ name: 'narrow', organizationId: desk.organizationId, permissions: ['identity'] })).apiKey,
+    };
     expect((await entries(null, narrow)).errors?.[0].extensions.code).toBe('FORBIDDEN');
   }, 60_000);
 

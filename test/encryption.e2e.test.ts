@@ -8,7 +8,7 @@ import { Keyring } from '../platform/crypto/keyring.js';
 import { LocalKeyProvider, masterKeyId, parseMasterKey } from '../platform/crypto/key-provider.js';
 import { masterKeyProvider } from '../platform/crypto/master-key.js';
 import { ADMIN_SECRET, eventually, startTestStack, TEST_MASTER_KEY, type TestStack } from './support/stack.js';
-import { AMINA, idCardBack, idCardFront, td1 } from './support/documents.js';
+import { idCardForm } from './support/documents.js';
 import { portrait } from './support/faces.js';
 
 /** Personal values the suite writes: none may appear in a raw row or a stored file. */
@@ -34,17 +34,7 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
     live = { 'x-api-key': client.apiKey };
     sandbox = { 'x-api-key': (await stack.createClient({ name: 'encryption sandbox', environment: 'test', organizationId })).apiKey };
 
-    const form = new FormData();
-    form.append('userId', 'enc-user-1');
-    form.append('documentType', 'ID_CARD');
-    form.append('documentCountry', 'KE');
-    const woman = await portrait('woman');
-    for (const [name, bytes] of [
-      ['frontImage', await idCardFront(AMINA, woman)],
-      ['backImage', await idCardBack(td1(AMINA))],
-    ] as const) {
-      form.append(name, new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `${name}.jpg`);
-    }
+    const form = await idCardForm('enc-user-1', await portrait('woman'));
     const created = await stack.rest('POST', '/v1/verifications/document', form, live);
     expect(created.status).toBe(201);
     documentId = created.body.id;
@@ -166,11 +156,7 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
     const document = await stack.rest('GET', `/v1/verifications/document/${documentId}`, undefined, live);
     expect(document.body.extractedData.documentNumber).toBe(PLAIN.documentNumber);
     // both operations are in the organization's audit trail
-    const audit = await gql(
-      `query { auditEntries(first: 10) { nodes { action actor { kind } details } } }`,
-      {},
-      live,
-    );
+    const audit = await gql(`query { auditEntries(first: 10) { nodes { action actor { kind } details } } }`, {}, live);
     expect(audit.data.auditEntries.nodes).toEqual(
       expect.arrayContaining([
         { action: 'DATA_KEY_ROTATED', actor: { kind: 'ADMIN' }, details: { version: 2 } },
@@ -178,7 +164,12 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
       ]),
     );
     // an unknown organization is a 404
-    const unknown = await stack.rest('POST', '/admin/data-keys/reencrypt', { organizationId: '00000000-0000-4000-8000-000000000000' }, admin);
+    const unknown = await stack.rest(
+      'POST',
+      '/admin/data-keys/reencrypt',
+      { organizationId: '00000000-0000-4000-8000-000000000000' },
+      admin,
+    );
     expect(unknown.status).toBe(404);
   });
 

@@ -3,7 +3,7 @@ import { createTestDatabase, eventually } from './support/stack.js';
 import { startStackProcess, type StackProcess } from './support/stack-process.js';
 import { AT_API_KEY, AT_USERNAME, startAfricasTalking } from './support/notify-fakes.js';
 import { listIndividuals } from './support/lists.js';
-import { AMINA, idCardBack, idCardFront, td1 } from './support/documents.js';
+import { AMINA, idCardForm } from './support/documents.js';
 import { portrait } from './support/faces.js';
 
 /**
@@ -93,7 +93,9 @@ describe('no personal data in the logs and metrics of a whole run', () => {
     expect(phone.status).toBe(201);
     await eventually(async () => (at.requests.length > 0 ? true : null));
     expect((await call('POST', `/v1/verifications/phone/${phone.body.id}/verify`, { code: '000000' }, v)).body.attemptsRemaining).toBe(2);
-    expect((await call('POST', '/v1/verifications/phone', { phoneNumber: `${PERSON.phone}99999`, userId: 'log-user' }, v)).status).toBe(400);
+    expect((await call('POST', '/v1/verifications/phone', { phoneNumber: `${PERSON.phone}99999`, userId: 'log-user' }, v)).status).toBe(
+      400,
+    );
     expect((await call('POST', '/v1/verifications/email', { email: PERSON.email, userId: 'log-user' }, v)).status).toBe(201);
     // AML screening of a listed person and of our user, with dates of birth
     const listed = await call('POST', '/screening/aml', { userId: 'log-listed', fullName: PERSON.listed, lists: ['SANCTIONS'] }, v);
@@ -101,10 +103,7 @@ describe('no personal data in the logs and metrics of a whole run', () => {
     const aml = await call('POST', '/screening/aml', { userId: 'log-user', fullName: PERSON.name, dateOfBirth: PERSON.dateOfBirth }, v);
     expect(aml.status).toBe(200);
     // a document read by OCR (name, number, date of birth)
-    const form = new FormData();
-    for (const [name, value] of Object.entries({ userId: 'log-user', documentType: 'ID_CARD', documentCountry: 'KE' })) form.append(name, value);
-    form.append('frontImage', new Blob([new Uint8Array(await idCardFront(AMINA, await portrait('woman')))], { type: 'image/jpeg' }), 'f.jpg');
-    form.append('backImage', new Blob([new Uint8Array(await idCardBack(td1(AMINA)))], { type: 'image/jpeg' }), 'b.jpg');
+    const form = await idCardForm('log-user', await portrait('woman'));
     const document = await call('POST', '/v1/verifications/document', form, v);
     expect(document.status).toBe(201);
     await eventually(async () => {
@@ -135,10 +134,18 @@ describe('no personal data in the logs and metrics of a whole run', () => {
     );
     expect(evaluated.status).toBe(200);
     // a recipient profile and a message to it, and one to a raw address
-    expect((await call('PUT', '/v1/recipients/log-user', { email: PERSON.email, phone: PERSON.phone, locale: 'en' }, notify)).status).toBeLessThan(300);
     expect(
-      (await call('POST', '/v1/templates', { name: 'hello', channels: { sms: { body: 'Hi {{name}}, we keep {{address}} on file' } } }, notify))
-        .status,
+      (await call('PUT', '/v1/recipients/log-user', { email: PERSON.email, phone: PERSON.phone, locale: 'en' }, notify)).status,
+    ).toBeLessThan(300);
+    expect(
+      (
+        await call(
+          'POST',
+          '/v1/templates',
+          { name: 'hello', channels: { sms: { body: 'Hi {{name}}, we keep {{address}} on file' } } },
+          notify,
+        )
+      ).status,
     ).toBe(201);
     const sent = await call(
       'POST',
@@ -154,7 +161,12 @@ describe('no personal data in the logs and metrics of a whole run', () => {
     const stranger = { 'x-api-key': (await client({})).apiKey };
     let limited: { status: number; body: unknown } | null = null;
     for (let i = 0; i < 6 && !limited; i++) {
-      const res = await call('POST', '/v1/verifications/phone', { phoneNumber: PERSON.phone, userId: 'stranger-user', channel: 'SMS' }, stranger);
+      const res = await call(
+        'POST',
+        '/v1/verifications/phone',
+        { phoneNumber: PERSON.phone, userId: 'stranger-user', channel: 'SMS' },
+        stranger,
+      );
       if (res.status === 429) limited = res;
     }
     expect(limited?.status).toBe(429);
@@ -171,9 +183,7 @@ describe('no personal data in the logs and metrics of a whole run', () => {
     const output = stack.output() + metrics.join('\n');
     // the run did log, at every level down to trace
     expect(output.split('\n').filter((line) => line.includes('"level":20')).length).toBeGreaterThan(10);
-    const leaks = needles
-      .map((value) => ({ value, line: output.split('\n').find((line) => line.includes(value)) }))
-      .filter((l) => l.line);
+    const leaks = needles.map((value) => ({ value, line: output.split('\n').find((line) => line.includes(value)) })).filter((l) => l.line);
     expect(leaks).toEqual([]);
   }, 180_000);
 });

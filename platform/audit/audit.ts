@@ -207,7 +207,7 @@ export async function verifyChain(sql: Sql, organizationId: string): Promise<Cha
   let prev = GENESIS_HASH;
   let expectedSeq = 1;
   let checked = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const { rows } = await sql.query<AuditRow>(
       `select ${auditColumns()} from platform.audit_entries where organization_id = $1 and seq > $2 order by seq limit 1000`,
       [organizationId, after],
@@ -215,7 +215,11 @@ export async function verifyChain(sql: Sql, organizationId: string): Promise<Cha
     for (const row of rows) {
       const entry = entryOf(row);
       checked += 1;
-      const broken = (reason: string): ChainVerification => ({ valid: false, entriesChecked: checked, firstBroken: { seq: entry.seq, reason } });
+      const broken = (reason: string): ChainVerification => ({
+        valid: false,
+        entriesChecked: checked,
+        firstBroken: { seq: entry.seq, reason },
+      });
       if (entry.seq !== expectedSeq) return broken(`entry ${expectedSeq} is missing`);
       if (entry.prevHash !== prev) return broken('its previous hash is not the hash of the entry before it');
       if (entryHash(entry) !== entry.hash) return broken('its content does not match its hash');

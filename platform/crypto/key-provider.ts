@@ -23,7 +23,8 @@ export function parseMasterKey(text: string): Buffer {
 }
 
 /** A master key's name: a digest of it (never the key), so logs and rows can say which one wrapped a key. */
-export const masterKeyId = (key: Buffer): string => 'local:' + createHash('sha256').update('master-key-id').update(key).digest('hex').slice(0, 16);
+export const masterKeyId = (key: Buffer): string =>
+  'local:' + createHash('sha256').update('master-key-id').update(key).digest('hex').slice(0, 16);
 
 /** Master keys from the environment: the current one wraps; previous ones still unwrap until a rewrap retires them. */
 export class LocalKeyProvider implements KeyProvider {
@@ -48,8 +49,6 @@ export class LocalKeyProvider implements KeyProvider {
 
 export class MissingMasterKeyError extends Error {
   constructor(readonly keyId: string) {
-    super(
-      `a data key is wrapped by master key ${keyId}, which is neither ENCRYPTION_MASTER_KEY nor in ENCRYPTION_PREVIOUS_MASTER_KEYS`,
-    );
+    super(`a data key is wrapped by master key ${keyId}, which is neither ENCRYPTION_MASTER_KEY nor in ENCRYPTION_PREVIOUS_MASTER_KEYS`);
   }
 }

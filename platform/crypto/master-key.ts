@@ -8,7 +8,9 @@ import { LocalKeyProvider, parseMasterKey } from './key-provider.js';
 
 /** Where a development master key is kept when none is configured: beside the embedded database's data. */
 export function devMasterKeyFile(config: Config): string {
-  return path.resolve(config.ENCRYPTION_MASTER_KEY_FILE ?? path.join(path.dirname(path.resolve(config.EMBEDDED_PG_DIR ?? '.data/postgres')), 'master.key'));
+  return path.resolve(
+    config.ENCRYPTION_MASTER_KEY_FILE ?? path.join(path.dirname(path.resolve(config.EMBEDDED_PG_DIR ?? '.data/postgres')), 'master.key'),
+  );
 }
 
 /**

@@ -86,7 +86,9 @@ describe('sealed columns (MikroORM subscriber)', () => {
     });
     expect((await orm.em.fork().findOneOrFail(SealedThing, { id })).secret).toEqual(SECRET);
     // found by the index of the number, never by the number
-    expect(await orm.em.fork().count(SealedThing, { numberIndex: await organizationIndex(keyring, org, 'thing-number', SECRET.number) })).toBe(1);
+    expect(
+      await orm.em.fork().count(SealedThing, { numberIndex: await organizationIndex(keyring, org, 'thing-number', SECRET.number) }),
+    ).toBe(1);
   });
 
   it('keeps the plaintext through a locked refresh, and a flush of other fields does not re-seal it', async () => {

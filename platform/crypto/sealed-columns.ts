@@ -118,7 +118,8 @@ export class SealedColumnsSubscriber implements EventSubscriber {
       const sealed = (entity[field.sealed] as string | null | undefined) ?? null;
       if (memo && memo.sealed !== sealed && memo.json === json) {
         // reloaded (`refresh`) with a newer row while the plaintext was untouched: the row wins
-        const fresh = sealed === null ? null : await this.openValue(await this.keyring.keysOf(entity.organizationId), entity.organizationId, sealed);
+        const fresh =
+          sealed === null ? null : await this.openValue(await this.keyring.keysOf(entity.organizationId), entity.organizationId, sealed);
         entity[field.plain] = fresh;
         memoOf(entity).set(field.plain, { json: JSON.stringify(fresh), sealed });
         continue;
@@ -139,7 +140,9 @@ export class SealedColumnsSubscriber implements EventSubscriber {
   }
 
   private async openValue(keys: OrganizationKeys, organizationId: string, sealed: string): Promise<unknown> {
-    const text = keys.has(Number(/^enc:v(\d+):/.exec(sealed)?.[1])) ? keys.open(sealed).toString('utf8') : await this.keyring.openText(organizationId, sealed);
+    const text = keys.has(Number(/^enc:v(\d+):/.exec(sealed)?.[1]))
+      ? keys.open(sealed).toString('utf8')
+      : await this.keyring.openText(organizationId, sealed);
     return JSON.parse(text) as unknown;
   }
 }

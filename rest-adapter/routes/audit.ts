@@ -1,6 +1,6 @@
 import type { Field, Route } from '../route.js';
 import { connectionSlice, PAGE_QUERY, pageBody } from '../paging.js';
-import { AUDIT_ENTRY, USER_ERRORS } from '../fragments.js';
+import { AUDIT_ENTRY, ORGANIZATION_REENCRYPTION, USER_ERRORS } from '../fragments.js';
 
 const ACTIONS = [
   'FILE_VIEWED',
@@ -86,20 +86,23 @@ export const auditRoutes: Route[] = [
         rotateOrganizationDataKey(input: $input) {
           keyVersion
           reencryption {
-            organizationId
-            keyVersion
-            values
-            files
+            ...OrganizationReencryptionFields
           }
           userErrors {
             ...UserErrorFields
           }
         }
       }
+      ${ORGANIZATION_REENCRYPTION}
       ${USER_ERRORS}
     `,
-    variables: ({ body }) => ({ input: { organizationId: body.organizationId, ...(body.reencrypt != null && { reencrypt: body.reencrypt }) } }),
-    result: (data) => ({ keyVersion: data.rotateOrganizationDataKey.keyVersion, reencryption: data.rotateOrganizationDataKey.reencryption }),
+    variables: ({ body }) => ({
+      input: { organizationId: body.organizationId, ...(body.reencrypt != null && { reencrypt: body.reencrypt }) },
+    }),
+    result: (data) => ({
+      keyVersion: data.rotateOrganizationDataKey.keyVersion,
+      reencryption: data.rotateOrganizationDataKey.reencryption,
+    }),
     status: 201,
   },
   {
@@ -112,16 +115,14 @@ export const auditRoutes: Route[] = [
       mutation ReencryptOrganizationData($input: ReencryptOrganizationDataInput!) {
         reencryptOrganizationData(input: $input) {
           reencryption {
-            organizationId
-            keyVersion
-            values
-            files
+            ...OrganizationReencryptionFields
           }
           userErrors {
             ...UserErrorFields
           }
         }
       }
+      ${ORGANIZATION_REENCRYPTION}
       ${USER_ERRORS}
     `,
     variables: ({ body }) => ({ input: { organizationId: body.organizationId } }),

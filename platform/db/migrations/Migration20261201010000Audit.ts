@@ -40,7 +40,9 @@ export class Migration20261201010000Audit extends Migration {
       ['liveness', 'verification.liveness_sessions'],
       ['address', 'verification.address_verifications'],
     ]) {
-      this.addSql(`update platform.files f set user_id = o.user_id from ${table} o where f.owner_type = '${owner}' and f.owner_id = o.id::text`);
+      this.addSql(
+        `update platform.files f set user_id = o.user_id from ${table} o where f.owner_type = '${owner}' and f.owner_id = o.id::text`,
+      );
     }
   }
 }

@@ -23,7 +23,8 @@ export class RotateOrganizationDataKeyInput {
 
   @Field({
     defaultValue: true,
-    description: 'Re-encrypt what is stored with the new key at once (default); false: only new data uses it until reencryptOrganizationData',
+    description:
+      'Re-encrypt what is stored with the new key at once (default); false: only new data uses it until reencryptOrganizationData',
   })
   reencrypt: boolean = true;
 }

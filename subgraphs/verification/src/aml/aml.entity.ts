@@ -23,7 +23,7 @@ export class AmlScreening {
   @Property({ type: 'text' })
   fullName!: string;
 
-  @Property({ type: 'text', nullable: true , persist: false })
+  @Property({ type: 'text', nullable: true, persist: false })
   dateOfBirth?: string | null;
 
   /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
@@ -218,7 +218,5 @@ export class AmlBatchSubject {
 
 sealedEntity(AmlScreening, {
   table: 'verification.aml_screenings',
-  fields: [
-    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' },
-  ],
+  fields: [{ plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' }],
 });

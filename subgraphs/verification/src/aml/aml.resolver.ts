@@ -163,7 +163,11 @@ export class AmlResolver {
       'A reviewer resolves one match as a true or false positive, with who and why; a match is resolved once (then a CONFLICT user error)',
   })
   async resolveAmlMatch(@Arg('input', { description: 'The match and its resolution' }) input: ResolveAmlMatchInput, @Ctx() ctx: Ctx) {
-    return { amlScreening: toAmlScreening(await service(ctx, 'write').resolveMatch(input.screeningId, input.matchId, input, actorOf(ctx.principal))) };
+    return {
+      amlScreening: toAmlScreening(
+        await service(ctx, 'write').resolveMatch(input.screeningId, input.matchId, input, actorOf(ctx.principal)),
+      ),
+    };
   }
 
   @Subscription(() => AmlScreeningEvent, {

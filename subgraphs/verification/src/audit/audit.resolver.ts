@@ -19,7 +19,10 @@ export class AuditResolver {
       'The organization’s audit trail, newest first: who viewed a document image or selfie, decided a review, resolved a match, changed a rule, rotated a key, erased or exported a user',
   })
   auditEntries(
-    @Arg('filter', () => AuditEntryFilter, { nullable: true, description: 'Which ones (of one user, one action, one record); all when absent' })
+    @Arg('filter', () => AuditEntryFilter, {
+      nullable: true,
+      description: 'Which ones (of one user, one action, one record); all when absent',
+    })
     filter: AuditEntryFilter | null,
     @Args() page: ConnectionArgs,
     @Ctx() ctx: Ctx,

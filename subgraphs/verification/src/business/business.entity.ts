@@ -136,7 +136,7 @@ export class BusinessPerson {
   @Property({ type: 'double', nullable: true })
   ownershipPercentage?: number | null;
 
-  @Property({ type: 'text', nullable: true , persist: false })
+  @Property({ type: 'text', nullable: true, persist: false })
   dateOfBirth?: string | null;
 
   /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
@@ -146,7 +146,7 @@ export class BusinessPerson {
   @Property({ type: 'text', nullable: true })
   nationality?: string | null;
 
-  @Property({ type: 'text', nullable: true , persist: false })
+  @Property({ type: 'text', nullable: true, persist: false })
   idNumber?: string | null;
 
   /** idNumber, sealed with the organization's data key (platform/crypto). */

@@ -108,6 +108,11 @@ sealedEntity(CognitiveKycCheck, {
         { property: 'fullNameKey', column: 'full_name_key', scope: FULL_NAME_SCOPE, of: (d: DocumentFields) => nameKey(d.fullName) },
       ],
     },
-    { plain: 'selfieEmbedding', sealed: 'selfieEmbeddingSealed', column: 'selfie_embedding_sealed', legacyColumn: 'selfie_embedding_plaintext' },
+    {
+      plain: 'selfieEmbedding',
+      sealed: 'selfieEmbeddingSealed',
+      column: 'selfie_embedding_sealed',
+      legacyColumn: 'selfie_embedding_plaintext',
+    },
   ],
 });

@@ -23,7 +23,7 @@ export class MobileMoneyVerification {
   userId!: string;
 
   /** E.164 */
-  @Property({ type: 'text' , persist: false })
+  @Property({ type: 'text', persist: false })
   phoneNumber!: string;
 
   /** phoneNumber, sealed with the organization's data key (platform/crypto). */
@@ -87,7 +87,5 @@ export class MobileMoneyVerification {
 
 sealedEntity(MobileMoneyVerification, {
   table: 'verification.mobile_money_verifications',
-  fields: [
-    { plain: 'phoneNumber', sealed: 'phoneNumberSealed', column: 'phone_number_sealed', legacyColumn: 'phone_number_plaintext' },
-  ],
+  fields: [{ plain: 'phoneNumber', sealed: 'phoneNumberSealed', column: 'phone_number_sealed', legacyColumn: 'phone_number_plaintext' }],
 });

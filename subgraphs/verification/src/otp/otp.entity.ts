@@ -23,7 +23,7 @@ export class OtpVerification {
   userId!: string;
 
   /** The E.164 number or the email address */
-  @Property({ type: 'text' , persist: false })
+  @Property({ type: 'text', persist: false })
   address!: string;
 
   /** address, sealed with the organization's data key (platform/crypto). */
@@ -104,6 +104,14 @@ export const OTP_ADDRESS_SCOPE = 'otp-address';
 sealedEntity(OtpVerification, {
   table: 'verification.otp_verifications',
   fields: [
-    { plain: 'address', sealed: 'addressSealed', column: 'address_sealed', legacyColumn: 'address_plaintext', indexes: [{ property: 'addressIndex', column: 'address_index', scope: OTP_ADDRESS_SCOPE, global: true, of: (address: string) => address }] },
+    {
+      plain: 'address',
+      sealed: 'addressSealed',
+      column: 'address_sealed',
+      legacyColumn: 'address_plaintext',
+      indexes: [
+        { property: 'addressIndex', column: 'address_index', scope: OTP_ADDRESS_SCOPE, global: true, of: (address: string) => address },
+      ],
+    },
   ],
 });

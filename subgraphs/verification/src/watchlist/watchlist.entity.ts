@@ -22,7 +22,7 @@ export class WatchlistSubscription {
   @Property({ type: 'text' })
   fullName!: string;
 
-  @Property({ type: 'text', nullable: true , persist: false })
+  @Property({ type: 'text', nullable: true, persist: false })
   dateOfBirth?: string | null;
 
   /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
@@ -156,7 +156,5 @@ export class WatchlistMatch {
 
 sealedEntity(WatchlistSubscription, {
   table: 'verification.watchlist_subscriptions',
-  fields: [
-    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' },
-  ],
+  fields: [{ plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' }],
 });
