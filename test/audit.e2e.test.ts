@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { ADMIN_SECRET, startTestStack, type TestStack } from './support/stack.js';
+import { ADMIN_SECRET, eventually, startTestStack, type TestStack } from './support/stack.js';
+import { listIndividuals } from './support/lists.js';
 import { idCardForm } from './support/documents.js';
 import { portrait } from './support/faces.js';
 
@@ -121,6 +122,50 @@ describe('audit trail (append-only, hash-chained per organization)', () => {
     expect((await entries(null, narrow)).errors?.[0].extensions.code).toBe('FORBIDDEN');
   }, 60_000);
 
+  it('records a resolved AML match and a reviewed watchlist alert, with who resolved them', async () => {
+    await listIndividuals(stack.databaseUrl, ['Baraka Odhiambo Otieno']);
+    const screened = await eventually(async () => {
+      const res = await stack.rest('POST', '/screening/aml', { userId: 'audit-user-2', fullName: 'Baraka Odhiambo Otieno' }, h);
+      return res.body.status === 'POTENTIAL_MATCH' ? res.body : null;
+    });
+    const resolved = await stack.rest(
+      'POST',
+      `/screening/aml/${screened.id}/matches/${screened.matches[0].id}/resolve`,
+      { resolution: 'FALSE_POSITIVE', resolvedBy: 'mlro-2', reason: 'another date of birth' },
+      h,
+    );
+    expect(resolved.status).toBe(200);
+    await stack.rest('POST', '/monitoring/watchlist/subscribe', { userId: 'audit-user-2', fullName: 'Baraka Odhiambo Otieno' }, h);
+    const alert = await eventually(async () => {
+      const res = await stack.rest('GET', '/monitoring/watchlist/alerts?userId=audit-user-2', undefined, h);
+      return res.body.data?.[0] ?? null;
+    });
+    const reviewed = await stack.rest(
+      'POST',
+      `/monitoring/watchlist/alerts/${alert.id}/review`,
+      { status: 'DISMISSED', reviewedBy: 'analyst-3', note: 'namesake' },
+      h,
+    );
+    expect(reviewed.status).toBe(200);
+    const { nodes } = (await entries({ userId: 'audit-user-2' })).data.auditEntries;
+    expect(nodes).toEqual([
+      expect.objectContaining({
+        action: 'WATCHLIST_ALERT_REVIEWED',
+        reviewer: 'analyst-3',
+        resourceType: 'watchlist_alert',
+        resourceId: alert.id,
+        details: { status: 'DISMISSED' },
+      }),
+      expect.objectContaining({
+        action: 'AML_MATCH_RESOLVED',
+        reviewer: 'mlro-2',
+        resourceType: 'aml_screening',
+        resourceId: screened.id,
+        details: { matchId: screened.matches[0].id, resolution: 'FALSE_POSITIVE', status: 'CLEAR' },
+      }),
+    ]);
+  });
+
   it('refuses UPDATE, DELETE and TRUNCATE in the database itself', async () => {
     for (const statement of [
       `update platform.audit_entries set reviewer = 'someone else'`,
@@ -134,7 +179,7 @@ describe('audit trail (append-only, hash-chained per organization)', () => {
 
   it('detects an entry edited behind the trigger’s back: the chain check names the first broken entry', async () => {
     const before = await verify();
-    expect(before).toEqual({ valid: true, entriesChecked: 4, firstBrokenEntry: null });
+    expect(before).toEqual({ valid: true, entriesChecked: 6, firstBrokenEntry: null });
     const { rows } = await db.query<{ seq: string }>(
       `select seq from platform.audit_entries where organization_id = $1 and action = 'identity_verification.reviewed'`,
       [desk.organizationId],
