@@ -70,7 +70,7 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
   const gql = (query: string, variables: Record<string, unknown>, headers: Record<string, string>) =>
     stack.gql(query, variables, headers).then((r) => r.body);
 
-  it('keeps document numbers, dates of birth, face descriptions and phone numbers out of the raw tables; the API reads them back', async () => {
+  it('keeps document numbers, dates of birth, face descriptions, phone numbers and e-mail addresses out of the raw tables; the API reads them back', async () => {
     const paymentId = await mobileMoney(PLAIN.phone);
     const document = await rawRow('verification.document_verifications', documentId);
     const payment = await rawRow('verification.mobile_money_verifications', paymentId);
@@ -88,6 +88,18 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
       document_number_index: expect.stringMatching(/^[\w-]{43}$/),
     });
     expect(JSON.parse(payment)).toMatchObject({ phone_number_plaintext: null, phone_number_sealed: expect.stringMatching(/^enc:v1:/) });
+
+    // a notify recipient profile: its e-mail address and number
+    const notify = { authorization: `Bearer ${(await stack.createClient({ name: 'notify', service: 'notify', organizationId })).apiKey}` };
+    const profile = { email: 'amina.wanjiku@example.org', phone: `+${PLAIN.phone}` };
+    expect((await stack.rest('PUT', '/v1/recipients/enc-user-1', profile, notify)).status).toBeLessThan(300);
+    const { rows: recipients } = await db.query<{ row: string }>(
+      `select row_to_json(r)::text as row from notify.recipients r where organization_id = $1 and id = 'enc-user-1'`,
+      [organizationId],
+    );
+    expect(recipients[0].row).not.toContain(profile.email);
+    expect(recipients[0].row).not.toContain(PLAIN.phone);
+    expect((await stack.rest('GET', '/v1/recipients/enc-user-1', undefined, notify)).body).toMatchObject(profile);
 
     const read = await stack.rest('GET', `/v1/verifications/mobile-money/${paymentId}`, undefined, sandbox);
     expect(read.body.phoneNumber).toBe(`+${PLAIN.phone}`);

@@ -37,6 +37,7 @@ export class Migration20261201000000Encryption extends Migration {
       ['verification.aml_screenings', ['date_of_birth']],
       ['verification.watchlist_subscriptions', ['date_of_birth']],
       ['verification.business_people', ['date_of_birth', 'id_number']],
+      ['notify.recipients', ['email', 'phone']],
     ];
     for (const [table, columns] of sealed) {
       for (const column of columns) {

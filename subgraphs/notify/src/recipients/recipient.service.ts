@@ -118,31 +118,9 @@ export class RecipientService {
       else ids.push(to);
     }
     if (ids.length) {
-      const rows = await this.em.execute<
-        Array<{
-          id: string;
-          email: string | null;
-          phone: string | null;
-          push_tokens: string[];
-          web_push_subscriptions: WebPushSubscription[];
-        }>
-      >(
-        `select id, email, phone, push_tokens, web_push_subscriptions from notify.recipients
-          where organization_id = ? and environment = ? and id in (select jsonb_array_elements_text(?::jsonb))`,
-        [this.tenant.organizationId, this.tenant.environment, JSON.stringify(ids)],
-      );
-      for (const r of rows) {
-        result.set(
-          r.id,
-          addressingOf({
-            id: r.id,
-            email: r.email,
-            phone: r.phone,
-            pushTokens: r.push_tokens,
-            webPushSubscriptions: r.web_push_subscriptions,
-          }),
-        );
-      }
+      // through the entity: e-mail addresses and phone numbers are sealed, the subscriber opens them
+      const found = await this.em.find(Recipient, { ...tenantColumns(this.tenant), id: { $in: ids } });
+      for (const r of found) result.set(r.id, addressingOf(r));
     }
     return result;
   }
