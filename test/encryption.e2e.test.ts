@@ -1,15 +1,18 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../platform/config.js';
-import { Keyring } from '../platform/crypto/keyring.js';
-import { LocalKeyProvider, masterKeyId, parseMasterKey } from '../platform/crypto/key-provider.js';
+import { masterKeyId, parseMasterKey } from '../platform/crypto/key-provider.js';
 import { masterKeyProvider } from '../platform/crypto/master-key.js';
 import { ADMIN_SECRET, eventually, startTestStack, TEST_MASTER_KEY, type TestStack } from './support/stack.js';
 import { idCardForm } from './support/documents.js';
 import { portrait } from './support/faces.js';
+
+const execFileAsync = promisify(execFile);
 
 /** Personal values the suite writes: none may appear in a raw row or a stored file. */
 const PLAIN = { documentNumber: 'A12345678', dateOfBirth: '1984-02-29', phone: '233241234567', otherPhone: '233241234568' };
@@ -187,11 +190,24 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
 
   it('rotates the master key by rewrapping the data keys; a process holding only the new master key reads everything', async () => {
     const next = randomBytes(32);
-    const rewrapping = new Keyring(db, new LocalKeyProvider(next, [parseMasterKey(TEST_MASTER_KEY)]));
+    /** `npm run keys -- …` (the build's CLI) on the suite's database, with these master keys. */
+    const keys = (command: string, current: Buffer, previous: string) =>
+      execFileAsync(process.execPath, [path.resolve('dist/cli/keys.js'), command], {
+        env: {
+          ...process.env,
+          DATABASE_URL: stack.databaseUrl,
+          ENCRYPTION_MASTER_KEY: current.toString('base64'),
+          ENCRYPTION_PREVIOUS_MASTER_KEYS: previous,
+          LOG_LEVEL: 'silent',
+        },
+      }).then((r) => r.stdout);
     try {
-      const { rewrapped } = await rewrapping.rewrap();
-      expect(rewrapped).toBeGreaterThanOrEqual(3); // this organization's two versions and the blind-index key
-      expect(await rewrapping.masterKeyUse()).toEqual([{ masterKeyId: masterKeyId(next), keys: rewrapped }]);
+      const rewrapped = await keys('rewrap', next, TEST_MASTER_KEY);
+      // this organization's two versions and the blind-index key, all under the new master key now
+      expect(rewrapped).toMatch(
+        new RegExp(`^rewrapped \\d+ keys under ${masterKeyId(next)}\n${masterKeyId(next)} \\(current\\): \\d+ keys\n$`),
+      );
+      expect(Number(/rewrapped (\d+)/.exec(rewrapped)![1])).toBeGreaterThanOrEqual(3);
       const renewed = await startTestStack({ ENCRYPTION_MASTER_KEY: next.toString('base64') }, { databaseUrl: stack.databaseUrl });
       try {
         const document = await renewed.rest('GET', `/v1/verifications/document/${documentId}`, undefined, live);
@@ -201,7 +217,7 @@ describe('encryption at rest (envelope: a data key per organization, wrapped by 
       }
     } finally {
       // and back, so the suite's stack (which holds the data keys unwrapped already) and later stacks agree
-      await new Keyring(db, new LocalKeyProvider(parseMasterKey(TEST_MASTER_KEY), [next])).rewrap();
+      await keys('rewrap', parseMasterKey(TEST_MASTER_KEY), next.toString('base64'));
     }
   });
 
