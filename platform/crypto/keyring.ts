@@ -6,7 +6,6 @@ import type { KeyProvider } from './key-provider.js';
 
 /** Sealed values are text: `enc:v<data key version>:<base64 of iv ‖ tag ‖ ciphertext>`. */
 const SEALED = /^enc:v(\d+):([A-Za-z0-9+/=]+)$/;
-export const isSealed = (value: unknown): value is string => typeof value === 'string' && SEALED.test(value);
 /** The data key version a sealed value was written with. */
 export const sealedVersion = (value: string): number => Number(SEALED.exec(value)?.[1] ?? NaN);
 
@@ -125,10 +124,6 @@ export class Keyring {
 
   async openJson<T>(organizationId: string, sealed: string): Promise<T> {
     return JSON.parse(await this.openText(organizationId, sealed)) as T;
-  }
-
-  async encryptFile(organizationId: string, bytes: Buffer): Promise<Buffer> {
-    return (await this.keysOf(organizationId)).encryptFile(bytes);
   }
 
   /** A file's bytes as stored: decrypted, or returned as they are when stored before encryption. */

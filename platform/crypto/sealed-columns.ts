@@ -1,5 +1,5 @@
 import type { EntityManager, EventArgs, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
-import type { Keyring, OrganizationKeys } from './keyring.js';
+import { sealedVersion, type Keyring, type OrganizationKeys } from './keyring.js';
 
 /** A blind index kept beside a sealed column: its property and column, and the searched value taken from the plaintext. */
 export interface BlindIndexSpec<P> {
@@ -41,7 +41,7 @@ export function sealedEntity(entity: Function, table: SealedTable): void {
   TABLES.set(entity, table);
 }
 
-/** Declares a table written with SQL (not an entity) whose columns are sealed (`sealValue` / `openValue`). */
+/** Declares a table written with SQL (not an entity): its code seals and opens the columns itself (`Keyring.sealJson` / `openJson`). */
 export function sealedTable(table: SealedTable): void {
   TABLES.set(table.table, table);
 }
@@ -140,7 +140,7 @@ export class SealedColumnsSubscriber implements EventSubscriber {
   }
 
   private async openValue(keys: OrganizationKeys, organizationId: string, sealed: string): Promise<unknown> {
-    const text = keys.has(Number(/^enc:v(\d+):/.exec(sealed)?.[1]))
+    const text = keys.has(sealedVersion(sealed))
       ? keys.open(sealed).toString('utf8')
       : await this.keyring.openText(organizationId, sealed);
     return JSON.parse(text) as unknown;
