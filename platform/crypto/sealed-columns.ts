@@ -140,9 +140,7 @@ export class SealedColumnsSubscriber implements EventSubscriber {
   }
 
   private async openValue(keys: OrganizationKeys, organizationId: string, sealed: string): Promise<unknown> {
-    const text = keys.has(sealedVersion(sealed))
-      ? keys.open(sealed).toString('utf8')
-      : await this.keyring.openText(organizationId, sealed);
+    const text = keys.has(sealedVersion(sealed)) ? keys.open(sealed).toString('utf8') : await this.keyring.openText(organizationId, sealed);
     return JSON.parse(text) as unknown;
   }
 }
