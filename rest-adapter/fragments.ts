@@ -887,3 +887,33 @@ export const RETENTION_POLICY = /* GraphQL */ `
     lastEnforcedAt
   }
 `;
+
+export const AUDIT_ENTRY = /* GraphQL */ `
+  fragment AuditEntryFields on AuditEntry {
+    id
+    occurredAt
+    action
+    actor {
+      kind
+      clientId
+      clientName
+      sessionUserId
+    }
+    reviewer
+    resourceType
+    resourceId
+    userId
+    details
+    hash
+    previousHash
+  }
+`;
+
+export const ORGANIZATION_REENCRYPTION = /* GraphQL */ `
+  fragment OrganizationReencryptionFields on OrganizationReencryption {
+    organizationId
+    keyVersion
+    values
+    files
+  }
+`;

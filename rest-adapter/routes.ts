@@ -15,6 +15,7 @@ import { addressRoutes } from './routes/address.js';
 import { emailRoutes, phoneRoutes } from './routes/otp.js';
 import { businessRoutes } from './routes/business.js';
 import { privacyRoutes } from './routes/privacy.js';
+import { auditRoutes } from './routes/audit.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -36,4 +37,5 @@ export const routes: readonly Route[] = [
   ...phoneRoutes,
   ...emailRoutes,
   ...privacyRoutes,
+  ...auditRoutes,
 ];

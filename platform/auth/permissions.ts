@@ -19,6 +19,7 @@ const VERIFICATION_AREAS = [
   'webhooks',
   // erasure, export and retention of users' personal data, in every service (issue 16)
   'privacy',
+  'audit',
 ] as const;
 
 const SERVICE_PERMISSIONS: Record<ServiceName, readonly string[]> = {

@@ -65,6 +65,7 @@ export const notifyService: ServiceModule<NotifyDeps> = {
     });
     const privacy = notifyPrivacy({
       pool: rt.pool,
+      keyring: rt.keyring,
       events: rt.events,
       logger,
       sweepMs: rt.config.PRIVACY_SWEEP_MS,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
 import type { EventStream } from '../../../../platform/events/event-stream.js';
 import type { Logger } from '../../../../platform/logger.js';
@@ -19,7 +20,14 @@ import { recordBatchProgress, refreshNotifications } from '../dispatch/progress.
  * recipient or content; the sandbox's copies, remembered answers and events follow) and its
  * retention sweep (notification bodies).
  */
-export function notifyPrivacy(opts: { pool: pg.Pool; events: EventStream; logger: Logger; sweepMs: number; retentionSweepMs: number }) {
+export function notifyPrivacy(opts: {
+  pool: pg.Pool;
+  keyring: Keyring;
+  events: EventStream;
+  logger: Logger;
+  sweepMs: number;
+  retentionSweepMs: number;
+}) {
   const { pool, events, logger } = opts;
   const erasures = new ErasureWorker<pg.PoolClient>({
     service: 'notify',
@@ -30,7 +38,7 @@ export function notifyPrivacy(opts: { pool: pg.Pool; events: EventStream; logger
     transaction: (work) => inTransaction(pool, work),
     erase: async (db, request) => {
       const tenant = { organizationId: request.organizationId, environment: request.environment };
-      const recipient = await eraseRecipient(db, tenant, request.userId);
+      const recipient = await eraseRecipient(db, opts.keyring, tenant, request.userId);
       const to = {
         recipientId: request.userId,
         addresses: [...recipient.addresses, ...request.subject.addresses],

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
@@ -107,7 +108,7 @@ export class AddressResolver {
     description: 'Records a reviewer’s decision on an address verification in MANUAL_REVIEW (otherwise a CONFLICT user error)',
   })
   async reviewAddressVerification(@Arg('input') input: ReviewAddressVerificationInput, @Ctx() ctx: Ctx) {
-    return { addressVerification: await addressService(ctx, 'write').review(input.id, input) };
+    return { addressVerification: await addressService(ctx, 'write').review(input.id, input, actorOf(ctx.principal)) };
   }
 
   @Subscription(() => AddressVerificationEvent, {

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -94,6 +95,7 @@ export class AddressService implements PersonalDataHolder {
       });
       const file = await this.deps.files.store(sqlOf(em), this.tenant, {
         ownerType: ADDRESS_FILE_OWNER,
+        userId: address.userId,
         ownerId: address.id,
         role: 'document',
         contentType: 'image/jpeg',
@@ -167,7 +169,7 @@ export class AddressService implements PersonalDataHolder {
   }
 
   /** A reviewer's decision, from MANUAL_REVIEW only (else CONFLICT, 409). */
-  async review(id: string, review: AddressReview): Promise<AddressVerification> {
+  async review(id: string, review: AddressReview, actor: AuditActor): Promise<AddressVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
       const a = await em.findOneOrFail(
@@ -181,6 +183,16 @@ export class AddressService implements PersonalDataHolder {
       Object.assign(a, { status, reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now, completedAt: now });
       await em.flush();
       recordAddressEvent(em, event, a);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'address_verification.reviewed',
+        actor,
+        reviewer: review.reviewedBy,
+        resourceType: 'address_verification',
+        resourceId: a.id,
+        userId: a.userId,
+        details: { decision: review.decision, status: a.status },
+      });
       return a;
     });
   }

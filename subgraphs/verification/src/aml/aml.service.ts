@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { AppError, invalid, notFound } from '../../../../platform/errors.js';
@@ -229,7 +230,8 @@ export class AmlService implements PersonalDataHolder {
     const { rows } = await sqlOf(this.em).query<{ n: number }>(
       `with screenings as (
          update verification.aml_screenings
-            set user_id = $4, full_name = null, date_of_birth = null, nationality = null, document_number = null
+            set user_id = $4, full_name = null, date_of_birth_plaintext = null, date_of_birth_sealed = null, nationality = null,
+                document_number = null
           where organization_id = $1 and environment = $2 and user_id = $3 returning id),
        hits as (
          update verification.aml_hits
@@ -278,7 +280,7 @@ export class AmlService implements PersonalDataHolder {
   }
 
   /** A reviewer marks one match a true or false positive; the screening follows the lifecycle table. */
-  async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand): Promise<AmlView> {
+  async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand, actor: AuditActor): Promise<AmlView> {
     await this.get(screeningId);
     return this.em.transactional(async (em) => {
       const screening = await em.findOneOrFail(
@@ -310,6 +312,16 @@ export class AmlService implements PersonalDataHolder {
       // the flush sets updatedAt (onUpdate): the event's snapshot must show the row as stored
       await em.flush();
       recordAmlEvent(em, t.event, screening, hits);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'aml_match.resolved',
+        actor,
+        reviewer: cmd.resolvedBy,
+        resourceType: 'aml_screening',
+        resourceId: screening.id,
+        userId: screening.userId,
+        details: { matchId: hit.id, resolution: cmd.resolution, status: screening.status },
+      });
       return { screening, hits };
     });
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { BusinessSteps, PersonScreening } from './business-rules.js';
@@ -137,14 +138,22 @@ export class BusinessPerson {
   @Property({ type: 'double', nullable: true })
   ownershipPercentage?: number | null;
 
-  @Property({ type: 'text', nullable: true })
+  @Property({ type: 'text', nullable: true, persist: false })
   dateOfBirth?: string | null;
+
+  /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  dateOfBirthSealed?: string | null;
 
   @Property({ type: 'text', nullable: true })
   nationality?: string | null;
 
-  @Property({ type: 'text', nullable: true })
+  @Property({ type: 'text', nullable: true, persist: false })
   idNumber?: string | null;
+
+  /** idNumber, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  idNumberSealed?: string | null;
 
   /** The AML screening made when the person was declared; null when no list was loaded. */
   @Property({ type: 'uuid', nullable: true })
@@ -159,3 +168,11 @@ export class BusinessPerson {
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();
 }
+
+sealedEntity(BusinessPerson, {
+  table: 'verification.business_people',
+  fields: [
+    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' },
+    { plain: 'idNumber', sealed: 'idNumberSealed', column: 'id_number_sealed', legacyColumn: 'id_number_plaintext' },
+  ],
+});

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
@@ -148,7 +149,7 @@ export class BusinessResolver {
     description: 'Records a reviewer’s decision on a business in MANUAL_REVIEW (otherwise a CONFLICT user error)',
   })
   async reviewBusinessVerification(@Arg('input') input: ReviewBusinessVerificationInput, @Ctx() ctx: Ctx) {
-    return { businessVerification: toBusiness(await businessService(ctx, 'write').review(input.id, input)) };
+    return { businessVerification: toBusiness(await businessService(ctx, 'write').review(input.id, input, actorOf(ctx.principal))) };
   }
 
   @Subscription(() => BusinessVerificationEvent, {

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { AppError, conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
@@ -309,7 +310,8 @@ export class BusinessService implements PersonalDataHolder {
             set user_id = $4, business_name = null, registration_number = null, tax_id = null, registry_data = null, review_notes = null
           where organization_id = $1 and environment = $2 and user_id = $3 returning id),
        people as (
-         update verification.business_people set full_name = null, date_of_birth = null, nationality = null, id_number = null
+         update verification.business_people set full_name = null, date_of_birth_plaintext = null, date_of_birth_sealed = null,
+                nationality = null, id_number_plaintext = null, id_number_sealed = null
           where business_id in (select id from businesses) returning 1)
        select ((select count(*) from businesses) + (select count(*) from people))::int as n`,
       [this.tenant.organizationId, this.tenant.environment, userId, pseudonym],
@@ -365,7 +367,7 @@ export class BusinessService implements PersonalDataHolder {
   }
 
   /** A reviewer settles a business in MANUAL_REVIEW (409 from any other status): lock, lifecycle, change, event — one transaction. */
-  async review(id: string, review: BusinessReview): Promise<BusinessView> {
+  async review(id: string, review: BusinessReview, actor: AuditActor): Promise<BusinessView> {
     await this.get(id);
     return this.em.transactional(async (em) => {
       const business = await em.findOneOrFail(
@@ -388,6 +390,16 @@ export class BusinessService implements PersonalDataHolder {
       await em.flush();
       const view = { business, people: await this.peopleIn(em, [id]) };
       recordBusinessEvent(em, event, view);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'business_verification.reviewed',
+        actor,
+        reviewer: review.reviewedBy,
+        resourceType: 'business_verification',
+        resourceId: business.id,
+        userId: business.userId,
+        details: { decision: review.decision, status: business.status },
+      });
       return view;
     });
   }

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
@@ -103,7 +104,7 @@ export class DocumentResolver {
     description: 'Records a reviewer’s decision on a document in MANUAL_REVIEW (otherwise a CONFLICT user error)',
   })
   async reviewDocumentVerification(@Arg('input') input: ReviewDocumentVerificationInput, @Ctx() ctx: Ctx) {
-    return { documentVerification: await documentService(ctx, 'write').review(input.id, input) };
+    return { documentVerification: await documentService(ctx, 'write').review(input.id, input, actorOf(ctx.principal)) };
   }
 
   @Mutation(() => DeleteDocumentVerificationImagesPayload, {

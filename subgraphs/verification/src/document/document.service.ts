@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import type pg from 'pg';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
@@ -76,6 +77,7 @@ export class DocumentService implements PersonalDataHolder {
       const store = (role: string, jpeg: Buffer) =>
         this.deps.files.store(sqlOf(em), this.tenant, {
           ownerType: DOCUMENT_FILE_OWNER,
+          userId: document.userId,
           ownerId: document.id,
           role,
           contentType: 'image/jpeg',
@@ -125,12 +127,12 @@ export class DocumentService implements PersonalDataHolder {
 
   /**
    * The organization's documents of a user, of a document number (as read) or of a name (its
-   * `nameKey`), newest first, at most `limit`; none when nothing is asked.
+   * `nameKey`) — both by their blind index —, newest first, at most `limit`; none when nothing is asked.
    */
-  matching(search: { userId?: string | null; documentNumber?: string | null; fullNameKey?: string | null }, limit: number) {
+  matching(search: { userId?: string | null; documentNumberIndex?: string | null; fullNameKey?: string | null }, limit: number) {
     const any = [
       ...(search.userId ? [{ userId: search.userId }] : []),
-      ...(search.documentNumber ? [{ extractedData: { documentNumber: search.documentNumber } }] : []),
+      ...(search.documentNumberIndex ? [{ documentNumberIndex: search.documentNumberIndex }] : []),
       ...(search.fullNameKey ? [{ fullNameKey: search.fullNameKey }] : []),
     ];
     if (!any.length) return Promise.resolve([]);
@@ -154,18 +156,35 @@ export class DocumentService implements PersonalDataHolder {
       this.deps.files,
       DOCUMENT_FILE_OWNER,
       `update verification.document_verifications
-          set user_id = $4, extracted_data = null, full_name_key = null, face_embedding = null, review_notes = null,
+          set user_id = $4, extracted_data_plaintext = null, extracted_data_sealed = null, document_number_index = null, full_name_key = null,
+              face_embedding_plaintext = null, face_embedding_sealed = null, review_notes = null,
               images_deleted_at = coalesce(images_deleted_at, now())
         where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
       [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
     );
   }
 
-  review(id: string, review: DocumentReview): Promise<DocumentVerification> {
-    return this.apply(id, review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected', (d, now) => {
-      Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
-      if (review.decision === 'VERIFIED') d.verifiedAt = now;
-    });
+  /** A reviewer's decision, recorded in the audit trail with it (`actor`: the key or session that sent it). */
+  review(id: string, review: DocumentReview, actor: AuditActor): Promise<DocumentVerification> {
+    return this.apply(
+      id,
+      review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected',
+      (d, now) => {
+        Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
+        if (review.decision === 'VERIFIED') d.verifiedAt = now;
+      },
+      (em, d) =>
+        recordAudit(em, {
+          ...tenantColumns(this.tenant),
+          action: 'document_verification.reviewed',
+          actor,
+          reviewer: review.reviewedBy,
+          resourceType: 'document_verification',
+          resourceId: d.id,
+          userId: d.userId,
+          details: { decision: review.decision, status: d.status },
+        }),
+    );
   }
 
   /** Deletes the document's images (the bytes; the record and its extracted data stay). */
@@ -198,6 +217,7 @@ export class DocumentService implements PersonalDataHolder {
     id: string,
     trigger: DocumentTrigger,
     change: (d: DocumentVerification, now: Date) => void,
+    audit?: (em: EntityManager, d: DocumentVerification) => Promise<void>,
   ): Promise<DocumentVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
@@ -211,6 +231,7 @@ export class DocumentService implements PersonalDataHolder {
       d.status = status;
       await em.flush();
       recordDocumentEvent(em, event, d);
+      await audit?.(em, d);
       return d;
     });
   }

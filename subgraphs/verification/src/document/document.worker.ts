@@ -7,7 +7,7 @@ import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
-import { nameKey, type DocumentOutcome } from './document-check.js';
+import type { DocumentOutcome } from './document-check.js';
 import { decideReadings, DocumentReader } from './document-reader.js';
 import { DocumentVerification } from './document.entity.js';
 import { recordDocumentEvent } from './document.events.js';
@@ -85,11 +85,7 @@ export class DocumentWorker implements DocumentJobs {
     await this.move(documentId, TRIGGER_OF[outcome.decision], (d, now) => {
       Object.assign(d, {
         // the user was erased while the check ran: the decision is kept, what was read is not
-        ...(!isErasedUserId(d.userId) && {
-          extractedData: outcome.extractedData,
-          fullNameKey: nameKey(outcome.extractedData.fullName),
-          faceEmbedding: frontReading.embedding,
-        }),
+        ...(!isErasedUserId(d.userId) && { extractedData: outcome.extractedData, faceEmbedding: frontReading.embedding }),
         confidence: outcome.confidence,
         reasons: outcome.reasons,
         checks: outcome.checks,

@@ -1,4 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
+import { tenantColumns } from '../../../../platform/auth/tenant.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -88,12 +90,28 @@ export class IdentityService implements PersonalDataHolder {
     return this.em.nativeUpdate(IdentityVerification, { userId, ...this.tenant }, { userId: pseudonym, reviewNotes: null });
   }
 
-  review(id: string, cmd: ReviewCommand): Promise<IdentityVerification> {
+  /** A reviewer's decision, recorded in the audit trail with it (`actor`: the key or session that sent it). */
+  review(id: string, cmd: ReviewCommand, actor: AuditActor): Promise<IdentityVerification> {
     const trigger: IdentityTrigger = cmd.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected';
-    return this.apply(id, trigger, (v, now) => {
-      Object.assign(v, { reviewedBy: cmd.reviewedBy, reviewNotes: cmd.reviewNotes, reviewedAt: now });
-      if (cmd.decision === 'VERIFIED') v.verifiedAt = now;
-    });
+    return this.apply(
+      id,
+      trigger,
+      (v, now) => {
+        Object.assign(v, { reviewedBy: cmd.reviewedBy, reviewNotes: cmd.reviewNotes, reviewedAt: now });
+        if (cmd.decision === 'VERIFIED') v.verifiedAt = now;
+      },
+      (em, v) =>
+        recordAudit(em, {
+          ...tenantColumns(this.tenant),
+          action: 'identity_verification.reviewed',
+          actor,
+          reviewer: cmd.reviewedBy,
+          resourceType: 'identity_verification',
+          resourceId: v.id,
+          userId: v.userId,
+          details: { decision: cmd.decision, status: v.overallStatus },
+        }),
+    );
   }
 
   /** Invalidates the verification and starts a new PENDING one for the same user and tier. */
@@ -142,6 +160,7 @@ export class IdentityService implements PersonalDataHolder {
     id: string,
     trigger: IdentityTrigger,
     change: (v: IdentityVerification, now: Date) => void,
+    audit?: (em: EntityManager, v: IdentityVerification) => Promise<void>,
   ): Promise<IdentityVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
@@ -156,6 +175,7 @@ export class IdentityService implements PersonalDataHolder {
       // the flush sets updatedAt (onUpdate): the event's snapshot must show the row as stored
       await em.flush();
       recordIdentityEvent(em, event, v);
+      await audit?.(em, v);
       return v;
     });
   }

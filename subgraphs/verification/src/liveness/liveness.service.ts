@@ -16,9 +16,8 @@ import { recordLivenessEvent } from './liveness.events.js';
 import { livenessRecord } from './liveness.record.js';
 import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { fileUrl } from '../../../../platform/storage/file-routes.js';
-import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
-import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
-import type pg from 'pg';
+import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import type { Orm } from '../../../../platform/db/orm.js';
 import {
   CHALLENGE_INSTRUCTIONS,
   decide,
@@ -63,8 +62,19 @@ const newChallenge = (type: ChallengeType): LivenessChallenge => ({
 const unknownToken = () => new AppError('NOT_FOUND', 'sessionToken names no liveness session');
 
 /** What a session's photos keep once the photos are gone: that there was a reference selfie, and when. */
-const PHOTOS_GONE = `frames = '[]', reference = case when reference is null then null
-  else jsonb_build_object('fileId', reference -> 'fileId', 'receivedAt', reference -> 'receivedAt') end`;
+/**
+ * The photos go (their face readings and descriptions; the files are deleted beside): the reference
+ * keeps when it was received and which file it was, so the session still says a selfie was sent.
+ */
+function dropPhotos(session: LivenessSession, now: Date): void {
+  if (session.reference) {
+    const { fileId, receivedAt } = session.reference;
+    // only a finished or ended session loses its photos: nothing judges this reference again
+    session.reference = { fileId, receivedAt } as LivenessPhoto;
+  }
+  session.frames = [];
+  session.photosDeletedAt ??= now;
+}
 
 export class LivenessService implements PersonalDataHolder {
   constructor(
@@ -111,29 +121,40 @@ export class LivenessService implements PersonalDataHolder {
    * The photos go (files, face readings and descriptions); the verdict and its scores stay. An open
    * session ends now: nothing more can be added to it.
    */
-  eraseUser(user: ErasedUser): Promise<number> {
-    return updateDroppingFiles(
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    const sessions = await this.em.find(LivenessSession, { userId, ...this.tenant });
+    const now = new Date();
+    for (const session of sessions) {
+      dropPhotos(session, now);
+      session.userId = pseudonym;
+      if (session.expiresAt > now) session.expiresAt = now;
+    }
+    await this.em.flush();
+    await this.deps.files.deleteOfOwners(
       sqlOf(this.em),
-      this.deps.files,
       LIVENESS_FILE_OWNER,
-      `update verification.liveness_sessions set user_id = $4, ${PHOTOS_GONE}, expires_at = least(expires_at, now())
-        where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
-      [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
+      sessions.map((s) => s.id),
     );
+    return sessions.length;
   }
 
   /** Retention: the photos of every organization's finished sessions past its `livenessFrames` period. */
-  static expirePhotos(pool: pg.Pool, files: FileService): Promise<number> {
-    return expireFiles(
-      pool,
-      files,
-      LIVENESS_FILE_OWNER,
-      `update verification.liveness_sessions set ${PHOTOS_GONE}
-        where id in (select s.id from verification.liveness_sessions s
-                      where s.status <> 'IN_PROGRESS' and (s.frames <> '[]' or s.reference ? 'embedding')
-                        and ${pastRetention('livenessFrames', 's', 'created_at')}
-                      limit ${RETENTION_CHUNK} for update skip locked)
-        returning id`,
+  static expirePhotos(orm: Orm, files: FileService): Promise<number> {
+    return untilDone(() =>
+      orm.em.fork().transactional(async (em) => {
+        const { rows } = await sqlOf(em).query<{ id: string }>(
+          `select s.id from verification.liveness_sessions s
+            where s.status <> 'IN_PROGRESS' and s.photos_deleted_at is null and ${pastRetention('livenessFrames', 's', 'created_at')}
+            limit ${RETENTION_CHUNK} for update skip locked`,
+        );
+        const ids = rows.map((r) => r.id);
+        if (!ids.length) return 0;
+        const now = new Date();
+        for (const session of await em.find(LivenessSession, { id: { $in: ids } })) dropPhotos(session, now);
+        await em.flush();
+        await files.deleteOfOwners(sqlOf(em), LIVENESS_FILE_OWNER, ids);
+        return ids.length;
+      }),
     );
   }
 
@@ -236,6 +257,7 @@ export class LivenessService implements PersonalDataHolder {
   ): Promise<Pick<LivenessPhoto, 'fileId' | 'receivedAt'>> {
     const file = await this.deps.files.store(sqlOf(em), this.tenant, {
       ownerType: LIVENESS_FILE_OWNER,
+      userId: s.userId,
       ownerId: s.id,
       role,
       contentType: 'image/jpeg',

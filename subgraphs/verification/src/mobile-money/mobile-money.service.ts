@@ -109,7 +109,7 @@ export class MobileMoneyService implements PersonalDataHolder {
     return this.em.nativeUpdate(
       MobileMoneyVerification,
       { userId, ...this.tenant },
-      { userId: pseudonym, phoneNumber: null, expectedName: null, accountHolder: null, nameMatchExplanation: null },
+      { userId: pseudonym, phoneNumberSealed: null, expectedName: null, accountHolder: null, nameMatchExplanation: null },
     );
   }
 

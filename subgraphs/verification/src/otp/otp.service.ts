@@ -5,7 +5,8 @@ import { AppError, conflict, rateLimited } from '../../../../platform/errors.js'
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
-import { OtpVerification } from './otp.entity.js';
+import { OTP_ADDRESS_SCOPE, OtpVerification } from './otp.entity.js';
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
 import { OTP_LIFECYCLES, type OtpKind, type OtpStatus, type OtpTrigger } from './otp.lifecycle.js';
 import { recordOtpEvent } from './otp.events.js';
 import { otpRecord } from './otp.record.js';
@@ -34,6 +35,8 @@ export interface OtpDeps {
   linkBaseUrl: string;
   /** The approved WhatsApp template (and its language) codes are sent with */
   whatsapp: { template: string; language: string };
+  /** Addresses are sealed; the send limits count them by blind index */
+  keyring: Keyring;
 }
 
 export interface StartCommand {
@@ -221,7 +224,8 @@ export class OtpService implements PersonalDataHolder {
 
   /** The numbers or addresses the user had verified, and the notifications that carried their codes (for notify's erasure). */
   async contactsOf(userId: string): Promise<{ addresses: string[]; notificationIds: string[] }> {
-    const all = await this.em.find(OtpVerification, { userId, kind: this.kind, ...this.tenant }, { fields: ['address', 'notificationId'] });
+    // whole records: the address is sealed, opened as the entity loads
+    const all = await this.em.find(OtpVerification, { userId, kind: this.kind, ...this.tenant });
     const present = (values: Array<string | null | undefined>) => [...new Set(values.filter((v): v is string => Boolean(v)))];
     return { addresses: present(all.map((v) => v.address)), notificationIds: present(all.map((v) => v.notificationId)) };
   }
@@ -232,7 +236,7 @@ export class OtpService implements PersonalDataHolder {
    */
   async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
     const { rows } = await sqlOf(this.em).query(
-      `update verification.otp_verifications set user_id = $5, address = null, redirect_url = null, expires_at = least(expires_at, now())
+      `update verification.otp_verifications set user_id = $5, address_plaintext = null, address_sealed = null, address_index = null, redirect_url = null, expires_at = least(expires_at, now())
         where organization_id = $1 and environment = $2 and kind = $3 and user_id = $4 returning 1`,
       [this.tenant.organizationId, this.tenant.environment, this.kind, userId, pseudonym],
     );
@@ -262,10 +266,12 @@ export class OtpService implements PersonalDataHolder {
   /** 429 with Retry-After when this address, or this organization, had too many codes in the last hour. */
   private async checkSendLimits(address: string): Promise<void> {
     const since = new Date(Date.now() - HOUR * 1000);
+    // addresses are sealed: counted by their blind index
+    const addressIndex = await this.deps.keyring.blindIndex(OTP_ADDRESS_SCOPE, address);
     const [perAddress] = await this.em.execute<Array<{ count: string; oldest: Date | null }>>(
       `select count(*) as count, min(last_sent_at) as oldest from verification.otp_verifications
-        where kind = ? and address = ? and environment = ? and last_sent_at > ?`,
-      [this.kind, address, this.tenant.environment, since],
+        where kind = ? and address_index = ? and environment = ? and last_sent_at > ?`,
+      [this.kind, addressIndex, this.tenant.environment, since],
     );
     const [perOrganization] = await this.em.execute<Array<{ count: string; oldest: Date | null }>>(
       `select count(*) as count, min(last_sent_at) as oldest from verification.otp_verifications

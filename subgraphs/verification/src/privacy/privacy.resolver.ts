@@ -1,3 +1,4 @@
+import { actorOf } from '../../../../platform/audit/audit.js';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
@@ -98,7 +99,7 @@ export class UserErasureResolver {
       'Erases a user’s personal data in every service, through the outbox: each service erases its part (a service that is down does it when it is back); user.erased tells webhooks and subscribers when all are done. A user with a pending erasure gets that one.',
   })
   async eraseUser(@Arg('input') input: EraseUserInput, @Ctx() ctx: Ctx) {
-    const { created, erasure } = await privacyService(ctx, 'write').erase(input.userId, ctx.principal?.clientId ?? null);
+    const { created, erasure } = await privacyService(ctx, 'write').erase(input.userId, actorOf(ctx.principal));
     return { created, userErasure: toErasure(erasure) };
   }
 
@@ -122,8 +123,8 @@ export class UserDataExportResolver {
     description:
       'Everything held about a user in every service, as one document (a subject access request); files are links served to your organization only',
   })
-  exportUser(@Arg('input') input: ExportUserInput, @Ctx() ctx: Ctx) {
-    return { userDataExport: privacyService(ctx, 'read').exportOf(input.userId) };
+  async exportUser(@Arg('input') input: ExportUserInput, @Ctx() ctx: Ctx) {
+    return { userDataExport: await privacyService(ctx, 'read').exported(input.userId, actorOf(ctx.principal)) };
   }
 
   @FieldResolver(() => Date, { description: 'When the export was made' })

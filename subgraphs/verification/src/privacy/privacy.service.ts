@@ -1,5 +1,6 @@
+import { recordAudit, type AuditActor, type AuditDetails } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { invalid } from '../../../../platform/errors.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -41,6 +42,7 @@ export type PrivacyDeps = Pick<
   VerificationDeps,
   | 'config'
   | 'files'
+  | 'keyring'
   | 'documentJobs'
   | 'addressJobs'
   | 'vision'
@@ -69,7 +71,7 @@ export function personalDataHolders(em: EntityManager, tenant: Tenant, deps: Pri
     documents,
     livenessSessions: new LivenessService(em, tenant, { files, vision, sessionSeconds: config.LIVENESS_SESSION_SECONDS }),
     biometrics: new DedupService(em, tenant, { vision, galleries: deps.faceGalleries }),
-    cognitiveKycChecks: new CognitiveKycService(em, tenant, { vision, text, documents }),
+    cognitiveKycChecks: new CognitiveKycService(em, tenant, { vision, text, documents, keyring: deps.keyring }),
     amlScreenings: new AmlService(em, tenant, { screening, catalog }),
     watchlist: new WatchlistService(em, tenant, deps.watchlist),
     deviceAssessments: new DeviceService(em, tenant, deps.ipIntelligence, deps.ipIntelligence.db),
@@ -115,7 +117,8 @@ export class PrivacyService {
    * reach the user (numbers, addresses, the notifications that carried their codes) goes with the
    * request so notify finds those messages; it is forgotten when the erasure completes.
    */
-  async erase(userId: string, requestedBy: string | null): Promise<{ created: boolean; erasure: UserErasureView }> {
+  /** Requests the erasure; a new request lands in the audit trail with it (`actor`: who asked). */
+  async erase(userId: string, actor: AuditActor): Promise<{ created: boolean; erasure: UserErasureView }> {
     const user = validUserId(userId);
     return this.em.transactional(async (em) => {
       const contacts = await Promise.all(
@@ -125,8 +128,21 @@ export class PrivacyService {
         addresses: contacts.flatMap((c) => c.addresses),
         notificationIds: contacts.flatMap((c) => c.notificationIds),
       };
-      return requestErasure(sqlOf(em), this.tenant, { userId: user, requestedBy, subject });
+      const requested = await requestErasure(sqlOf(em), this.tenant, { userId: user, requestedBy: actor.clientId, subject });
+      if (requested.created) await this.audit(em, 'user.erased', user, actor, { erasureId: requested.erasure.id });
+      return requested;
     });
+  }
+
+  /** A subject access export, in the audit trail (its parts are read as the client asks for them). */
+  async exported(userId: string, actor: AuditActor): Promise<{ id: string; exportedAt: Date }> {
+    const user = validUserId(userId);
+    await this.audit(this.em, 'user.exported', user, actor, {});
+    return this.exportOf(user);
+  }
+
+  private audit(em: EntityManager, action: 'user.erased' | 'user.exported', userId: string, actor: AuditActor, details: AuditDetails) {
+    return recordAudit(em, { ...tenantColumns(this.tenant), action, actor, resourceType: 'user', resourceId: userId, userId, details });
   }
 
   find(id: string): Promise<UserErasureView | null> {

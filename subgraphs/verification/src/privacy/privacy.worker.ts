@@ -35,7 +35,7 @@ export function privacyWorkers(opts: { rt: ServiceRuntime; orm: Orm; deps: Priva
     purge: async () => ({
       documentImages: await DocumentService.expireImages(rt.pool, deps.files),
       addressDocuments: await AddressService.expireDocuments(rt.pool, deps.files),
-      livenessPhotos: await LivenessService.expirePhotos(rt.pool, deps.files),
+      livenessPhotos: await LivenessService.expirePhotos(orm, deps.files),
       registryAnswers: await BusinessService.expireRegistryAnswers(rt.pool),
       operatorAnswers: await MobileMoneyService.expireOperatorAnswers(rt.pool),
       ...(await purgeEventPayloads(rt.pool)),

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
@@ -199,7 +200,7 @@ export class WatchlistAlertResolver {
     @Arg('input', { description: 'The alert and the decision' }) input: ReviewWatchlistAlertInput,
     @Ctx() ctx: Ctx,
   ) {
-    return { watchlistAlert: toAlert(await service(ctx, 'write').reviewAlert(input.id, input)) };
+    return { watchlistAlert: toAlert(await service(ctx, 'write').reviewAlert(input.id, input, actorOf(ctx.principal))) };
   }
 
   @Subscription(() => WatchlistAlertEvent, {

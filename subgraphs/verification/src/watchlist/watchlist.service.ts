@@ -1,10 +1,11 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import type { ListKind } from '../../../../screening/index.js';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { ScreeningSearch } from '../aml/aml.service.js';
 import { dateOfBirthError } from '../aml/aml.validation.js';
 import { isCountryCode } from '../ip/geolocation.js';
@@ -230,7 +231,7 @@ export class WatchlistService implements PersonalDataHolder {
     const { rows } = await sqlOf(this.em).query<{ n: number }>(
       `with subscriptions as (
          update verification.watchlist_subscriptions
-            set user_id = $4, full_name = null, date_of_birth = null, nationality = null, country = null, next_scan_at = null,
+            set user_id = $4, full_name = null, date_of_birth_plaintext = null, date_of_birth_sealed = null, nationality = null, country = null, next_scan_at = null,
                 status = case when status = any($5::text[]) then $6 else status end,
                 cancelled_at = case when status = any($5::text[]) then now() else cancelled_at end
           where organization_id = $1 and environment = $2 and user_id = $3 returning 1),
@@ -317,13 +318,23 @@ export class WatchlistService implements PersonalDataHolder {
   }
 
   /** OPEN → REVIEWED or DISMISSED, with the reviewer and a note. */
-  async reviewAlert(id: string, cmd: ReviewAlertCommand): Promise<WatchlistAlert> {
+  async reviewAlert(id: string, cmd: ReviewAlertCommand, actor: AuditActor): Promise<WatchlistAlert> {
     await this.getAlert(id);
     return this.em.transactional(async (em) => {
       const alert = await em.findOneOrFail(WatchlistAlert, { id, ...this.tenant }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       const t = ALERT_LIFECYCLE.fire(alert.status, cmd.status === 'REVIEWED' ? 'review' : 'dismiss');
       Object.assign(alert, { status: t.status, reviewedBy: cmd.reviewedBy, reviewNote: cmd.note, reviewedAt: new Date() });
       recordAlertEvent(em, t.event, alert);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'watchlist_alert.reviewed',
+        actor,
+        reviewer: cmd.reviewedBy,
+        resourceType: 'watchlist_alert',
+        resourceId: alert.id,
+        userId: alert.userId,
+        details: { status: alert.status },
+      });
       return alert;
     });
   }
