@@ -167,6 +167,13 @@ describe('review console in a browser', () => {
     await desk.keyboard.press('Control+Enter');
     await caseView.getByRole('status').filter({ hasText: 'Decided: VERIFIED' }).waitFor();
 
+    // the case's audit trail shows the view of the image and the decision, with the key and the reviewer
+    const trail = caseView.getByRole('region', { name: 'Audit trail of this person' });
+    const decision = trail.locator('tr[data-action="DOCUMENT_VERIFICATION_REVIEWED"]');
+    await decision.waitFor();
+    expect(await decision.innerText()).toMatch(new RegExp(`Decided the document verification: VERIFIED\\s+${REVIEWER} · review console`));
+    expect(await trail.locator('tr[data-action="FILE_VIEWED"]').first().innerText()).toMatch(/Viewed the front/);
+
     // gone from both queues (the tablet's without a reload), the other item still there
     await Promise.all([row(desk, first).waitFor({ state: 'detached' }), row(tablet, first).waitFor({ state: 'detached' })]);
     expect(await row(tablet, second).isVisible()).toBe(true);

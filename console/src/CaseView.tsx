@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Api, UserError } from './api';
 import {
+  AuditTrail,
   DecisionForm,
   Fields,
   FileImage,
@@ -64,11 +65,13 @@ export function CaseView({
   const [error, setError] = useState<string | null>(null);
   const [events, setEvents] = useState<TimelineEntry[]>([]);
   const [decidedHere, setDecidedHere] = useState<string | null>(null);
+  const [loads, setLoads] = useState(0);
 
   const load = useCallback(async () => {
     try {
       const data = await api.request(CASE_QUERIES[kind], { id });
       setRecord(data.record);
+      setLoads((n) => n + 1);
       setError(data.record ? null : 'No such record (or another organization’s).');
     } catch (e) {
       setError((e as Error).message);
@@ -153,6 +156,9 @@ export function CaseView({
           )}
         </Section>
       )}
+      <Section title={record.userId ? 'Audit trail of this person' : 'Audit trail'}>
+        <AuditTrail api={api} filter={record.userId ? { userId: record.userId } : { resourceId: id }} version={loads} />
+      </Section>
     </article>
   );
 }

@@ -23,6 +23,7 @@ export class ApiError extends Error {
 export class Api {
   private ws: Client | undefined;
   private readonly reconnected = new Set<() => void>();
+  private readonly viewed = new Set<() => void>();
 
   constructor(private readonly credential: string) {}
 
@@ -97,7 +98,16 @@ export class Api {
       const body = (await response.json().catch(() => null)) as { message?: string | string[] } | null;
       throw new ApiError([body?.message ?? `The API answered ${response.status}`].flat().join('; '), undefined);
     }
-    return URL.createObjectURL(await response.blob());
+    const url = URL.createObjectURL(await response.blob());
+    // the view is in the audit trail by now (recorded before the bytes were sent)
+    this.viewed.forEach((listener) => listener());
+    return url;
+  }
+
+  /** Called after each file was viewed: the audit trail on screen has a new entry. */
+  onFileViewed(listener: () => void): () => void {
+    this.viewed.add(listener);
+    return () => this.viewed.delete(listener);
   }
 
   close(): void {

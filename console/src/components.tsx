@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { Api, UserError } from './api';
-import { USER_SIGNALS } from './operations';
+import { CASE_AUDIT, USER_SIGNALS } from './operations';
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 export const score = (value: number | null | undefined) => (value == null ? '—' : value.toFixed(2));
@@ -203,6 +203,76 @@ export function Signals({ api, userId }: { api: Api; userId: string }) {
         />
       ))}
     </div>
+  );
+}
+
+/** What an audit entry says happened, in words. */
+function auditWhat(e: any): string {
+  const d = e.details ?? {};
+  const record = e.resourceType.replace(/_/g, ' ');
+  switch (e.action) {
+    case 'FILE_VIEWED':
+      return `Viewed the ${String(d.role ?? 'file').replace(/_/g, ' ')} of a ${record}`;
+    case 'AML_MATCH_RESOLVED':
+      return `Resolved an AML hit: ${String(d.resolution ?? '').replace(/_/g, ' ')}`;
+    default:
+      if (e.action.endsWith('_REVIEWED')) return `Decided the ${record}: ${String(d.decision ?? d.status ?? '').replace(/_/g, ' ')}`;
+      return `${e.action.replace(/_/g, ' ').toLowerCase()} (${record})`;
+  }
+}
+
+/**
+ * The case's audit trail (newest first): each view of its images and each decision, with the key or
+ * session used and the reviewer named. Read again when a file is viewed here and when `version`
+ * changes (the record changed).
+ */
+export function AuditTrail({ api, filter, version }: { api: Api; filter: { userId: string } | { resourceId: string }; version: number }) {
+  const [state, setState] = useState<{ trail?: any; error?: string }>({});
+  const [viewed, setViewed] = useState(0);
+  useEffect(() => api.onFileViewed(() => setViewed((n) => n + 1)), [api]);
+  const key = JSON.stringify(filter);
+  useEffect(() => {
+    let live = true;
+    api.request(CASE_AUDIT, { filter: JSON.parse(key) }).then(
+      (data) => live && setState({ trail: data.trail }),
+      (error: Error) => live && setState({ error: error.message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, key, version, viewed]);
+  if (state.error) return <p className="muted">Audit trail unavailable: {state.error}</p>;
+  if (!state.trail) return <p className="muted">Loading…</p>;
+  if (!state.trail.nodes.length) return <p className="muted">Nothing recorded yet.</p>;
+  return (
+    <table className="audit">
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">What</th>
+          <th scope="col">Who</th>
+        </tr>
+      </thead>
+      <tbody>
+        {state.trail.nodes.map((e: any) => (
+          <tr key={e.id} data-action={e.action}>
+            <td>
+              <time dateTime={e.occurredAt}>{when(e.occurredAt)}</time>
+            </td>
+            <td>{auditWhat(e)}</td>
+            <td>
+              {[
+                e.reviewer,
+                e.actor.clientName ?? e.actor.kind.toLowerCase(),
+                e.actor.sessionUserId && `session of ${e.actor.sessionUserId}`,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

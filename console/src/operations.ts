@@ -132,6 +132,17 @@ export const USER_SIGNALS = `query UserSignals($userId: ID!) {
   }
 }`;
 
+const AUDIT_ENTRY = 'id occurredAt action reviewer resourceType resourceId details actor { kind clientName sessionUserId }';
+
+/**
+ * The case's audit trail, newest first: who viewed its images, who decided it. Read apart (a key
+ * without `audit:read` still sees the case); filtered on the person when the record names one,
+ * else on the record.
+ */
+export const CASE_AUDIT = `query CaseAudit($filter: AuditEntryFilter!) {
+  trail: auditEntries(first: 50, filter: $filter) { totalCount nodes { ${AUDIT_ENTRY} } }
+}`;
+
 /** The decisions: VERIFIED / REJECTED for verifications, a resolution per AML match, a review per alert. */
 export const DECISIONS = {
   identity: `mutation ReviewIdentity($input: ReviewIdentityVerificationInput!) {
