@@ -81,12 +81,17 @@ export function numberUnits(tokens: NameToken[]): Unit[] {
 /** Per token list (list names are prepared once and compared often). */
 const NUMBER_UNITS = new WeakMap<NameToken[], Unit[]>();
 
+/** An elided article written apart ("D IVOIRE", "L OREAL"): one letter read as an initial, then a word starting with a vowel. */
+const elision = (a: NameToken, b: NameToken) =>
+  a.role === 'initial' && a.text.length === 1 && b.role !== 'initial' && /^[aeiouy]/.test(b.text);
+
 /** Single tokens, two adjacent tokens joined, and particle runs joined to the next token ("van der merwe"). */
 export function units(tokens: NameToken[]): Unit[] {
   const out: Unit[] = tokens.map((token, i) => ({ idx: [i], token }));
   for (let i = 0; i + 1 < tokens.length; i++) {
     const a = tokens[i];
     const b = tokens[i + 1];
+    if (elision(a, b)) out.push({ idx: [i, i + 1], token: { ...joinTokens(a, b), role: b.role } });
     if (a.role === 'initial' || b.role === 'initial') continue;
     out.push({ idx: [i, i + 1], token: joinTokens(a, b) });
     const c = tokens[i + 2];

@@ -54,6 +54,12 @@ describe('company legal forms', () => {
     expect(score('Kabul Bank', 'Kabul Bank Branch', ENTITY)).toBeLessThan(0.85);
     expect(score('Banco Santander', 'Santander Banco', ENTITY)).toBeGreaterThanOrEqual(0.85);
   });
+
+  it('reads an elided article written apart as the word it was glued to (D IVOIRE / d’Ivoire)', () => {
+    expect(score('Société Générale Côte d’Ivoire SA', 'SOCIETE GENERALE COTE D IVOIRE', ENTITY)).toBe(1);
+    expect(score("L'Oreal SA", 'L OREAL', ENTITY)).toBe(1);
+    expect(score('J Smith Trading', 'Jsmith Trading', ENTITY)).toBeLessThan(1); // a consonant stays an initial
+  });
 });
 
 describe('numbers', () => {
