@@ -2,7 +2,7 @@ import anyAscii from 'any-ascii';
 import { equivalenceKeys } from './equivalents.js';
 import { hangulSpellings } from './hangul.js';
 import { DESCRIPTORS, isLegalFormWord, legalFormAt, SHORT_FORMS, type FoundForm } from './legal-forms.js';
-import { fold, undigit, undot, unconfuse } from './text.js';
+import { undigit, undot, unconfuse } from './text.js';
 import type { MatchRule } from '../types.js';
 import particles from './data/particles.json' with { type: 'json' };
 import titles from './data/titles.json' with { type: 'json' };
@@ -165,6 +165,8 @@ interface RawToken {
   family: boolean;
   /** joined to the next word by a hyphen in the source */
   hyphenNext: boolean;
+  /** a one-letter particle between two words: no initial */
+  conjunction?: boolean;
   cjk?: CjkWord;
 }
 
@@ -206,8 +208,13 @@ function splitWords(text: string, ctx: SplitContext, family: boolean, startIndex
   return { tokens, words: index - startIndex };
 }
 
-function isInitial(t: string): boolean {
-  return t.length === 1;
+/** A one-letter conjunction between two words (Pérez y Gómez, Saabf y Compañía S.C.A.) is no initial. */
+function markConjunctions(raw: RawToken[]): RawToken[] {
+  return raw.map((t, i) =>
+    t.text.length === 1 && PARTICLES.has(t.text) && raw[i - 1]?.text.length > 1 && raw[i + 1]?.text.length > 1
+      ? { ...t, conjunction: true }
+      : t,
+  );
 }
 
 /**
@@ -238,53 +245,32 @@ function unglueForms(text: string, notes: NameNote[]): string {
  * Sets legal forms aside: for entities the longest forms of the tables at the end and at the start
  * (several: "Co., Ltd.") and the short forms anywhere; for names of unknown type the short forms
  * anywhere (at most two, something distinctive left) and long forms (several words or 6+ letters) at
- * the end or start. Returns the tokens left and the forms found; at least one token always stays.
+ * the end or start. Returns the tokens left and the forms found, as written (tokens joined by a
+ * space); at least one token always stays.
  */
-function setFormsAside(raw: RawToken[], entity: boolean): { kept: RawToken[]; forms: string[]; words: string[] } {
+function setFormsAside(raw: RawToken[], entity: boolean): { kept: RawToken[]; forms: string[] } {
   let kept = raw;
   const forms: string[] = [];
-  const words: string[] = [];
   const take = (found: FoundForm | null): boolean => {
     if (!found || found.length >= kept.length) return false;
     const written = kept.slice(found.start, found.start + found.length);
-    if (!entity && found.length === 1 && found.form.length < 6) return false;
+    const form = written.map((t) => t.text).join(' ');
+    if (!entity && found.length === 1 && form.length < 6) return false;
     if (found.start === 0 && written[written.length - 1].hyphenNext) return false;
-    forms.push(found.form);
-    words.push(written.map((t) => t.text).join(' '));
+    forms.push(form);
     kept = found.start === 0 ? kept.slice(found.length) : kept.slice(0, found.start);
     return true;
   };
-  for (let i = 0; i < 3; i++)
-    if (
-      !take(
-        legalFormAt(
-          kept.map((t) => t.text),
-          false,
-        ),
-      )
-    )
-      break;
-  for (let i = 0; i < 2; i++)
-    if (
-      !take(
-        legalFormAt(
-          kept.map((t) => t.text),
-          true,
-        ),
-      )
-    )
-      break;
+  const texts = () => kept.map((t) => t.text);
+  for (let i = 0; i < 3 && take(legalFormAt(texts(), false)); i++);
+  for (let i = 0; i < 2 && take(legalFormAt(texts(), true)); i++);
   const short = kept.filter((t) => !SHORT_FORMS.has(t.text));
   const distinctive = short.filter((t) => t.text.length > 1).length > 0;
   if (short.length > 0 && (entity || (short.length < kept.length && distinctive && kept.length - short.length <= 2))) {
-    for (const t of kept) {
-      if (!SHORT_FORMS.has(t.text) || DESCRIPTORS.has(t.text)) continue;
-      forms.push(fold(t.text));
-      words.push(t.text);
-    }
+    for (const t of kept) if (SHORT_FORMS.has(t.text) && !DESCRIPTORS.has(t.text)) forms.push(t.text);
     kept = short;
   }
-  return { kept, forms, words };
+  return { kept, forms };
 }
 
 /** Prepares a name for matching. Pure; the index caches the result per list name. */
@@ -309,7 +295,7 @@ export function prepareName(full: string, opts: PrepareOptions = {}): PreparedNa
   }
 
   // honorifics and titles (keep the name when nothing else would remain)
-  raw = stripHonorifics(raw, entity);
+  raw = markConjunctions(stripHonorifics(raw, entity));
 
   // legal forms (entities; unknown types when something distinctive remains)
   let forms: string[] = [];
@@ -319,7 +305,7 @@ export function prepareName(full: string, opts: PrepareOptions = {}): PreparedNa
     if (aside.kept.length < raw.length) words = raw;
     raw = aside.kept;
     forms = aside.forms;
-    if (aside.words.length) notes.push({ rule: 'legalForm', detail: `set aside: ${aside.words.join(', ')}` });
+    if (aside.forms.length) notes.push({ rule: 'legalForm', detail: `set aside: ${aside.forms.join(', ')}` });
   }
   // in entity names, ordinals and Roman numerals are numbers (64th → 64, Argo II → 2)
   if (entity) raw = raw.map((t, i) => readNumber(t, i, notes));
@@ -357,7 +343,7 @@ export function prepareName(full: string, opts: PrepareOptions = {}): PreparedNa
       abjad: t.abjad,
       role: title
         ? 'title'
-        : isInitial(t.text) && !t.cjk
+        : t.text.length === 1 && !t.conjunction && !t.cjk
           ? 'initial'
           : PARTICLES.has(t.text) && merged.length > 1 && !t.cjk
             ? 'particle'

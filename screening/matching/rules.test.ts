@@ -36,6 +36,18 @@ describe('company legal forms', () => {
     expect(score('Siemens AG', 'Siemens', ENTITY)).toBe(1); // no form on one side: nothing to compare
   });
 
+  it('reads a dotted form however its dots and spaces split it, and short forms only as written', () => {
+    for (const name of ['Lunar, S. de R.L. de C.V.', 'Lunar S. de R. L. de C. V.', 'Lunar S DE RL DE CV'])
+      expect({ name, normalized: prepareName(name, ENTITY).normalized }).toEqual({ name, normalized: 'lunar' });
+    expect(prepareName('Polmex Sp. z o. o.', ENTITY).normalized).toBe('polmex');
+    // the forms set aside, the distinctive parts differ: no match
+    expect(score('APH S. de R.L. de C.V.', 'Envigh, S. de R.L. de C.V.', ENTITY)).toBeLessThan(0.85);
+    // "aph" reads like the form AF when folded, but short forms are compared as written
+    expect(prepareName('APH S. de R.L. de C.V.', ENTITY).normalized).toBe('aph');
+    // a one-letter conjunction before a form is no initial
+    expect(score('Saabf y Compania S.C.A.', 'Saabf Compania S.C.A.', ENTITY)).toBeGreaterThanOrEqual(0.85);
+  });
+
   it('takes a country or branch word added to an entity name for another entity', () => {
     expect(score('Banco Santander', 'Banco Santander Mexico', ENTITY)).toBeLessThan(0.85);
     expect(rules('Banco Santander', 'Banco Santander Mexico', ENTITY)).toContain('entityQualifier');
@@ -88,6 +100,17 @@ describe('look-alike characters', () => {
   it('keeps numbers that are numbers, and Cyrillic names Cyrillic', () => {
     expect(prepareName('T72 Mig29', ENTITY).normalized).toBe('t72 mig29');
     expect(prepareName('Сергей Иванов').normalized).toBe('sergey ivanov');
+    // digits read as letters only one at a time in an otherwise alphabetic word
+    expect(prepareName('Airbus A320neo', ENTITY).normalized).toBe('airbus a320neo');
+    expect(prepareName('Su30mk Avia', ENTITY).normalized).toBe('su30mk avia');
+    expect(prepareName('Airbus A320neo', ENTITY).notes).toEqual([]);
+  });
+
+  it('reads look-alike letters only inside one word mixing scripts, when each has a Latin look-alike', () => {
+    // two words joined by a hyphen, each in its own script: transliterated, no look-alike
+    expect(rules('Gazprom-Нефть', 'Gazprom Neft', ENTITY)).not.toContain('lookalike');
+    // a Cyrillic letter with no Latin look-alike (ж) says the word is no disguised Latin one
+    expect(prepareName('Pаvжel').notes?.map((n) => n.rule)).not.toContain('lookalike');
   });
 });
 

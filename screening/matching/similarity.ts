@@ -29,33 +29,77 @@ function subCost(a: string, b: string): number {
   return CLOSE.has(k) ? 0.6 : ADJACENT.has(k) ? 0.75 : 1;
 }
 
+/** Cost tables by character code (ASCII; other characters are compared for equality only). */
+const ASCII = 128;
+const SOFT = new Uint8Array(ASCII);
+for (const ch of 'aeiouyh') SOFT[ch.charCodeAt(0)] = 1;
+const SUB = new Float64Array(ASCII * ASCII);
+for (let x = 0; x < ASCII; x++)
+  for (let y = 0; y < ASCII; y++) SUB[x * ASCII + y] = subCost(String.fromCharCode(x), String.fromCharCode(y));
+SUB[ASCII * ASCII - 1] = 1; // two different characters beyond ASCII
+const asciiOf = (code: number) => (code < ASCII ? code : ASCII - 1);
+
+/** Rows and per-letter costs of the distance, reused from call to call (no allocation per pair). */
+let rows = [new Float64Array(32), new Float64Array(32), new Float64Array(32)];
+let indelA = new Float64Array(32);
+let indelB = new Float64Array(32);
+
+function indelCosts(s: string, into: Float64Array): void {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    into[i] = (c < ASCII && SOFT[c] === 1) || (i > 0 && c === s.charCodeAt(i - 1)) ? 0.6 : 1;
+  }
+}
+
 /**
  * Damerau-Levenshtein (optimal string alignment) with transliteration-aware costs: vowel ↔ vowel
  * and close consonants (c/k/q, s/z, d/t…) cost less than other substitutions; adjacent
- * transpositions cost 1; deleting or inserting a vowel or an h costs 0.6 (Mohamed/Mohammed,
- * Abdelkader/Abdelkadir).
+ * transpositions cost 0.8; deleting or inserting a vowel, an h or a doubled letter costs 0.6
+ * (Mohamed/Mohammed, Abdelkader/Abdelkadir). `limit`: a distance above it is answered as Infinity
+ * as soon as it is certain (two rows of the table above it), which is all the fuzzy score needs.
  */
-export function weightedDamerau(a: string, b: string): number {
+export function weightedDamerau(a: string, b: string, limit = Infinity): number {
   const n = a.length;
   const m = b.length;
   if (!n) return m;
   if (!m) return n;
-  const indel = (ch: string, prev: string | undefined) => (VOWELS.has(ch) || ch === 'h' || ch === prev ? 0.6 : 1);
-  let prev2 = new Float64Array(m + 1);
-  let prev = new Float64Array(m + 1);
-  let cur = new Float64Array(m + 1);
-  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1] + indel(b[j - 1], b[j - 2]);
+  if (m + 1 > rows[0].length || Math.max(n, m) > indelA.length) {
+    const size = 2 * Math.max(n, m) + 1;
+    rows = [new Float64Array(size), new Float64Array(size), new Float64Array(size)];
+    indelA = new Float64Array(size);
+    indelB = new Float64Array(size);
+  }
+  const ia = indelA;
+  const ib = indelB;
+  indelCosts(a, ia);
+  indelCosts(b, ib);
+  let [prev2, prev, cur] = rows;
+  prev[0] = 0;
+  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1] + ib[j - 1];
+  let prevMin = 0;
   for (let i = 1; i <= n; i++) {
-    cur[0] = prev[0] + indel(a[i - 1], a[i - 2]);
+    const ca = a.charCodeAt(i - 1);
+    const subRow = asciiOf(ca) * ASCII;
+    const del = ia[i - 1];
+    cur[0] = prev[0] + del;
+    let rowMin = cur[0];
     for (let j = 1; j <= m; j++) {
-      let v = Math.min(
-        prev[j] + indel(a[i - 1], a[i - 2]),
-        cur[j - 1] + indel(b[j - 1], b[j - 2]),
-        prev[j - 1] + subCost(a[i - 1], b[j - 1]),
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] && a[i - 1] !== a[i - 2]) v = Math.min(v, prev2[j - 2] + 0.8);
+      const cb = b.charCodeAt(j - 1);
+      let v = prev[j] + del;
+      const ins = cur[j - 1] + ib[j - 1];
+      if (ins < v) v = ins;
+      const sub = prev[j - 1] + (ca === cb ? 0 : SUB[subRow + asciiOf(cb)]);
+      if (sub < v) v = sub;
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb && ca !== cb) {
+        const swap = prev2[j - 2] + 0.8;
+        if (swap < v) v = swap;
+      }
       cur[j] = v;
+      if (v < rowMin) rowMin = v;
     }
+    // every later cell adds to a cell of the last two rows
+    if (rowMin > limit && prevMin > limit) return Infinity;
+    prevMin = rowMin;
     [prev2, prev, cur] = [prev, cur, prev2];
   }
   return prev[m];
@@ -214,10 +258,13 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
   // lengths too far apart for any match (each missing letter costs at least 0.6)
   if (Math.min(Math.abs(x.length - y.length) / maxLen, Math.abs(fx.length - fy.length) / Math.max(fx.length, fy.length)) * 0.6 > MAX_R)
     return NONE;
-  const rRaw = weightedDamerau(x, y) / maxLen;
-  const rFold = weightedDamerau(fx, fy) / Math.max(fx.length, fy.length) + 0.02;
+  // distances beyond MAX_R cannot make a match: the distance stops there
+  const dRaw = weightedDamerau(x, y, MAX_R * maxLen + 1e-9);
   // three-letter tokens tolerate only an added vowel, h or doubled letter (Isa/Issa), not a change (Ali/Alo)
-  if (minLen === 3 && (x.length === y.length || weightedDamerau(x, y) > 0.6)) return NONE;
+  if (minLen === 3 && (x.length === y.length || dRaw > 0.6)) return NONE;
+  const maxFold = Math.max(fx.length, fy.length);
+  const rRaw = dRaw / maxLen;
+  const rFold = weightedDamerau(fx, fy, (MAX_R - 0.02) * maxFold + 1e-9) / maxFold + 0.02;
   let score = fuzzyScore(Math.min(rRaw, rFold));
   let how: TokenMatchHow = rFold < rRaw ? 'phonetic' : 'fuzzy';
   if (score >= 0.75 && score < 0.9) {

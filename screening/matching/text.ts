@@ -56,47 +56,50 @@ const OTHER_LETTER = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{
 const CONFUSABLE = confusables as Record<string, string>;
 
 /**
- * A word mixing Latin letters with look-alike letters of another script (Cyrillic "а" in "Ivаn") is
+ * A word whose letters mix Latin with look-alikes of another script (Cyrillic "а" in "Ivаn") is
  * read as Latin: each foreign letter becomes the Latin letter it is confusable with (Unicode TR39
- * confusables, from the unhomoglyph package). Words wholly in another script are left to
- * transliteration. Returns null when the word has nothing to replace.
+ * confusables, from the unhomoglyph package). Only inside one run of letters (Gazprom-Нефть is two
+ * words, each in its script), and only when every foreign letter of the run has a Latin look-alike
+ * (a mixed word with other letters is no disguise). Returns null when the word has nothing to replace.
  */
 export function unconfuse(word: string): string | null {
   if (!LATIN_LETTER.test(word) || !OTHER_LETTER.test(word)) return null;
-  let out = '';
-  for (const ch of word) {
-    if (!OTHER_LETTER.test(ch)) {
-      out += ch;
-      continue;
+  const out = word.replace(/\p{L}+/gu, (run) => {
+    if (!LATIN_LETTER.test(run) || !OTHER_LETTER.test(run)) return run;
+    let read = '';
+    for (const ch of run) {
+      if (!OTHER_LETTER.test(ch)) {
+        read += ch;
+        continue;
+      }
+      const lower = ch.toLowerCase();
+      const mapped = CONFUSABLE[lower] ?? CONFUSABLE[ch];
+      if (!mapped || !/^[a-z]+$/i.test(mapped)) return run;
+      read += ch === lower ? mapped.toLowerCase() : mapped.toUpperCase();
     }
-    const lower = ch.toLowerCase();
-    const mapped = CONFUSABLE[lower] ?? CONFUSABLE[ch];
-    out += mapped && /^[a-z]+$/i.test(mapped) ? (ch === lower ? mapped.toLowerCase() : mapped.toUpperCase()) : ch;
-  }
+    return read;
+  });
   return out === word ? null : out;
 }
 
 /** Digits that stand for letters inside a word (Ig0r, Sech1n); 1 reads as l next to a vowel, i elsewhere. */
 const DIGIT_LETTERS: Record<string, string> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g' };
 const VOWEL = /[aeiouy]/;
+/** Letters, and single digits between letters, all of them digits that look like letters. */
+const DISGUISED = /^[a-z]+(?:[0134579][a-z]+)+$/;
 
 /**
- * Digits between letters of a lower-case word read as the letters they look like ("ig0r" → "igor",
- * "sech1n" → "sechin"). Only digits with a letter on both sides: "t72", "mig29", "4x4" keep theirs.
- * Returns null when there is none.
+ * Digits used as letters in an otherwise alphabetic lower-case word ("ig0r" → "igor", "sech1n" →
+ * "sechin"): each digit alone between two letters and one that looks like a letter, three letters
+ * or more. "t72", "mig29", "su30mk", "a320neo", "b52s", "4x4" keep theirs. Returns null when the word is no
+ * such disguise.
  */
 export function undigit(word: string): string | null {
-  if (!/[a-z]\d+[a-z]/.test(word) || (word.match(/[a-z]/g)?.length ?? 0) < 3) return null;
-  return word.replace(/(?<=[a-z])\d+(?=[a-z])/g, (digits, offset: number) =>
-    [...digits]
-      .map((d, i) => {
-        if (d !== '1') return DIGIT_LETTERS[d] ?? d;
-        const before = i === 0 ? word[offset - 1] : '';
-        const after = i === digits.length - 1 ? word[offset + digits.length] : '';
-        return VOWEL.test(before) || VOWEL.test(after) ? 'l' : 'i';
-      })
-      .join(''),
-  );
+  if (!DISGUISED.test(word) || word.replace(/\d/g, '').length < 3) return null;
+  return word.replace(/\d/g, (d, offset: number) => {
+    if (d !== '1') return DIGIT_LETTERS[d];
+    return VOWEL.test(word[offset - 1]) || VOWEL.test(word[offset + 1]) ? 'l' : 'i';
+  });
 }
 
 /** "l.x.c", "s.a.", "u.s.a" (single letters or digits joined by dots) → "lxc", "sa", "usa"; null otherwise. */
