@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { compareNames } from '../screening/index.js';
 import { FAMILIES, type OfficialPair, type OfficialPairs } from './official-pairs.js';
 
@@ -8,7 +9,9 @@ import { FAMILIES, type OfficialPair, type OfficialPairs } from './official-pair
  * the name pairs built from the official lists (bench/data/official-name-pairs.json, made by
  * bench/official-pairs.ts): overall and per family, on the development part and on the holdout part
  * (never tuned on). `OFFICIAL_PAIRS_ERRORS=dev` prints the development part's errors;
- * `OFFICIAL_PAIRS_PARTS=dev` evaluates only that part (while tuning).
+ * `OFFICIAL_PAIRS_PARTS=dev` evaluates only that part (while tuning). With SCREENING_BASE_DIST (the
+ * `dist/` of another build, as for screening-compare) the same pairs are scored by that build too:
+ * before and after side by side.
  */
 
 const THRESHOLD = 0.85;
@@ -20,7 +23,9 @@ interface Counts {
   tn: number;
 }
 
-export function evaluate(pairs: OfficialPair[], threshold = THRESHOLD) {
+type Compare = typeof compareNames;
+
+export function evaluate(pairs: OfficialPair[], threshold = THRESHOLD, compare: Compare = compareNames) {
   const byFamily = new Map<string, Counts>();
   const errors: { pair: OfficialPair; score: number }[] = [];
   const add = (key: string, hit: boolean, match: boolean) => {
@@ -31,7 +36,7 @@ export function evaluate(pairs: OfficialPair[], threshold = THRESHOLD) {
     else c.tn++;
   };
   for (const p of pairs) {
-    const score = compareNames(p.a, p.b, { entityType: p.entityType }).score;
+    const score = compare(p.a, p.b, { entityType: p.entityType }).score;
     const hit = score >= threshold;
     add('all', hit, p.match);
     for (const f of p.families) add(f, hit, p.match);
@@ -66,6 +71,11 @@ export async function run(): Promise<void> {
   const doc = JSON.parse(readFileSync(file, 'utf8')) as OfficialPairs;
   console.log(`official-list name pairs at ${THRESHOLD} (${doc.lists.map((l) => `${l.source} ${l.publishedOn}`).join(', ')})`);
   const parts = (process.env.OFFICIAL_PAIRS_PARTS ?? 'dev,holdout').split(',') as ('dev' | 'holdout')[];
+  const base = process.env.SCREENING_BASE_DIST;
+  if (base && existsSync(path.join(base, 'screening', 'index.js'))) {
+    const other = (await import(pathToFileURL(path.join(path.resolve(base), 'screening', 'index.js')).href)) as { compareNames: Compare };
+    for (const part of parts) console.log(`\n${table(`base ${part}`, evaluate(doc[part], THRESHOLD, other.compareNames).byFamily)}`);
+  }
   for (const part of parts) {
     const t = performance.now();
     const { byFamily, errors } = evaluate(doc[part]);
