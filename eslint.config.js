@@ -7,7 +7,7 @@ export default tseslint.config(
     ignores: ['jest.config.cjs', 'dist/', 'node_modules/', '.data/', 'coverage/', 'scratch/', 'schema/*', '!schema/api.graphql'],
   },
   {
-    files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [...tseslint.configs.recommended],
     rules: {
       // resolvers and tests handle loosely typed GraphQL results on purpose

@@ -1,10 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { migrate, openOrm } from '../platform/db/orm.js';
+import { Keyring } from '../platform/crypto/keyring.js';
+import { LocalKeyProvider } from '../platform/crypto/key-provider.js';
+import { sealLegacyColumns } from '../platform/crypto/reencrypt.js';
 import { createLogger } from '../platform/logger.js';
 import { BiometricDedupCheck } from '../subgraphs/verification/src/biometrics/dedup.entity.js';
 import { DedupService } from '../subgraphs/verification/src/biometrics/dedup.service.js';
@@ -96,11 +99,15 @@ export async function run(): Promise<void> {
         [tenant.organizationId, tenant.environment, batch.map((_, i) => `user-${from + i}`), batch.map(vectorBytes)],
       );
     }
-    await pool.end();
     console.log(`enrolled ${faces.length.toLocaleString('en')} faces in PostgreSQL in ${ms(performance.now() - started)}`);
+    // written as rows from before encryption: the start-up backfill seals them (measured)
+    const keyring = new Keyring(pool, new LocalKeyProvider(randomBytes(32)));
+    const sealing = performance.now();
+    const sealed = await sealLegacyColumns(pool, keyring);
+    console.log(`sealed ${sealed.toLocaleString('en')} legacy enrolments (backfill) in ${ms(performance.now() - sealing)}`);
 
-    const orm = await openOrm({ url, entities: [BiometricDedupCheck], poolSize: 2 });
-    const galleries = new FaceGalleries();
+    const orm = await openOrm({ url, entities: [BiometricDedupCheck], poolSize: 2, keyring });
+    const galleries = new FaceGalleries(keyring);
     const lockedSearch = async () => {
       const t = performance.now();
       await orm.em.fork().transactional(async (em) => {
@@ -136,6 +143,7 @@ export async function run(): Promise<void> {
     );
     console.log(`  ${(1000 / mean).toFixed(1)} checks per second per core (one check at a time, one vision worker)`);
     await orm.close();
+    await pool.end();
   } catch (err) {
     console.log(`PostgreSQL figures skipped: ${(err as Error).message}`);
   } finally {

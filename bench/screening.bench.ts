@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -7,14 +7,15 @@ import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { migrate } from '../platform/db/orm.js';
 import { createLogger } from '../platform/logger.js';
-import { importSnapshot, parseList, ScreeningEngine, ScreeningIndex, type ListEntry } from '../screening/index.js';
+import { importSnapshot, ScreeningEngine, ScreeningIndex, type ListEntry } from '../screening/index.js';
 import { evaluatePairs, type LabelledPair } from '../screening/matching/evaluate.js';
+import { readShippedLists } from './official-pairs.js';
 
 /**
- * Screening figures (issue 4): the real OFAC SDN (+ aliases) and UN lists from ../shared/data/lists
- * imported into an embedded PostgreSQL, the engine loading them, one name p50/p95 over a few hundred
+ * Screening figures (issue 4): the real OFAC SDN (+ aliases) and UN lists shipped in data/ imported into an embedded PostgreSQL, the engine loading them, one name p50/p95 over a few hundred
  * query names, a batch of 100, index build time and memory, and precision/recall of the labelled
- * pairs at 0.85. Skipped (with a message) when the lists are absent.
+ * pairs at 0.85. Skipped (with a message) when the lists are absent. SCREENING_BENCH_DATA: another
+ * folder with a manifest.json; SCREENING_BENCH_DB=off: no PostgreSQL, the in-memory index only.
  */
 
 setFlagsFromString('--expose-gc');
@@ -95,25 +96,14 @@ export function queryNames(entries: ListEntry[], n: number): { name: string; exp
 }
 
 export async function run(): Promise<void> {
-  const dir = path.resolve('..', 'shared', 'data', 'lists');
-  if (!existsSync(dir)) {
-    console.log(`skipped: ${dir} not found (the real OFAC/UN lists are needed for these figures)`);
-    return;
-  }
-  const files = readdirSync(dir);
-  const pickFile = (re: RegExp) => files.find((f) => re.test(f));
-  const wanted = [
-    pickFile(/^ofac_sdn.*\.csv$/),
-    pickFile(/^ofac_alt.*\.csv$/),
-    pickFile(/^ofac_add.*\.csv$/),
-    pickFile(/^un_sc.*\.xml$/),
-  ].filter((f): f is string => !!f);
-  if (wanted.length < 2) {
-    console.log(`skipped: OFAC SDN / UN files not found in ${dir}`);
+  // the lists shipped in data/ (brotli), or SCREENING_BENCH_DATA=<folder with a manifest.json>
+  const dataDir = path.resolve(process.env.SCREENING_BENCH_DATA ?? 'data');
+  if (!existsSync(path.join(dataDir, 'manifest.json'))) {
+    console.log(`skipped: ${dataDir}/manifest.json not found (the real OFAC/UN lists are needed for these figures)`);
     return;
   }
   let t = performance.now();
-  const lists = parseList(wanted.map((f) => ({ name: f, content: readFileSync(path.join(dir, f)) })));
+  const { lists } = readShippedLists(dataDir);
   const parseMs = performance.now() - t;
   const entries = lists.flatMap((l) => l.entries);
   const names = entries.reduce((s, e) => s + e.names.length, 0);
@@ -135,29 +125,31 @@ export async function run(): Promise<void> {
   let engine: ScreeningEngine | null = null;
   let db: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
   let pool: pg.Pool | null = null;
-  try {
-    db = await startEmbeddedPostgres({
-      dir: path.join(tmpdir(), `afri-bench-screening-${process.pid}`),
-      port: await freePort(),
-      persistent: false,
-    });
-    await migrate(db.url);
-    pool = new pg.Pool({ connectionString: db.url, max: 4 });
-    pool.on('error', () => undefined); // the cluster stops at the end: idle clients may see it first
-    for (const l of lists) {
+  // SCREENING_BENCH_DB=off: the in-memory index only (quicker, for back-to-back latency runs)
+  if (process.env.SCREENING_BENCH_DB !== 'off')
+    try {
+      db = await startEmbeddedPostgres({
+        dir: path.join(tmpdir(), `afri-bench-screening-${process.pid}`),
+        port: await freePort(),
+        persistent: false,
+      });
+      await migrate(db.url);
+      pool = new pg.Pool({ connectionString: db.url, max: 4 });
+      pool.on('error', () => undefined); // the cluster stops at the end: idle clients may see it first
+      for (const l of lists) {
+        t = performance.now();
+        const r = await importSnapshot(pool, l.source, l.entries, { format: l.format, importedBy: 'bench' });
+        console.log(`import ${l.source}: ${r.version}, ${r.total} entries in ${ms(performance.now() - t)}`);
+      }
+      engine = new ScreeningEngine({ pool, logger: createLogger('bench', 'silent'), pollMs: 0 });
       t = performance.now();
-      const r = await importSnapshot(pool, l.source, l.entries, { format: l.format, importedBy: 'bench' });
-      console.log(`import ${l.source}: ${r.version}, ${r.total} entries in ${ms(performance.now() - t)}`);
+      await engine.start();
+      console.log(
+        `engine start (load snapshots from PostgreSQL + build index): ${ms(performance.now() - t)}; versions ${JSON.stringify(engine.versions())}`,
+      );
+    } catch (err) {
+      console.log(`embedded PostgreSQL unavailable (${(err as Error).message}); figures below use the in-memory index`);
     }
-    engine = new ScreeningEngine({ pool, logger: createLogger('bench', 'silent'), pollMs: 0 });
-    t = performance.now();
-    await engine.start();
-    console.log(
-      `engine start (load snapshots from PostgreSQL + build index): ${ms(performance.now() - t)}; versions ${JSON.stringify(engine.versions())}`,
-    );
-  } catch (err) {
-    console.log(`embedded PostgreSQL unavailable (${(err as Error).message}); figures below use the in-memory index`);
-  }
   const search = engine
     ? (q: Parameters<ScreeningIndex['search']>[0]) => engine!.search(q)
     : (q: Parameters<ScreeningIndex['search']>[0]) => index.search(q);

@@ -10,6 +10,10 @@ import { DeliveryWorker } from '../platform/delivery/delivery.worker.js';
 import { startJobs, type PgBoss } from '../platform/jobs.js';
 import { startSubgraph } from '../platform/graphql/subgraph.js';
 import { startEdgeAuthenticator, type EdgeAuthenticator } from '../platform/auth/authenticate.js';
+import { listen } from '../platform/db/listen.js';
+import { DATA_KEYS_CHANGED_CHANNEL, Keyring } from '../platform/crypto/keyring.js';
+import { masterKeyProvider } from '../platform/crypto/master-key.js';
+import { sealLegacyColumns } from '../platform/crypto/reencrypt.js';
 import { startGateway, type RunningGateway } from '../gateway/gateway.js';
 import { startRestAdapter } from '../rest-adapter/rest-adapter.js';
 import type { ServiceRuntime } from '../platform/service-module.js';
@@ -59,6 +63,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   let edgeAuth: EdgeAuthenticator | undefined;
   let gateway: RunningGateway | undefined;
   try {
+    const modules = SERVICE_MODULES.filter((m) => services.has(m.name));
+    // envelope encryption, for the subgraphs: the master key from the environment (production
+    // refuses to start without one), before anything else
+    const masterKey = modules.length ? masterKeyProvider(config, logger) : null;
     // the REST adapter alone talks only to the gateway; everything else uses the database
     const usesDatabase = [...services].some((s) => s !== 'rest');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -88,6 +96,21 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       risk: config.RISK_URL,
       notify: config.NOTIFY_URL,
     };
+    const keyring = masterKey ? new Keyring(pool, masterKey) : null;
+    if (keyring) {
+      // rows written before encryption are sealed before anything serves them
+      const sealed = await sealLegacyColumns(pool, keyring);
+      if (sealed) logger.info({ rows: sealed }, 'sealed the personal data of rows written before encryption');
+      // another process rotated an organization's data key: new writes use the new version here too
+      const rotations = await listen({
+        connection: opts.databaseUrl,
+        channel: DATA_KEYS_CHANGED_CHANNEL,
+        logger,
+        onNotification: (organizationId) => keyring.forget(organizationId),
+        onReconnect: () => keyring.forget(),
+      });
+      stops.push(() => rotations.stop());
+    }
     const runtime: ServiceRuntime = {
       config,
       databaseUrl: opts.databaseUrl,
@@ -98,6 +121,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       deliveries,
       webhookEvents: SERVICE_MODULES.flatMap((m) => m.webhookEvents),
       internalSecret: opts.internalSecret,
+      keyring: keyring!,
       // read when called: a service started later in this process (notify after verification) is found then
       serviceUrl: (name) => urls[name as ServiceKey] ?? configuredUrls[name as ServiceKey],
       jobs: () =>
@@ -106,9 +130,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           return b;
         })),
     };
-    const modules = SERVICE_MODULES.filter((m) => services.has(m.name));
     for (const module of modules) {
-      const orm: Orm = await openOrm({ url: opts.databaseUrl, entities: module.entities, logger });
+      const orm: Orm = await openOrm({ url: opts.databaseUrl, entities: module.entities, logger, keyring: keyring! });
       stops.push(() => orm.close());
       const instance = await module.setup(runtime);
       const running = await startSubgraph({

@@ -11,6 +11,7 @@ import {
 } from '../platform/db/embedded-postgres.js';
 import { startStack } from './stack.js';
 import { startThreads } from './stack-threads.js';
+import { devMasterKeyFile } from '../platform/crypto/master-key.js';
 import { onShutdown } from './shutdown.js';
 
 /**
@@ -83,6 +84,7 @@ try {
     `  subgraphs                    ${[stack.urls.verification, stack.urls.risk, stack.urls.notify].join('  ')}`,
     `  database                     ${embedded ? `embedded PostgreSQL on port ${embedded.port}` : 'DATABASE_URL'}`,
     config.ADMIN_SECRET ? '  admin secret                 from ADMIN_SECRET' : `  admin secret (shown once)    ${adminSecret}`,
+    `  encryption master key        ${config.ENCRYPTION_MASTER_KEY ? 'from ENCRYPTION_MASTER_KEY' : `${devMasterKeyFile(config)} (development; keep it with .data)`}`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -6,13 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 /**
- * `npm run lists:update [-- --from DIR] [--dry-run]`
+ * `npm run lists:update [-- --from DIR | --mirror URL] [--dry-run]`
  *
  * Refreshes the official sanctions lists the platform ships with (OFAC SDN with its aliases and
  * addresses, UN Security Council consolidated list) through `lists:import`, each becoming a new
  * version when its content changed. Connected machine: downloads them from the publishers'
- * official URLs. Air-gapped machine: give `--from DIR` holding the same files downloaded elsewhere
- * (sdn.csv, alt.csv, add.csv, consolidated.xml; names as the publishers serve them, any case).
+ * official URLs, or from a mirror of them (`--mirror URL`: the same file names under one URL, e.g.
+ * an internal artifact server). Air-gapped machine: give `--from DIR` holding the same files
+ * downloaded elsewhere (sdn.csv, alt.csv, add.csv, consolidated.xml; names as the publishers serve
+ * them, any case). A download's Last-Modified date becomes the version's publishedOn.
  */
 export const OFFICIAL_LISTS = [
   {
@@ -26,18 +28,22 @@ export const OFFICIAL_LISTS = [
   { source: 'UN_SC', files: { 'consolidated.xml': 'https://scsanctions.un.org/resources/xml/en/consolidated.xml' } },
 ] as const;
 
-const USAGE = `usage: npm run lists:update [-- --from DIR] [--dry-run]
-  without --from  downloads ${OFFICIAL_LISTS.flatMap((l) => Object.values(l.files)).join('\n                  ')}
-  --from DIR      imports the files of the same names from DIR (air-gapped machines)
+const USAGE = `usage: npm run lists:update [-- --from DIR | --mirror URL] [--dry-run]
+  without options  downloads ${OFFICIAL_LISTS.flatMap((l) => Object.values(l.files)).join('\n                   ')}
+  --mirror URL     downloads the same file names under URL (sdn.csv … consolidated.xml)
+  --from DIR       imports the files of the same names from DIR (air-gapped machines)
 Each list becomes a new version when its content changed (npm run lists:import, DATABASE_URL or the embedded database).`;
 
 const { values } = parseArgs({
-  options: { from: { type: 'string' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  options: { from: { type: 'string' }, mirror: { type: 'string' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
 });
-if (values.help) {
+if (values.help || (values.from && values.mirror)) {
   console.log(USAGE);
-  process.exit(0);
+  process.exit(values.help ? 0 : 1);
 }
+/** Where a file is downloaded from: the publisher, or the mirror's file of that name. */
+const sourceOf = (name: string, official: string) =>
+  values.mirror ? new URL(name, values.mirror.replace(/\/?$/, '/')).toString() : official;
 
 const today = new Date().toISOString().slice(0, 10);
 const work = values.from ? null : mkdtempSync(path.join(tmpdir(), 'lists-update-'));
@@ -46,7 +52,8 @@ try {
   for (const list of OFFICIAL_LISTS) {
     const files: string[] = [];
     let publishedOn = today;
-    for (const [name, url] of Object.entries(list.files)) {
+    for (const [name, official] of Object.entries(list.files)) {
+      const url = sourceOf(name, official);
       if (values.from) {
         const found = readdirSync(values.from).find((f) => f.toLowerCase() === name);
         if (!found) throw new Error(`${list.source}: ${name} is not in ${values.from}`);

@@ -24,6 +24,7 @@ import { clientIpOf, trustedProxies } from '../platform/http/trusted-proxies.js'
 import { SubscriptionRouter } from './subscriptions.js';
 import { SingleFetchShortcut } from './single-fetch.js';
 import { multipartUploads } from './uploads.js';
+import { CONSOLE_PATH, consoleApp } from './console.js';
 import { fileDownloads } from './files.js';
 import { FILE_ROUTE } from '../platform/storage/file-routes.js';
 import { findFileParts } from '../platform/graphql/upload.js';
@@ -43,7 +44,8 @@ export const MAX_JSON_BODY = '2mb';
 export const SERVICE_MAX_JSON_BODY: Partial<Record<string, string>> = { notify: '10mb', verification: '28mb', all: '28mb' };
 
 /** graphql-armor limits (ARCHITECTURE.md: request limits at the edge). */
-const ARMOR = {
+/** The limits every operation must pass (graphql-armor): depth, aliases, tokens, cost. */
+export const ARMOR = {
   maxDepth: { n: 12 },
   maxAliases: { n: 15 },
   maxTokens: { n: 2000 },
@@ -300,6 +302,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   );
   // public: GraphiQL's page and files carry no data; what it sends is authenticated like any request
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
+  // the review console: public files likewise, its calls are the graph's own with the reviewer's key
+  app.use(CONSOLE_PATH, consoleApp());
   app.use(
     GRAPHQL_PATH,
     graphiqlPage,

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+const masterKeyFormat = (v: string) =>
+  /^[0-9a-fA-F]{64}$/.test(v.trim()) || (/^[A-Za-z0-9+/]{43}=$/.test(v.trim()) && Buffer.from(v.trim(), 'base64').length === 32);
+
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
@@ -20,6 +23,27 @@ const schema = z.object({
   ADMIN_SECRET: z.string().min(16, 'ADMIN_SECRET must have at least 16 characters').optional(),
   INTERNAL_SECRET: z.string().min(16, 'INTERNAL_SECRET must have at least 16 characters').optional(),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * Envelope encryption (platform/crypto): the master key that wraps every organization's data
+   * key, 32 bytes in base64 or hex. Required in production; elsewhere a key is generated once and
+   * kept in ENCRYPTION_MASTER_KEY_FILE (beside the embedded database's data by default).
+   */
+  ENCRYPTION_MASTER_KEY: z
+    .string()
+    .refine((v) => masterKeyFormat(v), 'ENCRYPTION_MASTER_KEY must be 32 bytes in base64 (44 characters) or hex (64 characters)')
+    .optional(),
+  /** Master keys a rotation is moving away from: still unwrap, never wrap (comma-separated). */
+  ENCRYPTION_PREVIOUS_MASTER_KEYS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    )
+    .refine((keys) => keys.every(masterKeyFormat), 'ENCRYPTION_PREVIOUS_MASTER_KEYS must list keys of 32 bytes in base64 or hex')
+    .optional(),
+  ENCRYPTION_MASTER_KEY_FILE: z.string().optional(),
   /** Bearer token of every service's `/metrics`; unset, `/metrics` is closed (403). */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must have at least 16 characters').optional(),
   /** Peers whose X-Forwarded-For the gateway believes: proxy-addr names (loopback, uniquelocal…), addresses, CIDRs. */
@@ -111,6 +135,10 @@ const schema = z.object({
   // each process settles lookups a crash interrupted (PENDING past twice the deadline → PROVIDER_ERROR)
   MOBILE_MONEY_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(15_000),
   MOBILE_MONEY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  // privacy (issue 16): how often each service looks for erasure parts to do (besides every erasure event: retries,
+  // notices missed), and how often it removes what is past its organization's retention periods
+  PRIVACY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  RETENTION_SWEEP_MS: z.coerce.number().int().min(50).max(86_400_000).default(3_600_000),
   // MTN MoMo (Collection API) for live keys; unset: the sandbox answers for MTN_MOMO too
   MTN_MOMO_BASE_URL: z.url().optional(),
   MTN_MOMO_SUBSCRIPTION_KEY: z.string().min(1).optional(),

@@ -6,6 +6,7 @@ import type { PgBoss } from './jobs.js';
 import type { SubgraphDefinition } from './graphql/subgraph.js';
 import type { ServiceName } from './auth/principal.js';
 import type { DeliveryWorker } from './delivery/delivery.worker.js';
+import type { Keyring } from './crypto/keyring.js';
 
 /** What the runtime hands a subgraph service when it starts (shared per process). */
 export interface ServiceRuntime {
@@ -22,6 +23,8 @@ export interface ServiceRuntime {
   deliveries: DeliveryWorker;
   /** Every event a webhook may subscribe to, of every service. */
   webhookEvents: readonly string[];
+  /** Envelope encryption of stored files and sealed columns (the ORMs of this process open and seal with it). */
+  keyring: Keyring;
   /** Shared by the gateway and the subgraphs: signs principals and session tokens. */
   internalSecret: string;
   /** Where another service's GraphQL endpoint answers: this process's own when it runs it, else its configured URL (NOTIFY_URL…). */

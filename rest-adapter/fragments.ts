@@ -198,6 +198,11 @@ export const AML_SCREENING = /* GraphQL */ `
           effect
           detail
         }
+        rules {
+          rule
+          factor
+          detail
+        }
       }
       resolution
       resolvedBy
@@ -845,5 +850,70 @@ export const BUSINESS_VERIFICATION = /* GraphQL */ `
     createdAt
     updatedAt
     completedAt
+  }
+`;
+
+export const USER_ERASURE = /* GraphQL */ `
+  fragment UserErasureFields on UserErasure {
+    id
+    userId
+    status
+    services {
+      service
+      status
+      completedAt
+      erased {
+        kind
+        count
+      }
+      attempts
+      lastError
+    }
+    createdAt
+    updatedAt
+    completedAt
+  }
+`;
+
+export const RETENTION_POLICY = /* GraphQL */ `
+  fragment RetentionPolicyFields on RetentionPolicy {
+    documentsDays
+    livenessFramesDays
+    notificationBodiesDays
+    providerResponsesDays
+    eventPayloadsDays
+    customized
+    updatedAt
+    lastEnforcedAt
+  }
+`;
+
+export const AUDIT_ENTRY = /* GraphQL */ `
+  fragment AuditEntryFields on AuditEntry {
+    id
+    occurredAt
+    action
+    actor {
+      kind
+      clientId
+      clientName
+      sessionUserId
+    }
+    reviewer
+    resourceType
+    resourceId
+    userId
+    details
+    hash
+    previousHash
+  }
+`;
+
+export const ORGANIZATION_REENCRYPTION = /* GraphQL */ `
+  fragment OrganizationReencryptionFields on OrganizationReencryption {
+    organizationId
+    keyVersion
+    values
+    files
   }
 `;

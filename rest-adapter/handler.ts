@@ -47,7 +47,8 @@ export function routeHandlers(route: Route, gateway: GatewayClient): RequestHand
 
     const body = responseBody(route, data, input);
     if (body === null && route.notFound) throw notFound(route.notFound, Object.values(input.params)[0]);
-    const status = typeof route.status === 'function' ? route.status(data) : (route.status ?? 200);
+    if (route.totalCount) res.setHeader('x-total-count', String(route.totalCount(data)));
+    const status = route.created?.(data) ? 201 : (route.status ?? 200);
     res.status(status).json(body);
   };
   const parse = [requireJson, jsonParser(route.bodyLimit), refuseNulInBody];

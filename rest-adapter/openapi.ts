@@ -84,9 +84,16 @@ function operationObject(route: Route, schema: GraphQLSchema) {
     ...(field.description ? { description: field.description } : {}),
     schema: schemaOf(field.type),
   }));
-  // A status chosen from the data (e.g. 201 created / 200 existing) is documented as a range.
-  const success = typeof route.status === 'function' ? '2XX' : String(route.status ?? 200);
+  // a create-or-return route answers 201 for a new record and its status for an existing one
+  const successes = [...(route.created ? [201] : []), route.status ?? 200];
   const body = responseSchema(route, schema);
+  const success = {
+    description: 'Success',
+    ...(route.totalCount
+      ? { headers: { 'X-Total-Count': { description: 'How many records all pages hold', schema: { type: 'integer' } } } }
+      : {}),
+    content: { 'application/json': body ? { schema: body } : {} },
+  };
   return {
     summary: route.summary,
     operationId: operationIdOf(route),
@@ -106,7 +113,9 @@ function operationObject(route: Route, schema: GraphQLSchema) {
         ? { requestBody: { required: true, content: { 'application/json': { schema: objectSchema(route.body), example: route.example } } } }
         : {}),
     responses: {
-      [success]: { description: 'Success', content: { 'application/json': body ? { schema: body } : {} } },
+      ...Object.fromEntries(
+        successes.map((status) => [String(status), status === 201 && route.created ? { ...success, description: 'Created' } : success]),
+      ),
       default: {
         description: 'Error: 400, 401, 403, 404, 409, 413, 415, 422, 429, 500 or 503 (`statusCode`, `code`)',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

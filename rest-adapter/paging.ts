@@ -1,4 +1,4 @@
-import { invalid } from '../platform/errors.js';
+import { badInput } from '../platform/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetCursor } from '../platform/graphql/cursor.js';
 import type { Field, RouteInput } from './route.js';
 
@@ -21,7 +21,8 @@ function pageOf(query: RouteInput['query']): { page: number; limit: number } {
     ...(limit < 1 ? ['limit must be at least 1'] : []),
     ...(limit > MAX_PAGE_SIZE ? [`limit must be at most ${MAX_PAGE_SIZE}`] : []),
   ];
-  if (errors.length) throw invalid(errors);
+  // out of range is a bad request (400) on every list, verification's as risk's and notify's
+  if (errors.length) throw badInput(errors);
   return { page, limit };
 }
 
@@ -35,4 +36,10 @@ export function connectionSlice(query: RouteInput['query']): { first: number; af
 export function pageBody(connection: { nodes: unknown[]; totalCount: number }, query: RouteInput['query']) {
   const { page, limit } = pageOf(query);
   return { data: connection.nodes, total: connection.totalCount, page, limit };
+}
+
+/** A page whose records the spec shows under a name of their own (`{ rules: [...] }`), with the page's place beside them. */
+export function keyedPageBody(key: string, connection: { nodes: unknown[]; totalCount: number }, query: RouteInput['query']) {
+  const { data, ...place } = pageBody(connection, query);
+  return { [key]: data, ...place };
 }

@@ -189,18 +189,19 @@ describe('routes → operations', () => {
     {
       name: 'list webhooks of a client',
       method: 'GET',
-      path: '/webhooks/client/c1',
+      path: '/webhooks/client/c1?page=2&limit=2',
       field: 'webhooks',
-      variables: { clientId: 'c1', first: 100 },
+      variables: { clientId: 'c1', first: 2, after: offsetCursor(2) },
       answer: {
         nodes: [
           { id: 'wh_2', active: true },
           { id: 'wh_1', active: true },
         ],
+        totalCount: 4,
       },
       data: [
-        { id: 'wh_1', active: true },
         { id: 'wh_2', active: true },
+        { id: 'wh_1', active: true },
       ],
       status: 200,
     },
@@ -734,10 +735,15 @@ describe('notify routes', () => {
       message: 'Template welcome version 9 not found',
     });
     expect(await text(await call('GET', '/templates/welcome'))).toMatchObject({ code: 'NOT_FOUND', message: 'Template welcome not found' });
-    answer = reply({ notificationTemplateVersions: { nodes: [template, { ...template, version: 1 }] } });
-    same(await text(await call('GET', '/templates/welcome/versions')), { versions: [restTemplate, { ...restTemplate, version: 1 }] });
-    expect(last().variables).toEqual({ name: 'welcome', first: 100 });
-    answer = reply({ notificationTemplateVersions: { nodes: [] } });
+    answer = reply({ notificationTemplateVersions: { nodes: [template, { ...template, version: 1 }], totalCount: 2 } });
+    same(await text(await call('GET', '/templates/welcome/versions')), {
+      versions: [restTemplate, { ...restTemplate, version: 1 }],
+      total: 2,
+      page: 1,
+      limit: 20,
+    });
+    expect(last().variables).toEqual({ name: 'welcome', first: 20, after: null });
+    answer = reply({ notificationTemplateVersions: { nodes: [], totalCount: 0 } });
     const none = await call('GET', '/templates/nothing/versions');
     expect(none.status).toBe(404);
     expect(await text(none)).toMatchObject({ message: 'Template nothing not found' });
@@ -947,7 +953,7 @@ describe('risk routes', () => {
     expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Evaluation ev_9 not found' });
   });
 
-  it('lists the rules by id, with the spec’s lower-case action and severity', async () => {
+  it('lists a page of rules, with the spec’s lower-case action and severity', async () => {
     const rule = (id: string) => ({
       id,
       name: id,
@@ -961,8 +967,8 @@ describe('risk routes', () => {
       createdAt: '2026-11-01T10:00:00.000Z',
       updatedAt: '2026-11-01T10:00:00.000Z',
     });
-    answer = reply({ riskRules: { nodes: [rule('b_rule'), rule('a_rule')] } });
-    const res = await call('GET', '/v1/rules', undefined, risk);
+    answer = reply({ riskRules: { nodes: [rule('b_rule'), rule('a_rule')], totalCount: 12 } });
+    const res = await call('GET', '/v1/rules?page=2&limit=10', undefined, risk);
     expect(res.status).toBe(200);
     const restRule = (id: string) => ({
       id,
@@ -977,8 +983,8 @@ describe('risk routes', () => {
       created_at: '2026-11-01T10:00:00.000Z',
       updated_at: '2026-11-01T10:00:00.000Z',
     });
-    expect(await text(res)).toBe(JSON.stringify({ rules: [restRule('a_rule'), restRule('b_rule')] }));
-    expect(last().variables).toEqual({ first: 100 });
+    expect(await text(res)).toBe(JSON.stringify({ rules: [restRule('b_rule'), restRule('a_rule')], total: 12, page: 2, limit: 10 }));
+    expect(last().variables).toEqual({ first: 10, after: offsetCursor(10) });
   });
 
   it('upserts a rule: enum values in GraphQL’s case, the change as the spec reports it, 201 when created', async () => {

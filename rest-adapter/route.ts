@@ -69,6 +69,13 @@ export interface Route {
   notFound?: string;
   /** REST shape of the body's records (snake_case, renames…); default: GraphQL's. */
   response?: ResponseMapping;
+  /**
+   * A page answered as a bare array (as the spec shows it): the total the page is part of, sent as
+   * the `X-Total-Count` header.
+   */
+  totalCount?: (data: OperationData) => number;
   /** Success status; default 200. */
-  status?: number | ((data: OperationData) => number);
+  status?: number;
+  /** A create-or-return route (a PUT upsert, a create that answers the active record): 201 when this holds, else `status`. */
+  created?: (data: OperationData) => boolean;
 }

@@ -14,6 +14,8 @@ import { mobileMoneyRoutes } from './routes/mobile-money.js';
 import { addressRoutes } from './routes/address.js';
 import { emailRoutes, phoneRoutes } from './routes/otp.js';
 import { businessRoutes } from './routes/business.js';
+import { privacyRoutes } from './routes/privacy.js';
+import { auditRoutes } from './routes/audit.js';
 
 /** Every published REST endpoint (each Form a route of its own); served with and without `/v1`. */
 export const routes: readonly Route[] = [
@@ -34,4 +36,6 @@ export const routes: readonly Route[] = [
   ...addressRoutes,
   ...phoneRoutes,
   ...emailRoutes,
+  ...privacyRoutes,
+  ...auditRoutes,
 ];

@@ -45,10 +45,51 @@ export interface ScreeningQuery {
 
 export type TokenMatchHow = 'exact' | 'equivalent' | 'phonetic' | 'fuzzy' | 'initial' | 'missing';
 
+/**
+ * The named rules of the name matcher (screening/README.md, "Rules"): normalisations that made two
+ * names comparable (factor 1) and evidence that lowered a score (factor < 1).
+ */
+export type MatchRule =
+  | 'legalForm'
+  | 'legalFormDiffers'
+  | 'entityQualifier'
+  | 'numberWords'
+  | 'numberDiffers'
+  | 'lookalike'
+  | 'acronym'
+  | 'transliteration'
+  | 'syllableDiffers'
+  | 'nasab'
+  | 'nickname'
+  | 'orderSwap';
+export const MATCH_RULES: readonly MatchRule[] = [
+  'legalForm',
+  'legalFormDiffers',
+  'entityQualifier',
+  'numberWords',
+  'numberDiffers',
+  'lookalike',
+  'acronym',
+  'transliteration',
+  'syllableDiffers',
+  'nasab',
+  'nickname',
+  'orderSwap',
+];
+
+export interface MatchRuleFired {
+  rule: MatchRule;
+  /** what the name score was multiplied by (1: the rule only made the names comparable) */
+  factor: number;
+  detail: string;
+}
+
 export interface MatchExplanation {
   nameScore: number;
   tokens: { query: string; matched: string | null; how: TokenMatchHow; score: number; weight: number }[];
   qualifiers: { kind: 'dateOfBirth' | 'nationality' | 'documentNumber'; effect: number; detail: string }[];
+  /** The matcher's rules that fired for this pair of names (absent on explanations stored before they existed). */
+  rules?: MatchRuleFired[];
 }
 
 export interface ScreeningHit {

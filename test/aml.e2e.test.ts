@@ -45,7 +45,7 @@ const PEPS: ListEntry[] = [
 ];
 
 const MATCH_FIELDS =
-  'id hit { listName source kind externalId entityType primaryName matchedName score listVersion programs addedDate } resolution resolvedBy resolutionReason resolvedAt explanation { nameScore tokens { query matched how score weight } qualifiers { kind effect detail } }';
+  'id hit { listName source kind externalId entityType primaryName matchedName score listVersion programs addedDate } resolution resolvedBy resolutionReason resolvedAt explanation { nameScore tokens { query matched how score weight } qualifiers { kind effect detail } rules { rule factor detail } }';
 const SCREENING_FIELDS = `id userId fullName dateOfBirth nationality status riskLevel matchCount listsChecked checkedAt resolvedAt batch { id } matches { ${MATCH_FIELDS} }`;
 const USER_ERRORS = 'userErrors { field code message }';
 
@@ -127,6 +127,8 @@ describe('AML screening end to end', () => {
       expect(match.score).toBeLessThanOrEqual(1);
       expect(match.explanation.tokens.length).toBeGreaterThan(0);
       expect(match.explanation.qualifiers.map((q: { kind: string }) => q.kind)).toContain('dateOfBirth');
+      // the name is written family name first: the matcher says which rule lowered it
+      expect(match.explanation.rules).toEqual([{ rule: 'orderSwap', factor: 0.95, detail: 'bello ahmed musa / ahmed musa bello' }]);
     });
 
     it('screens only the lists asked for; PEP matches are MEDIUM', async () => {
@@ -274,9 +276,11 @@ describe('AML screening end to end', () => {
         // the graph's enums are SCREAMING_CASE; REST keeps the spec's values (exact, dateOfBirth)
         expect(match.explanation.tokens.map((t: { how: string }) => t.how)).toContain('EXACT');
         expect(match.explanation.qualifiers.map((q: { kind: string }) => q.kind)).toContain('DATE_OF_BIRTH');
+        expect(match.explanation.rules.map((r: { rule: string }) => r.rule)).toEqual(['ORDER_SWAP']);
         const rest = (await stack.rest('GET', `/screening/aml/${screening.id}`, undefined, h)).body;
         expect(rest.matches[0].explanation.tokens.map((t: { how: string }) => t.how)).toContain('exact');
         expect(rest.matches[0].explanation.qualifiers.map((q: { kind: string }) => q.kind)).toContain('dateOfBirth');
+        expect(rest.matches[0].explanation.rules.map((r: { rule: string }) => r.rule)).toEqual(['orderSwap']);
         expect(rest.matches[0]).toMatchObject({ id: match.id, listName: 'UN_SC', entityType: 'INDIVIDUAL', score: match.hit.score });
         expect(rest.batchId).toBeNull();
 

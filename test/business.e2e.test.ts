@@ -602,7 +602,7 @@ describe('business verification (KYB) end to end', () => {
     const first = await stack.rest('GET', `/verifications/business/user/${userId}`, undefined, t);
     expect(first.body.data.map((b: { id: string }) => b.id)).toEqual([...ids].reverse());
     const tooMany = await stack.rest('GET', `/verifications/business/user/${userId}?limit=101`, undefined, t);
-    expect([tooMany.status, tooMany.body.message]).toEqual([422, ['limit must be at most 100']]);
+    expect([tooMany.status, tooMany.body.message]).toEqual([400, ['limit must be at most 100']]);
     // the live environment of the same organization, and another organization, see nothing
     expect((await stack.rest('GET', `/verifications/business/user/${userId}`, undefined, l)).body.total).toBe(0);
     expect((await get(ids[0], l)).status).toBe(404);

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,67 @@ describe('command-line tools', () => {
       expect(missing.stderr).toContain('DATABASE_URL is required');
     } finally {
       await db.end();
+    }
+  });
+
+  it('npm run lists:update downloads the official files (from a mirror here) with their Last-Modified date, or takes them from a folder', async () => {
+    const databaseUrl = await createTestDatabase();
+    const fixtures = {
+      'sdn.csv': 'ofac/sdn.csv',
+      'alt.csv': 'ofac/alt.csv',
+      'add.csv': 'ofac/add.csv',
+      'consolidated.xml': 'un/consolidated.xml',
+    };
+    const asked: string[] = [];
+    const mirror = http.createServer((req, res) => {
+      asked.push(req.url ?? '');
+      const file = fixtures[path.basename(req.url ?? '') as keyof typeof fixtures];
+      if (!req.url?.startsWith('/lists/') || !file) return void res.writeHead(404).end();
+      res.writeHead(200, { 'last-modified': 'Tue, 03 Nov 2026 08:00:00 GMT' }).end(readFileSync(path.resolve('screening/fixtures', file)));
+    });
+    await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
+    const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    const versions = async () =>
+      (
+        await db.query<{ source: string; version: string; published: string }>(
+          `select source, version, to_char(published_on, 'YYYY-MM-DD') as published from screening.list_snapshots order by source, seq`,
+        )
+      ).rows;
+    try {
+      const url = `http://127.0.0.1:${(mirror.address() as { port: number }).port}/lists`;
+      const downloaded = await cli('update-lists.js', ['--mirror', url], { DATABASE_URL: databaseUrl });
+      expect(downloaded.code).toBe(0);
+      expect(asked.sort()).toEqual(['/lists/add.csv', '/lists/alt.csv', '/lists/consolidated.xml', '/lists/sdn.csv']);
+      expect(await versions()).toEqual([
+        { source: 'OFAC_SDN', version: expect.any(String), published: '2026-11-03' },
+        { source: 'UN_SC', version: expect.any(String), published: '2026-11-03' },
+      ]);
+      // the same files again: no new version
+      expect((await cli('update-lists.js', ['--mirror', url], { DATABASE_URL: databaseUrl })).stdout).toMatch(/OFAC_SDN: unchanged/);
+      expect(await versions()).toHaveLength(2);
+
+      // air-gapped: the same names from a folder (another SDN file: a new version)
+      const dir = mkdtempSync(path.join(tmpdir(), 'lists-from-'));
+      try {
+        for (const [name, file] of Object.entries({ ...fixtures, 'SDN.CSV': 'ofac/sdn-v2.csv', 'sdn.csv': undefined })) {
+          if (file) writeFileSync(path.join(dir, name), readFileSync(path.resolve('screening/fixtures', file)));
+        }
+        const fromFolder = await cli('update-lists.js', ['--from', dir], { DATABASE_URL: databaseUrl });
+        expect(fromFolder.code).toBe(0);
+        expect((await versions()).map((v) => v.source)).toEqual(['OFAC_SDN', 'OFAC_SDN', 'UN_SC']);
+        const missing = await cli('update-lists.js', ['--from', tmpdir() + '/nothing-here-' + Date.now()], { DATABASE_URL: databaseUrl });
+        expect(missing.code).toBe(1);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      // a mirror that does not have the files: a clear failure, nothing imported
+      const broken = await cli('update-lists.js', ['--mirror', url.replace(/lists$/, 'elsewhere')], { DATABASE_URL: databaseUrl });
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toMatch(/elsewhere\/sdn\.csv: HTTP 404/);
+      expect(await versions()).toHaveLength(3);
+    } finally {
+      await db.end();
+      await new Promise((resolve) => mirror.close(resolve));
     }
   });
 

@@ -199,8 +199,8 @@ describe('identity verification end to end (GraphQL, REST, subscriptions)', () =
       );
       expect(reviewMissing.status).toBe(400);
       expect(reviewMissing.body.message).toEqual(expect.arrayContaining(['reviewedBy is required', 'reviewNotes is required']));
-      expect((await stack.rest('GET', '/verifications/identity/user/u?limit=101', undefined, headers)).status).toBe(422);
-      expect((await stack.rest('GET', '/verifications/identity/user/u?page=0', undefined, headers)).status).toBe(422);
+      expect((await stack.rest('GET', '/verifications/identity/user/u?limit=101', undefined, headers)).status).toBe(400);
+      expect((await stack.rest('GET', '/verifications/identity/user/u?page=0', undefined, headers)).status).toBe(400);
       expect((await stack.rest('GET', '/verifications/identity/user/u?page=abc', undefined, headers)).status).toBe(400);
     });
 

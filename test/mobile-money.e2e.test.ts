@@ -1,7 +1,9 @@
 import pg from 'pg';
 import { selfSignedCertificate, startReceiver, verifiedPayload } from './support/https-receiver.js';
 import { startMtnMomoFake, userInfo, type MtnMomoFake } from './support/mtn-momo-fake.js';
-import { eventually, startTestStack, type TestStack } from './support/stack.js';
+import { eventually, startTestStack, TEST_MASTER_KEY, type TestStack } from './support/stack.js';
+import { Keyring } from '../platform/crypto/keyring.js';
+import { LocalKeyProvider, parseMasterKey } from '../platform/crypto/key-provider.js';
 
 const cert = selfSignedCertificate();
 const MTN = { subscriptionKey: 'fake-subscription-key', apiUser: '0c8a4b2e-8d1f-4e57-9a0b-5a8e6f2d1c33', apiKey: 'fake-api-key' };
@@ -392,18 +394,22 @@ describe('mobile money account verification end to end (REST both forms, GraphQL
   });
 
   it('a lookup a crash interrupted (PENDING past twice the deadline) becomes PROVIDER_ERROR, which may be retried', async () => {
-    const client = new pg.Client({ connectionString: stack.databaseUrl });
-    await client.connect();
+    const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
     const id = '5d7e0f62-2a5c-4c0e-9b7e-2f3f9a4c6b10';
     try {
-      await client.query(
+      // the row as the service wrote it before the crash: the number sealed with the organization's key
+      const number = await new Keyring(pool, new LocalKeyProvider(parseMasterKey(TEST_MASTER_KEY))).sealJson(
+        liveClient.organizationId,
+        '+233241234567',
+      );
+      await pool.query(
         `insert into verification.mobile_money_verifications
-           (id, organization_id, environment, user_id, phone_number, provider, country, expected_name, status, adapter, created_at, updated_at)
-         values ($1, $2, 'live', 'crashed', '+233241234567', 'MTN_MOMO', 'GH', 'Kwame Mensah', 'PENDING', 'mtn_momo', now() - interval '1 minute', now() - interval '1 minute')`,
-        [id, liveClient.organizationId],
+           (id, organization_id, environment, user_id, phone_number_sealed, provider, country, expected_name, status, adapter, created_at, updated_at)
+         values ($1, $2, 'live', 'crashed', $3, 'MTN_MOMO', 'GH', 'Kwame Mensah', 'PENDING', 'mtn_momo', now() - interval '1 minute', now() - interval '1 minute')`,
+        [id, liveClient.organizationId, number],
       );
     } finally {
-      await client.end();
+      await pool.end();
     }
     const settled = await eventually(async () => {
       const res = await stack.rest('GET', `/verifications/mobile-money/${id}`, undefined, live);

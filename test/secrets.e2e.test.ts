@@ -20,6 +20,7 @@ const ADMIN_SECRET = `adm-${random()}`;
 const INTERNAL_SECRET = `int-${random()}`;
 const METRICS_TOKEN = `met-${random()}`;
 const SMS_CALLBACK_TOKEN = `cb-${random()}`;
+const ENCRYPTION_MASTER_KEY = randomBytes(32).toString('base64');
 
 /** Every secret value seen in this run, with what it is. */
 const secrets = new Map<string, { what: string; prefix: boolean }>();
@@ -143,6 +144,7 @@ describe('secrets never in logs nor in responses after creation', () => {
         INTERNAL_SECRET: secret('INTERNAL_SECRET', INTERNAL_SECRET),
         METRICS_TOKEN: secret('METRICS_TOKEN', METRICS_TOKEN),
         SMS_CALLBACK_TOKEN: secret('SMS_CALLBACK_TOKEN', SMS_CALLBACK_TOKEN),
+        ENCRYPTION_MASTER_KEY: secret('ENCRYPTION_MASTER_KEY', ENCRYPTION_MASTER_KEY),
         SMS_API_URL: at.url,
         SMS_API_KEY: AT_API_KEY,
         SMS_USERNAME: AT_USERNAME,

@@ -335,7 +335,7 @@ describe('watchlist monitoring end to end', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.message).toMatch(/already has an ACTIVE watchlist subscription/);
     expect((await stack.rest('GET', '/monitoring/watchlist/alerts?status=CLOSED', undefined, h)).status).toBe(422);
-    expect((await stack.rest('GET', '/monitoring/watchlist/alerts?limit=101', undefined, h)).status).toBe(422);
+    expect((await stack.rest('GET', '/monitoring/watchlist/alerts?limit=101', undefined, h)).status).toBe(400);
     expect((await stack.rest('GET', '/monitoring/watchlist/alerts?page=x', undefined, h)).status).toBe(400);
   });
 

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiClient } from './api-client.entity.js';
 import { Organization } from './organization.entity.js';
@@ -65,20 +66,21 @@ export class ApiClientService {
   }
 
   /** Revokes a client's key for good (idempotent): refused from the next request on, on every gateway. */
-  async revoke(id: string): Promise<ApiClient> {
+  async revoke(id: string, actor: AuditActor = SYSTEM_ACTOR): Promise<ApiClient> {
     return this.em.transactional(async (em) => {
       const client = await this.find(em, id);
       if (client.active) {
         client.active = false;
         await em.flush();
         await notifyChanged(em, id);
+        await recordAudit(em, { ...clientAudit(client), action: 'api_client.revoked', actor });
       }
       return client;
     });
   }
 
   /** Replaces a client's key: the new one is returned once, the old one is refused from now on. */
-  async rotate(id: string): Promise<{ client: ApiClient; apiKey: string }> {
+  async rotate(id: string, actor: AuditActor = SYSTEM_ACTOR): Promise<{ client: ApiClient; apiKey: string }> {
     return this.em.transactional(async (em) => {
       const client = await this.find(em, id);
       if (!client.active) throw conflict(`API client ${id} is revoked; create a new one`);
@@ -87,6 +89,7 @@ export class ApiClientService {
       client.keyHash = hashApiKey(apiKey);
       await em.flush();
       await notifyChanged(em, id);
+      await recordAudit(em, { ...clientAudit(client), action: 'api_client.rotated', actor, details: { keyPrefix: client.keyPrefix } });
       return { client, apiKey };
     });
   }
@@ -118,3 +121,11 @@ export class ApiClientService {
 async function notifyChanged(em: EntityManager, id: string): Promise<void> {
   await em.execute('select pg_notify(?, ?)', [API_CLIENT_CHANGED_CHANNEL, id]);
 }
+
+/** An API client's entry in its organization's audit trail. */
+const clientAudit = (client: ApiClient) => ({
+  organizationId: client.organizationId,
+  environment: client.environment,
+  resourceType: 'api_client',
+  resourceId: client.id,
+});

@@ -17,6 +17,9 @@ const VERIFICATION_AREAS = [
   'biometrics',
   'cognitive_kyc',
   'webhooks',
+  // erasure, export and retention of users' personal data, in every service (issue 16)
+  'privacy',
+  'audit',
 ] as const;
 
 const SERVICE_PERMISSIONS: Record<ServiceName, readonly string[]> = {

@@ -4,6 +4,8 @@ import { Migrator } from '@mikro-orm/migrations';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { migrations } from './migrations/index.js';
 import type { Logger } from '../logger.js';
+import type { Keyring } from '../crypto/keyring.js';
+import { SealedColumnsSubscriber } from '../crypto/sealed-columns.js';
 import { Organization } from '../auth/organization.entity.js';
 import { ApiClient } from '../auth/api-client.entity.js';
 import { OutboxEvent } from '../events/outbox-event.entity.js';
@@ -20,6 +22,8 @@ export interface OrmOptions {
   entities: Function[];
   logger?: Logger;
   poolSize?: number;
+  /** Opens and seals the entities' encrypted columns (platform/crypto); required by entities that have some. */
+  keyring?: Keyring;
 }
 
 export async function openOrm(opts: OrmOptions): Promise<Orm> {
@@ -42,6 +46,7 @@ export async function openOrm(opts: OrmOptions): Promise<Orm> {
       // the request-scoped EntityManager is explicit (em.fork() per request); never the global one
       allowGlobalContext: false,
       debug: false,
+      subscribers: opts.keyring ? [new SealedColumnsSubscriber(opts.keyring)] : [],
     }),
   );
 }

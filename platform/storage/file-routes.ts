@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { actorOf, type AuditRecord } from '../audit/audit.js';
 import { requirePermission } from '../auth/permissions.js';
 import { readPrincipal, type PrincipalScope } from '../auth/principal.js';
 import { tenantOf } from '../auth/tenant.js';
@@ -21,7 +22,14 @@ export const fileUrl = (id: string) => `/files/${id}`;
 export const fileScope = (audience: string, id: string): PrincipalScope => ({ audience, request: `GET ${fileUrl(id)}` });
 
 /** The subgraph's side: the file's bytes for a principal the gateway signed for this very file. */
-export function serveFiles(opts: { files: FileService; internalSecret: string; audience: string; logger: Logger }): RequestHandler {
+export function serveFiles(opts: {
+  files: FileService;
+  internalSecret: string;
+  audience: string;
+  logger: Logger;
+  /** Appends to the audit trail (`recordAudit` in a transaction of its own): every view is recorded before the bytes go. */
+  audit(record: AuditRecord): Promise<void>;
+}): RequestHandler {
   return async (req, res) => {
     const id = String(req.params.id);
     try {
@@ -31,6 +39,17 @@ export function serveFiles(opts: { files: FileService; internalSecret: string; a
       const found = tenant ? await opts.files.read(tenant, id) : null;
       if (!found) throw notFound('File', id);
       requirePermission(principal, 'verification', `${found.file.ownerType}:read`);
+      // no view without its trace: the audit entry commits before a byte is sent
+      await opts.audit({
+        organizationId: found.file.organizationId,
+        environment: found.file.environment,
+        action: 'file.viewed',
+        actor: actorOf(principal),
+        resourceType: found.file.ownerType,
+        resourceId: found.file.ownerId,
+        userId: found.file.userId,
+        details: { fileId: found.file.id, role: found.file.role },
+      });
       res
         .status(200)
         .set({

@@ -36,7 +36,7 @@ export const identityRoutes: Route[] = [
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.createIdentityVerification.identityVerification,
     response: IDENTITY_BODY,
-    status: (data) => (data.createIdentityVerification.created ? 201 : 200),
+    created: (data) => data.createIdentityVerification.created,
   },
   {
     method: 'GET',

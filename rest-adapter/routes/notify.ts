@@ -1,5 +1,4 @@
 import { badInput, notFound } from '../../platform/errors.js';
-import { MAX_PAGE_SIZE } from '../../platform/graphql/cursor.js';
 import {
   NOTIFICATION,
   NOTIFICATION_BATCH,
@@ -9,7 +8,7 @@ import {
   USER_ERRORS,
 } from '../fragments.js';
 import { camelKeys, mapMember, SNAKE_CASE, upperCased, type ResponseMapping } from '../mapping.js';
-import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
+import { connectionSlice, keyedPageBody, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
 
 /**
@@ -272,22 +271,24 @@ export const notifyRoutes: Route[] = [
   {
     method: 'GET',
     path: '/templates/:name/versions',
-    summary: 'Every version of a template, newest first',
+    summary: 'The versions of a template, newest first (a page)',
+    query: PAGE_QUERY,
     operation: /* GraphQL */ `
-      query NotificationTemplateVersions($name: String!, $first: Int) {
-        notificationTemplateVersions(name: $name, first: $first) {
+      query NotificationTemplateVersions($name: String!, $first: Int, $after: String) {
+        notificationTemplateVersions(name: $name, first: $first, after: $after) {
           nodes {
             ...NotificationTemplateFields
           }
+          totalCount
         }
       }
       ${NOTIFICATION_TEMPLATE}
     `,
-    // the most a page holds
-    variables: ({ params }) => ({ name: params.name, first: MAX_PAGE_SIZE }),
-    result: (data) => {
-      const { nodes } = data.notificationTemplateVersions;
-      return nodes.length ? { versions: nodes } : null;
+    variables: ({ params, query }) => ({ name: params.name, ...connectionSlice(query) }),
+    // a name with no version at all is no template
+    result: (data, { query }) => {
+      const versions = data.notificationTemplateVersions;
+      return versions.totalCount ? keyedPageBody('versions', versions, query) : null;
     },
     response: { ...TEMPLATE_BODY, records: 'versions' },
     notFound: 'Template',

@@ -1,8 +1,8 @@
 import { badInput } from '../../platform/errors.js';
-import { MAX_PAGE_SIZE } from '../../platform/graphql/cursor.js';
 import { RISK_EVALUATION, RISK_EVALUATION_SUMMARY, RISK_RULE, USER_ERRORS } from '../fragments.js';
 import { camelKeys, mapMember, SNAKE_CASE, upperCased, type ResponseMapping } from '../mapping.js';
 import type { Route } from '../route.js';
+import { connectionSlice, keyedPageBody, PAGE_QUERY } from '../paging.js';
 
 /**
  * Part A of the spec (transaction risk). Bodies and answers use the spec's snake_case
@@ -43,9 +43,6 @@ function ruleInput(body: Record<string, unknown>): Record<string, unknown> {
   if (errors.length) throw badInput(errors);
   return input;
 }
-
-/** Rules as the spec lists them: by id. */
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export const riskRoutes: Route[] = [
   {
@@ -111,20 +108,22 @@ export const riskRoutes: Route[] = [
   {
     method: 'GET',
     path: '/rules',
-    summary: "The organization's rules; the default mobile-money set is seeded on first use (scope rules:read)",
+    summary: "The organization's rules, newest first; the default mobile-money set is seeded on first use (scope rules:read)",
+    query: PAGE_QUERY,
     operation: /* GraphQL */ `
-      query RiskRules($first: Int!) {
-        riskRules(first: $first) {
+      query RiskRules($first: Int!, $after: String) {
+        riskRules(first: $first, after: $after) {
           nodes {
             ...RiskRuleFields
           }
+          totalCount
         }
       }
       ${RISK_RULE}
     `,
-    // the spec's list is not paged: the first page of the largest size
-    variables: () => ({ first: MAX_PAGE_SIZE }),
-    result: (data) => ({ rules: [...data.riskRules.nodes].sort(byId) }),
+    variables: ({ query }) => connectionSlice(query),
+    // the spec's `rules`, with the page's place beside it
+    result: (data, { query }) => keyedPageBody('rules', data.riskRules, query),
     response: { ...SNAKE_CASE, records: 'rules', lowercase: ['action', 'severity'] },
   },
   {
@@ -164,7 +163,7 @@ export const riskRoutes: Route[] = [
     // the change as the spec reports it: the rule's id and version among what the change did
     result: ({ upsertRiskRule: { userErrors: _errors, ...change } }) => change,
     response: { ...SNAKE_CASE, flatten: ['ruleId', 'ruleVersion'] },
-    status: (data) => (data.upsertRiskRule.created ? 201 : 200),
+    created: (data) => data.upsertRiskRule.created,
   },
   {
     method: 'POST',

@@ -33,10 +33,15 @@ const QUALIFIER_KINDS: Record<string, string> = {
   NATIONALITY: 'nationality',
   DOCUMENT_NUMBER: 'documentNumber',
 };
+/** The matcher's rule names as the engine writes them (the graph's are SCREAMING_CASE): LEGAL_FORM_DIFFERS → legalFormDiffers. */
+const ruleName = (rule: string) => rule.toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const SCREENING_BODY: ResponseMapping = {
   flatten: ['matches.hit'],
   lowercase: ['matches.explanation.tokens.how'],
-  values: { 'matches.explanation.qualifiers.kind': (kind) => QUALIFIER_KINDS[kind] ?? kind },
+  values: {
+    'matches.explanation.qualifiers.kind': (kind) => QUALIFIER_KINDS[kind] ?? kind,
+    'matches.explanation.rules.rule': ruleName,
+  },
   ids: ['batchId'],
 };
 

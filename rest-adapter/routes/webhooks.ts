@@ -1,8 +1,8 @@
 import { badInput, invalid } from '../../platform/errors.js';
-import { MAX_PAGE_SIZE } from '../../platform/graphql/cursor.js';
 import { USER_ERRORS, WEBHOOK } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
-import type { OperationData, Route } from '../route.js';
+import type { Route } from '../route.js';
+import { connectionSlice, PAGE_QUERY } from '../paging.js';
 
 /**
  * The spec's event names, in the order its error lists them: the verification events, then
@@ -40,6 +40,7 @@ export const EVENTS = [
   'cognitive_kyc.approved',
   'cognitive_kyc.rejected',
   'cognitive_kyc.manual_review',
+  'user.erased',
   'evaluation.allow',
   'evaluation.review',
   'evaluation.block',
@@ -115,21 +116,23 @@ export const webhookRoutes: Route[] = [
   {
     method: 'GET',
     path: '/webhooks/client/:clientId',
-    summary: "List a client's webhooks",
-    // the spec's list is every webhook of the client, oldest first: the newest MAX_PAGE_SIZE (100,
-    // a page's maximum; a client with more is not expected), turned oldest first
+    summary: "A client's webhooks, newest first (a page; the total in X-Total-Count)",
+    query: PAGE_QUERY,
     operation: /* GraphQL */ `
-      query WebhooksOfClient($clientId: ID!, $first: Int) {
-        webhooks(filter: { clientId: $clientId }, first: $first) {
+      query WebhooksOfClient($clientId: ID!, $first: Int, $after: String) {
+        webhooks(filter: { clientId: $clientId }, first: $first, after: $after) {
           nodes {
             ...WebhookFields
           }
+          totalCount
         }
       }
       ${WEBHOOK}
     `,
-    variables: ({ params }) => ({ clientId: params.clientId, first: MAX_PAGE_SIZE }),
-    result: (data) => [...(data.webhooks.nodes as OperationData[])].reverse(),
+    variables: ({ params, query }) => ({ clientId: params.clientId, ...connectionSlice(query) }),
+    // the spec's body is the array itself
+    result: (data) => data.webhooks.nodes,
+    totalCount: (data) => data.webhooks.totalCount,
     response: WEBHOOK_BODY,
   },
   {

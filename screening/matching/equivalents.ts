@@ -1,3 +1,6 @@
+import nicknames from './data/nicknames.json' with { type: 'json' };
+import particles from './data/particles.json' with { type: 'json' };
+
 /**
  * Equivalent name tokens: spellings of the same name across transliterations and languages
  * (Arabic ↔ Latin, Francophone West African, Cyrillic, Hebrew/Christian forms). Each group maps to
@@ -329,4 +332,43 @@ export function equivalenceScore(a: string, b: string): number {
   let best = 0;
   for (const x of ga) for (const y of gb) if (x.key === y.key) best = Math.max(best, Math.min(x.score, y.score));
   return best;
+}
+
+/**
+ * Nicknames and short forms of given names (Ted ~ Theodore, Bill ~ William), from the list of
+ * carltonnorthern/nicknames (data/nicknames.json, Apache-2.0): a name and a shorter nickname of it, or
+ * two nicknames of one name (Ted ~ Teddy), match with NICKNAME_SCORE. Kept apart from the groups above:
+ * a name of the list that is in no group is no "known different name".
+ */
+export const NICKNAME_SCORE = 0.85;
+const PARTICLE_WORDS = new Set(particles.particles);
+const NICKNAME_ROOTS = new Map<string, Set<string>>();
+for (const [name, nicks] of Object.entries(nicknames.nicknames)) {
+  // a nickname is shorter than its name: the list also links names of one length both ways (Robert, Rupert)
+  for (const t of [name, ...nicks.filter((n) => n.length < name.length)]) {
+    // two-letter nicknames and particles (Al, Ed, Ben) say too little, and "al"/"ben" are Arabic particles
+    if (!/^[a-z]{3,}$/.test(t) || PARTICLE_WORDS.has(t)) continue;
+    const roots = NICKNAME_ROOTS.get(t) ?? new Set<string>();
+    roots.add(name);
+    NICKNAME_ROOTS.set(t, roots);
+  }
+}
+
+/** The names a token is a nickname of, and the token itself when it has nicknames (blocking keys). */
+export function nicknameRoots(token: string): string[] {
+  return [...(NICKNAME_ROOTS.get(token) ?? [])];
+}
+
+/** Whether two different tokens are a name and its nickname, or two nicknames of one name. */
+export function areNicknames(a: string, b: string): boolean {
+  const ra = NICKNAME_ROOTS.get(a);
+  const rb = NICKNAME_ROOTS.get(b);
+  if (!ra || !rb) return false;
+  for (const r of ra) if (rb.has(r)) return true;
+  return false;
+}
+
+/** A token known as a person's name (a group above or the nickname list): such names spell no acronym. */
+export function isKnownName(token: string): boolean {
+  return TOKEN_GROUPS.has(token) || NICKNAME_ROOTS.has(token);
 }

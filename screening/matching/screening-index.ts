@@ -1,7 +1,7 @@
-import { canonicalAbd, prepareName, type NameToken, type PreparedName } from './normalize.js';
-import { equivalenceKeys } from './equivalents.js';
-import { abjadKey, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
-import { combine, round, scorePrepared, tokenWeight } from './name-score.js';
+import { prepareName, type NameToken, type PreparedName } from './normalize.js';
+import { equivalenceKeys, isKnownName, nicknameRoots } from './equivalents.js';
+import { abjadKey, abjadKeys, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
+import { acronymWords, combine, spellsAcronyms, joinTokens, numberUnits, round, scorePrepared, tokenWeight } from './name-score.js';
 import { maxBoost, qualify } from './qualifiers.js';
 import {
   DEFAULT_LIMIT,
@@ -19,7 +19,11 @@ import {
  *   x: the token · e: its equivalence groups · p: Double Metaphone codes · s: transliteration
  *   skeleton · a: abjad consonant key · d: single-deletion variants (one typo) · r: token without
  *   a glued article (alzawahiri → zawahiri)
- * plus two adjacent tokens joined ("ben ali" → "benali") as extra dictionary entries.
+ *   n: the names a nickname stands for · Korean syllables also under their Latin spellings
+ * plus two adjacent tokens joined ("ben ali" → "benali"), number words read as digits ("forty four"
+ * → "44") and, for names that are not people's, initials of the name and of its first words
+ * ("people liberation army" → "pla", under k keys that only query words which are no known names
+ * look up) as extra dictionary entries (matched exactly).
  * A query collects candidate tokens through the same keys, scores each candidate token once, and
  * only names whose best possible score reaches the threshold are aligned and scored in full.
  */
@@ -43,9 +47,39 @@ interface IndexedName {
 
 interface DictToken {
   token: NameToken;
-  /** names containing it; joined = the token is two adjacent name tokens joined */
+  /** names containing it; joined = the token stands for several name tokens (span of them) */
   names: number[];
   joined: boolean;
+  span: number;
+  /** made by a rule (number words, initials): only an exact match counts */
+  virtual: boolean;
+}
+
+/**
+ * Initials of a name that is not a person's (its words before legal forms were set aside), and of its
+ * first 3 to 5 words (from its start or after a leading legal form): "pla" for People's Liberation Army, "pjscuac" and "uac"… for PJSC United Aircraft
+ * Corporation. `span`: how many of the name's tokens they stand for.
+ */
+export function acronymTokens(p: PreparedName): { text: string; span: number }[] {
+  const { words, token } = acronymWords(p);
+  if (words.length < 3 || words.some((t) => !/^[a-z]/.test(t.text) || t.cjk)) return [];
+  const out = new Map<string, number>();
+  const add = (ws: NameToken[], idx: number[]) => {
+    const span = idx.filter((i) => i >= 0).length;
+    if (ws.length >= 3 && ws.length <= 8 && span > 0) out.set(ws.map((t) => t.text[0]).join(''), span);
+  };
+  // from the start, or from after a leading legal form: the first 3 to 5 words and all of them
+  for (const start of token[0] < 0 ? [0, token.findIndex((i) => i >= 0)] : [0]) {
+    if (start < 0) continue;
+    for (let end = start + 3; end <= Math.min(words.length, start + 5); end++) add(words.slice(start, end), token.slice(start, end));
+    add(words.slice(start), token.slice(start));
+    const significant = words.map((t, i) => [t, token[i]] as const).filter(([t], i) => i >= start && t.role !== 'particle');
+    add(
+      significant.map(([t]) => t),
+      significant.map(([, i]) => i),
+    );
+  }
+  return [...out].map(([text, span]) => ({ text, span }));
 }
 
 /**
@@ -108,14 +142,18 @@ function indexKeys(t: NameToken, joined: boolean): string[] {
   const keys = [`x${text}`];
   const stripped = text.replace(ARTICLE, '');
   if (stripped !== text) keys.push(`r${stripped}`);
+  for (const sp of t.spellings ?? []) keys.push(`x${sp}`);
   if (joined || text.length === 1) return keys;
   for (const e of equivalenceKeys(text)) keys.push(`e${e}`);
+  for (const r of nicknameRoots(text)) keys.push(`n${r}`);
   if (stripped !== text) for (const e of equivalenceKeys(stripped)) keys.push(`e${e}`);
   if (/\d/.test(text)) return keys;
   for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
   if (text.length >= 4) keys.push(`s${skeleton(text)}`);
   const ak = abjadKey(text);
   if (ak.length >= 2) keys.push(`a${ak}`);
+  // all readings of abjadKeys, for matches across scripts only: filed by the token's script
+  for (const k of abjadKeys(text)) if (k.length >= 2) keys.push(`${t.abjad ? 'A' : 'L'}${k}`);
   if (text.length >= 4) {
     keys.push(`d${text}`);
     for (const d of deletions(text)) keys.push(`d${d}`);
@@ -129,14 +167,17 @@ function queryKeys(t: NameToken): string[] {
   const stripped = text.replace(ARTICLE, '');
   const keys = [`x${text}`, `r${text}`];
   if (stripped !== text) keys.push(`x${stripped}`, `r${stripped}`);
+  for (const sp of t.spellings ?? []) keys.push(`x${sp}`);
   if (text.length === 1) return keys;
   for (const e of equivalenceKeys(text)) keys.push(`e${e}`);
+  for (const r of nicknameRoots(text)) keys.push(`n${r}`);
   if (stripped !== text) for (const e of equivalenceKeys(stripped)) keys.push(`e${e}`);
   if (/\d/.test(text)) return keys;
   for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
   if (text.length >= 4) keys.push(`s${skeleton(text)}`);
   const ak = abjadKey(text);
   if (ak.length >= 2) keys.push(`a${ak}`);
+  for (const k of abjadKeys(text)) if (k.length >= 2) keys.push(`${t.abjad ? 'L' : 'A'}${k}`);
   // one typo either side: the token and its deletions against the list's deletions
   if (text.length >= 3) {
     keys.push(`d${text}`);
@@ -203,26 +244,26 @@ export class ScreeningIndex {
       const id = this.names.length;
       this.names.push({ entry: e, type: n.type, full: n.full, prepared, totalWeight: weights.reduce((s, w) => s + w, 0), weights });
       const toks = prepared.tokens;
-      for (const t of toks) this.addToken(t, id, false);
+      for (const t of toks) this.addToken(t, id, 1, false);
       for (let i = 0; i + 1 < toks.length; i++) {
         if (toks[i].role === 'initial' || toks[i + 1].role === 'initial') continue;
-        this.addToken(
-          { text: canonicalAbd(toks[i].text + toks[i + 1].text), role: toks[i].role, abjad: toks[i].abjad && toks[i + 1].abjad },
-          id,
-          true,
-        );
+        this.addToken(joinTokens(toks[i], toks[i + 1]), id, 2, false);
       }
+      for (const u of numberUnits(toks)) this.addToken(u.token, id, u.idx.length, true);
+      if (spellsAcronyms(prepared))
+        for (const a of acronymTokens(prepared)) this.addToken({ text: a.text, role: 'given', abjad: false }, id, a.span, true);
     }
   }
 
-  private addToken(t: NameToken, nameId: number, joined: boolean): void {
-    const k = (joined ? '+' : '') + tokenKey(t);
+  private addToken(t: NameToken, nameId: number, span: number, virtual: boolean): void {
+    const joined = span > 1;
+    const k = (virtual ? '~' : joined ? '+' : '') + tokenKey(t);
     let id = this.dictByKey.get(k);
     if (id === undefined) {
       id = this.dict.length;
       this.dictByKey.set(k, id);
-      this.dict.push({ token: t, names: [], joined });
-      for (const key of indexKeys(t, joined)) {
+      this.dict.push({ token: t, names: [], joined, span, virtual });
+      for (const key of virtual ? [/^\d+$/.test(t.text) ? `x${t.text}` : `k${t.text}`] : indexKeys(t, joined)) {
         const list = this.blocks.get(key);
         if (list) list.push(id);
         else this.blocks.set(key, [id]);
@@ -244,21 +285,26 @@ export class ScreeningIndex {
     const boost = maxBoost(q);
     const floor = Math.max(0, threshold - boost - 1e-9);
 
-    // query units: single tokens and adjacent pairs joined
-    const units: { idx: number[]; token: NameToken }[] = qt.map((token, i) => ({ idx: [i], token }));
+    // query units: single tokens, adjacent pairs joined, number words as digits, initials
+    const units: { idx: number[]; token: NameToken; virtual?: boolean }[] = qt.map((token, i) => ({ idx: [i], token }));
     for (let i = 0; i + 1 < qt.length; i++) {
       if (qt[i].role === 'initial' || qt[i + 1].role === 'initial') continue;
-      units.push({
-        idx: [i, i + 1],
-        token: { text: canonicalAbd(qt[i].text + qt[i + 1].text), role: qt[i].role, abjad: qt[i].abjad && qt[i + 1].abjad },
-      });
+      units.push({ idx: [i, i + 1], token: joinTokens(qt[i], qt[i + 1]) });
     }
+    for (const u of numberUnits(qt)) units.push({ idx: u.idx, token: u.token, virtual: true });
+    if (spellsAcronyms(prepared))
+      for (const a of acronymTokens(prepared))
+        units.push({
+          idx: Array.from({ length: a.span }, (_, i) => i),
+          token: { text: a.text, role: 'given', abjad: false },
+          virtual: true,
+        });
 
     // per candidate name: best similarity per query token, and whether a joined token was used
     const W = qt.length;
     const acc = new Accumulator(W);
     const simCache = new Map<string, TokenSimilarity>();
-    const touch = (nameId: number, idx: number[], sim: TokenSimilarity, joined: boolean, create: boolean) => {
+    const touch = (nameId: number, idx: number[], sim: TokenSimilarity, span: number, create: boolean) => {
       const slot = acc.slot(nameId, create);
       if (slot < 0) return;
       for (const i of idx) {
@@ -266,14 +312,17 @@ export class ScreeningIndex {
         if (sim.score > acc.best[at]) acc.best[at] = sim.score;
         if (sim.how !== 'initial') acc.strong[at] = 1;
       }
-      if (joined || idx.length > 1) acc.joined[slot]++;
+      // a unit of several tokens on either side lets that many more name tokens be covered
+      if (span > 1) acc.joined[slot] += span - 1;
     };
-    const lookup = (unit: { idx: number[]; token: NameToken }, keys: string[], create: boolean) => {
+    const lookup = (unit: { idx: number[]; token: NameToken; virtual?: boolean }, keys: string[], create: boolean) => {
       const candidates = new Set<number>();
       for (const key of keys) for (const id of this.blocks.get(key) ?? []) candidates.add(id);
       for (const id of candidates) {
         const d = this.dict[id];
-        if (unit.idx.length > 1 && d.joined) continue;
+        if (unit.idx.length > 1 && d.joined && !(unit.virtual && d.virtual && /^\d+$/.test(d.token.text))) continue;
+        // number words and initials count only as exactly the same digits or letters
+        if ((unit.virtual || d.virtual) && unit.token.text !== d.token.text) continue;
         const ck = `${unit.idx.join(',')}|${id}`;
         let sim = simCache.get(ck);
         if (!sim) {
@@ -281,15 +330,20 @@ export class ScreeningIndex {
           simCache.set(ck, sim);
         }
         if (sim.score < MIN_TOKEN_SCORE || ((unit.idx.length > 1 || d.joined) && (sim.score < 0.85 || sim.how === 'initial'))) continue;
-        for (const n of d.names) touch(n, unit.idx, sim, d.joined, create);
+        const span = Math.max(unit.idx.length, d.span);
+        for (const n of d.names) touch(n, unit.idx, sim, span, create);
       }
     };
     // significant tokens open candidates; initials and particles only add to existing ones
     const opening = units.filter((u) => u.token.role !== 'initial' && u.token.role !== 'particle');
     const secondary = units.filter((u) => u.token.role === 'initial' || u.token.role === 'particle');
     const openAll = opening.length === 0;
-    for (const u of opening) lookup(u, queryKeys(u.token), true);
-    for (const u of secondary) lookup(u, queryKeys(u.token), openAll);
+    // a query word that may be an acronym also looks up the initials of entity names (k keys)
+    const acronymKey = (t: NameToken) =>
+      prepared.kind !== 'individual' && /^[a-z]{3,8}$/.test(t.text) && !isKnownName(t.text) ? [`k${t.text}`] : [];
+    for (const u of opening)
+      lookup(u, u.virtual ? [`x${u.token.text}`] : [...queryKeys(u.token), ...(u.idx.length === 1 ? acronymKey(u.token) : [])], true);
+    for (const u of secondary) lookup(u, u.virtual ? [`x${u.token.text}`] : queryKeys(u.token), openAll);
     // query initials vs any list token with that first letter, and full query tokens vs list initials
     for (const u of units) {
       if (u.idx.length > 1) continue;
@@ -337,7 +391,7 @@ export class ScreeningIndex {
       if (ub < floor) continue;
 
       scored++;
-      const ns = scorePrepared(prepared, name.prepared, cachedCompare);
+      const ns = scorePrepared(prepared, name.prepared, cachedCompare, floor / NAME_TYPE_FACTOR[name.type]);
       const nameScore = round(ns.score * NAME_TYPE_FACTOR[name.type]);
       if (nameScore < floor) continue;
       const prev = best.get(name.entry);
@@ -351,7 +405,7 @@ export class ScreeningIndex {
         matchedName: name.full,
         score: nameScore,
         nameScore,
-        explanation: { nameScore, tokens: ns.tokens, qualifiers: [] },
+        explanation: { nameScore, tokens: ns.tokens, qualifiers: [], rules: ns.rules },
         programs: entry.programs,
         ...(entry.addedDate ? { addedDate: entry.addedDate } : {}),
         listVersion: this.versions[entry.source] ?? 'unversioned',

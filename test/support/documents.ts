@@ -137,3 +137,16 @@ export async function passportPage(h: Holder, photo: Buffer, mrz = td3(h)): Prom
     ...(mrz.length ? [{ input: await textBlock(mrz, 250), left: 40, top: 680 }] : []),
   ]);
 }
+
+/** The multipart body of an ID card submission (REST `POST /v1/verifications/document`): `holder`'s card with `photo`. */
+export async function idCardForm(userId: string, photo: Buffer, holder: Holder = AMINA): Promise<FormData> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ userId, documentType: 'ID_CARD', documentCountry: 'KE' })) form.append(name, value);
+  for (const [name, bytes] of [
+    ['frontImage', await idCardFront(holder, photo)],
+    ['backImage', await idCardBack(td1(holder))],
+  ] as const) {
+    form.append(name, new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `${name}.jpg`);
+  }
+  return form;
+}

@@ -63,8 +63,9 @@ export function verifiedPayload(secret: string, req: ReceivedRequest): any {
 /**
  * A local HTTPS webhook receiver that records every request. Its URL names the host `localhost`
  * (not an IP literal), as a customer's endpoint names its host: the delivery resolves and pins it.
+ * `port`: the port of a receiver an earlier test closed (its webhooks' URLs reach the new one).
  */
-export async function startReceiver(cert: { key: string; cert: string }, respond: Responder = () => 200) {
+export async function startReceiver(cert: { key: string; cert: string }, respond: Responder = () => 200, port = 0) {
   const received: ReceivedRequest[] = [];
   const hanging: Array<() => void> = [];
   const waiting: Array<{ n: number; resolve: () => void }> = [];
@@ -87,8 +88,8 @@ export async function startReceiver(cert: { key: string; cert: string }, respond
     });
   });
   // `localhost` may resolve to ::1 before 127.0.0.1: listen on both
-  await new Promise<void>((resolve) => server.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
-  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.listen({ port, host: '::', ipv6Only: false }, resolve));
+  const listening = (server.address() as { port: number }).port;
   const close = async () => {
     if (!open.delete(close)) return;
     hanging.forEach((h) => h());
@@ -97,7 +98,7 @@ export async function startReceiver(cert: { key: string; cert: string }, respond
   };
   open.add(close);
   return {
-    url: `https://localhost:${port}/hooks`,
+    url: `https://localhost:${listening}/hooks`,
     received,
     /** Resolves once `n` requests have arrived (whatever the answer). */
     requests: (n: number) => (received.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),

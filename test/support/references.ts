@@ -59,6 +59,7 @@ export const KINDS = [
   'PhoneVerification',
   'EmailVerification',
   'BusinessVerification',
+  'UserErasure',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 
@@ -92,6 +93,8 @@ const NOT_REFERENCES = new Set([
   'challengeId',
   // a business's tax identifier, as the caller declares it
   'taxId',
+  // the audit trail's filter: a record of any kind (entries of the caller's organization only)
+  'resourceId',
 ]);
 /** Where a name means something else on one field (`field.argument`). */
 const BY_FIELD_AND_NAME: Record<string, RecordKind> = {
@@ -108,7 +111,15 @@ const RETURN_TYPE_KIND: Record<string, RecordKind> = {
 };
 
 /** Root fields only the operator may call (X-Admin-Secret): an API key must be refused. */
-export const ADMIN_FIELDS = ['createApiClient', 'revokeApiClient', 'rotateApiClientKey', 'importScreeningList', 'importIpFeed'];
+export const ADMIN_FIELDS = [
+  'createApiClient',
+  'revokeApiClient',
+  'rotateApiClientKey',
+  'importScreeningList',
+  'importIpFeed',
+  'rotateOrganizationDataKey',
+  'reencryptOrganizationData',
+];
 
 /** Fields whose value must be new on every call (a repeat is a 409 by design). */
 export const UNIQUE_FIELDS = ['transaction_id', 'transactionId'];

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../platform/db/embedded-postgres.js';
-import { eventually } from './stack.js';
+import { eventually, TEST_MASTER_KEY } from './stack.js';
 
 export const TEST_INTERNAL_SECRET = 'test-internal-secret-0123456789';
 
@@ -54,6 +54,7 @@ export async function serviceProcess(
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
     INTERNAL_SECRET: TEST_INTERNAL_SECRET,
+    ENCRYPTION_MASTER_KEY: TEST_MASTER_KEY,
     HOST: '127.0.0.1',
     [`${name.toUpperCase()}_PORT`]: String(port),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../platform/db/embedded-postgres.js';
+import { TEST_MASTER_KEY } from './stack.js';
 
 export interface StackProcessOptions {
   /** An existing database; without one the process starts its own embedded PostgreSQL in a temp folder. */
@@ -69,7 +70,10 @@ export async function startStackProcess(opts: StackProcessOptions = {}): Promise
     EMBEDDED_PG_PORT: String(pgPort),
     DATABASE_URL: opts.databaseUrl,
   };
-  if (!opts.databaseUrl) delete env.DATABASE_URL;
+  // on a database of the tests' (shared with in-process stacks): their master key; on its own
+  // embedded database it makes and keeps its own, as `npm start` does
+  if (opts.databaseUrl) env.ENCRYPTION_MASTER_KEY = TEST_MASTER_KEY;
+  else delete env.DATABASE_URL;
   // the jest worker's own settings are not the stack's
   delete env.JEST_WORKER_ID;
   if (opts.caPem) {

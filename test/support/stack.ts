@@ -13,6 +13,8 @@ import { contractViolation } from './contract.js';
 export const ADMIN_SECRET = 'test-admin-secret-0123456789';
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 export const METRICS_TOKEN = 'test-metrics-token-0123456789';
+/** The master key of every test stack and test service process (they share databases). */
+export const TEST_MASTER_KEY = Buffer.from('test-master-key-0123456789abcdef').toString('base64');
 
 /** A database of its own in the run's PostgreSQL cluster (see global-setup.mjs). */
 export async function createTestDatabase(): Promise<string> {
@@ -70,6 +72,7 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     OUTBOX_POLL_MS: '500',
     METRICS_TOKEN,
+    ENCRYPTION_MASTER_KEY: TEST_MASTER_KEY,
     // each stack's uploaded files in a folder of its own, removed when it stops
     STORAGE_DIR: storageDir,
     // suites bring their own fixture lists; test/default-data.e2e.test.ts turns the shipped ones on

@@ -196,6 +196,9 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
   if (profile.body.errors || profile.body.data.setRiskAccountProfile.userErrors.length)
     throw new Error(`seeding setRiskAccountProfile: ${JSON.stringify(profile.body)}`);
 
+  // an erasure of a user of the tenant's own (its other records stay for the suites)
+  const erasure = await call('verification', 'POST', '/privacy/erasures', { userId: `${marker}-erased-user` });
+
   const refs: Record<RecordKind, string[]> = {
     User: [userId],
     ApiClient: [verification.id],
@@ -226,6 +229,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     PhoneVerification: [made(phone.id)],
     EmailVerification: [made(email.id)],
     BusinessVerification: [made(business.id)],
+    UserErasure: [made(erasure.id)],
   };
   return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
 }

@@ -20,6 +20,10 @@ import { Migration20261128030000Business } from './Migration20261128030000Busine
 import { Migration20261128040000Address } from './Migration20261128040000Address.js';
 import { Migration20261128050000NotifyChannels } from './Migration20261128050000NotifyChannels.js';
 import { Migration20261129070000ListPublishedOn } from './Migration20261129070000ListPublishedOn.js';
+import { Migration20261201000000Privacy } from './Migration20261201000000Privacy.js';
+import { Migration20261201000000Encryption } from './Migration20261201000000Encryption.js';
+import { Migration20261201010000Audit } from './Migration20261201010000Audit.js';
+import { Migration20261201020000LivenessPhotosDeleted } from './Migration20261201020000LivenessPhotosDeleted.js';
 
 /** The one ordered migration history of the database (all schemas). Append, never edit. */
 export const migrations = [
@@ -45,4 +49,8 @@ export const migrations = [
   { name: 'Migration20261128040000Address', class: Migration20261128040000Address },
   { name: 'Migration20261128050000NotifyChannels', class: Migration20261128050000NotifyChannels },
   { name: 'Migration20261129070000ListPublishedOn', class: Migration20261129070000ListPublishedOn },
+  { name: 'Migration20261201000000Privacy', class: Migration20261201000000Privacy },
+  { name: 'Migration20261201000000Encryption', class: Migration20261201000000Encryption },
+  { name: 'Migration20261201010000Audit', class: Migration20261201010000Audit },
+  { name: 'Migration20261201020000LivenessPhotosDeleted', class: Migration20261201020000LivenessPhotosDeleted },
 ];

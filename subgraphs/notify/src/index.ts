@@ -16,6 +16,8 @@ import { BatchResolver } from './batch/batch.resolver.js';
 import { ChannelProviders } from './channels/registry.js';
 import { SandboxResolver } from './channels/sandbox.resolver.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
+import { NotifyDataExportResolver, resolveNotifyDataExportReference, UserDataExportType } from './privacy/privacy.resolver.js';
+import { notifyPrivacy } from './privacy/privacy.worker.js';
 
 /** Bodies of 10,000-recipient batches; the gateway (SERVICE_MAX_JSON_BODY) and the REST route allow the same. */
 export const NOTIFY_BODY_LIMIT = '10mb';
@@ -30,10 +32,11 @@ export const notifySubgraph: SubgraphDefinition<NotifyDeps> = {
     BatchResolver,
     SandboxResolver,
     NotifyUserResolver,
+    NotifyDataExportResolver,
   ],
-  // reached only through federation (User references from other subgraphs)
-  orphanedTypes: [UserType],
-  referenceResolvers: { User: resolveUserReference },
+  // reached only through federation (User references from other subgraphs, the export from verification)
+  orphanedTypes: [UserType, UserDataExportType],
+  referenceResolvers: { User: resolveUserReference, UserDataExport: resolveNotifyDataExportReference },
   bodyLimit: NOTIFY_BODY_LIMIT,
   routes: trackingRoutes,
 };
@@ -60,10 +63,22 @@ export const notifyService: ServiceModule<NotifyDeps> = {
       publicUrl: rt.config.NOTIFY_PUBLIC_URL,
       leaseSeconds: rt.config.NOTIFY_CLAIM_LEASE_SECONDS,
     });
+    const privacy = notifyPrivacy({
+      pool: rt.pool,
+      keyring: rt.keyring,
+      events: rt.events,
+      logger,
+      sweepMs: rt.config.PRIVACY_SWEEP_MS,
+      retentionSweepMs: rt.config.RETENTION_SWEEP_MS,
+    });
     return {
       deps: { config: rt.config, logger, pool: rt.pool, providers, renderer, jobs: boss, kick: () => dispatcher.kick() },
-      start: () => dispatcher.start(),
+      start: async () => {
+        await dispatcher.start();
+        privacy.start();
+      },
       stop: async () => {
+        await privacy.stop();
         await dispatcher.stop();
         await providers.close();
       },

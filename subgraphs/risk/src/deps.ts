@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Config } from '../../../platform/config.js';
 import type { EvaluationEngine } from './evaluation/evaluation.engine.js';
 import type { RuleCache } from './rules/rule.cache.js';
@@ -15,4 +16,6 @@ export interface RiskDeps {
   graphQuery: GraphQueryExecutor;
   sanctions: SanctionsLayer;
   accounts: AccountStore;
+  /** For reads outside the ORM (the graph's tables). */
+  pool: pg.Pool;
 }

@@ -23,6 +23,8 @@ import { SanctionsResolver } from './sanctions/sanctions.resolver.js';
 import { AccountStore } from './accounts/account.store.js';
 import { AccountResolver, AccountUserResolver, resolveAccountReference } from './accounts/account.resolver.js';
 import { acquireScreeningEngine } from '../../../screening/index.js';
+import { RiskDataExportResolver, resolveRiskDataExportReference, UserDataExportType } from './privacy/privacy.resolver.js';
+import { riskErasures } from './privacy/privacy.worker.js';
 
 /** Transaction risk: evaluate (rules, graph, sanctions), hot-reloaded CEL rules, read-only Cypher. */
 export const riskSubgraph: SubgraphDefinition<RiskDeps> = {
@@ -37,10 +39,16 @@ export const riskSubgraph: SubgraphDefinition<RiskDeps> = {
     AccountResolver,
     AccountUserResolver,
     SanctionsResolver,
+    RiskDataExportResolver,
   ],
-  // reached only through federation (User references from other subgraphs)
-  orphanedTypes: [UserType],
-  referenceResolvers: { RiskEvaluation: resolveEvaluationReference, RiskAccount: resolveAccountReference, User: resolveUserReference },
+  // reached only through federation (User references from other subgraphs, the export from verification)
+  orphanedTypes: [UserType, UserDataExportType],
+  referenceResolvers: {
+    RiskEvaluation: resolveEvaluationReference,
+    RiskAccount: resolveAccountReference,
+    User: resolveUserReference,
+    UserDataExport: resolveRiskDataExportReference,
+  },
 };
 
 export const riskEntities = [Evaluation, Rule, RuleVersion, RuleAudit];
@@ -93,10 +101,13 @@ export const riskService: ServiceModule<RiskDeps> = {
       logger,
     });
     let prune: NodeJS.Timeout | null = null;
+    // risk's part of every erasure (risk keeps none of the kinds retention applies to)
+    const erasures = riskErasures({ pool: rt.pool, events: rt.events, logger, sweepMs: c.PRIVACY_SWEEP_MS });
     return {
-      deps: { config: c, engine, rules, ruleCache, graphQuery, sanctions, accounts: new AccountStore(rt.pool) },
+      deps: { config: c, engine, rules, ruleCache, graphQuery, sanctions, accounts: new AccountStore(rt.pool), pool: rt.pool },
       async start() {
         await ruleCache.start();
+        erasures.start();
         prune = setInterval(
           () => void pruneVelocity(rt.pool).catch((err) => logger.warn({ err }, 'velocity pruning failed')),
           PRUNE_EVERY_MS,
@@ -104,6 +115,7 @@ export const riskService: ServiceModule<RiskDeps> = {
         prune.unref();
       },
       async stop() {
+        await erasures.stop();
         if (prune) clearInterval(prune);
         await ruleCache.stop();
         await screening.release();

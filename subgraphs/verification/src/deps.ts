@@ -5,6 +5,8 @@ import type { IpFeedStore } from './ip/ip-feeds.store.js';
 import type { IpIntelligence } from './ip/ip.service.js';
 import type { AmlJobs, ListCatalog } from './aml/aml.service.js';
 import type { WatchlistDeps } from './watchlist/watchlist.service.js';
+import type { Keyring } from '../../../platform/crypto/keyring.js';
+import type { KeyOperations } from '../../../platform/crypto/key-operations.js';
 import type { FileService } from '../../../platform/storage/file-store.js';
 import type { VisionPool } from './vision/vision.pool.js';
 import type { TextReader } from './vision/text-reader.js';
@@ -38,6 +40,10 @@ export interface VerificationDeps {
   internalSecret: string;
   /** Uploaded files (document images, selfies), read and written through the tenant. */
   files: FileService;
+  /** Envelope encryption: blind indexes for searching sealed columns, sealing of SQL-written ones. */
+  keyring: Keyring;
+  /** The operator's data key rotation and re-encryption. */
+  keys: KeyOperations;
   /** Face models in worker threads, and OCR: started on first use. */
   vision: VisionPool;
   text: TextReader;

@@ -37,6 +37,10 @@ import { DocumentResolver, resolveDocumentReference } from './document/document.
 import { DocumentWorker } from './document/document.worker.js';
 import { CognitiveKycCheck } from './cognitive-kyc/cognitive-kyc.entity.js';
 import { CognitiveKycResolver, FraudHistoryResolver, resolveCognitiveKycReference } from './cognitive-kyc/cognitive-kyc.resolver.js';
+import { AuditResolver } from './audit/audit.resolver.js';
+import { EncryptionResolver } from './admin/encryption.resolver.js';
+import { KeyOperations } from '../../../platform/crypto/key-operations.js';
+import { recordAudit } from '../../../platform/audit/audit.js';
 import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js';
 import { LivenessSession } from './liveness/liveness.entity.js';
 import { LivenessResolver, resolveLivenessReference } from './liveness/liveness.resolver.js';
@@ -62,6 +66,13 @@ import { BusinessPerson, BusinessVerification } from './business/business.entity
 import { BusinessDirectorResolver, BusinessResolver, BusinessUboResolver, resolveBusinessReference } from './business/business.resolver.js';
 import { BusinessRegistries } from './business/registries.js';
 import { BusinessWorker } from './business/business.worker.js';
+import {
+  RetentionResolver,
+  resolveUserDataExportReference,
+  UserDataExportResolver,
+  UserErasureResolver,
+} from './privacy/privacy.resolver.js';
+import { privacyWorkers } from './privacy/privacy.worker.js';
 
 export const verificationEntities = [
   IdentityVerification,
@@ -118,6 +129,11 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     BusinessResolver,
     BusinessDirectorResolver,
     BusinessUboResolver,
+    UserErasureResolver,
+    UserDataExportResolver,
+    RetentionResolver,
+    AuditResolver,
+    EncryptionResolver,
   ],
   referenceResolvers: {
     IdentityVerification: resolveIdentityReference,
@@ -130,12 +146,19 @@ export const verificationSubgraph: SubgraphDefinition<VerificationDeps> = {
     EmailVerification: resolveEmailReference,
     BusinessVerification: resolveBusinessReference,
     User: resolveUserReference,
+    UserDataExport: resolveUserDataExportReference,
   },
   // uploaded files (document images), for the gateway's /files/<id>; magic links, public (their token is the credential)
   routes: (app, deps) => {
     app.get(
       FILE_ROUTE,
-      serveFiles({ files: deps.files, internalSecret: deps.internalSecret, audience: 'verification', logger: deps.logger }),
+      serveFiles({
+        files: deps.files,
+        internalSecret: deps.internalSecret,
+        audience: 'verification',
+        logger: deps.logger,
+        audit: (record) => recordAudit(deps.orm.em.fork(), record),
+      }),
     );
     app.get(MAGIC_LINK_PATH, serveMagicLinks({ orm: deps.orm, otp: deps.otp, logger: deps.logger }));
   },
@@ -155,7 +178,13 @@ export const verificationService: ServiceModule<VerificationDeps> = {
     const ipFeeds = new IpFeedStore(rt.pool);
     const ipIntelligence = new IpIntelligence(ipFeeds, rt.pool);
     // AML batches, callbacks and watchlist scans run in jobs with an EntityManager of their own
-    const workerOrm = await openOrm({ url: rt.databaseUrl, entities: verificationEntities, logger: rt.logger, poolSize: 4 });
+    const workerOrm = await openOrm({
+      url: rt.databaseUrl,
+      entities: verificationEntities,
+      logger: rt.logger,
+      poolSize: 4,
+      keyring: rt.keyring,
+    });
     // first start: the lists and IP feeds shipped in data/ are imported in the background
     const defaultData = rt.config.DEFAULT_SCREENING_DATA
       ? importDefaultData({ pool: rt.pool, engine: screening, logger: rt.logger.child({ component: 'screening' }) })
@@ -174,7 +203,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       scanIntervalMs: rt.config.WATCHLIST_SCAN_INTERVAL_HOURS * 3_600_000,
       matchThreshold: rt.config.WATCHLIST_MATCH_THRESHOLD,
     };
-    const files = new FileService(rt.pool, new FolderBlobStore(path.resolve(rt.config.STORAGE_DIR)));
+    const files = new FileService(rt.pool, new FolderBlobStore(path.resolve(rt.config.STORAGE_DIR)), rt.keyring);
     const vision = new VisionPool({
       size: rt.config.VISION_WORKERS,
       timeoutMs: rt.config.VISION_TIMEOUT_MS,
@@ -198,7 +227,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       text: addressText,
       logger: rt.logger.child({ component: 'address' }),
     });
-    const faceGalleries = new FaceGalleries(await hasPgvector(rt.pool));
+    const faceGalleries = new FaceGalleries(rt.keyring, await hasPgvector(rt.pool));
     const businessRegistries = new BusinessRegistries(rt.config);
     const businessJobs = new BusinessWorker({
       orm: workerOrm,
@@ -240,31 +269,36 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'otp' }),
       sweepMs: rt.config.OTP_SWEEP_MS,
     });
+    const deps: VerificationDeps = {
+      config: rt.config,
+      deliveries: rt.deliveries,
+      webhookEvents: rt.webhookEvents,
+      screening,
+      ipFeeds,
+      ipIntelligence,
+      amlCatalog,
+      amlJobs,
+      watchlist,
+      internalSecret: rt.internalSecret,
+      files,
+      keyring: rt.keyring,
+      keys: new KeyOperations(rt.pool, rt.keyring, files),
+      vision,
+      text,
+      documentJobs,
+      addressJobs,
+      logger: rt.logger,
+      faceGalleries,
+      mobileMoney,
+      otp: otpDeps(rt),
+      orm: workerOrm,
+      businessRegistries,
+      businessJobs,
+    };
+    // erasure of users' verification data (through the outbox) and retention of what is past its period
+    const privacy = privacyWorkers({ rt, orm: workerOrm, deps });
     return {
-      deps: {
-        config: rt.config,
-        deliveries: rt.deliveries,
-        webhookEvents: rt.webhookEvents,
-        screening,
-        ipFeeds,
-        ipIntelligence,
-        amlCatalog,
-        amlJobs,
-        watchlist,
-        internalSecret: rt.internalSecret,
-        files,
-        vision,
-        text,
-        documentJobs,
-        addressJobs,
-        logger: rt.logger,
-        faceGalleries,
-        mobileMoney,
-        otp: otpDeps(rt),
-        orm: workerOrm,
-        businessRegistries,
-        businessJobs,
-      },
+      deps,
       start: async () => {
         await amlJobs.start();
         await documentJobs.start();
@@ -275,8 +309,10 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         otpExpiry.start();
         identityProgress.start();
         mobileMoneySweep.start();
+        privacy.start();
       },
       stop: async () => {
+        await privacy.stop();
         await mobileMoneySweep.stop();
         await identityProgress.stop();
         await livenessExpiry.stop();

@@ -3,6 +3,7 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { keysetConnection } from '../../../../platform/graphql/keyset.js';
 import type { OutgoingMessage } from './provider.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
 
 /** What the sandbox providers "sent": kept so tests and integrators can see it (GraphQL `sandboxMessages`). */
 export async function recordSandboxMessages(db: Sql, accepted: readonly OutgoingMessage[]): Promise<void> {
@@ -77,4 +78,39 @@ export function listSandboxMessages(
     args,
     (rows) => rows.map(({ created_at: _at, ...message }) => message),
   );
+}
+
+/** The sandbox messages of these notifications, oldest first (a subject access request). */
+export async function sandboxMessagesOf(db: Sql, notificationIds: readonly string[]): Promise<SandboxMessageRow[]> {
+  if (!notificationIds.length) return [];
+  const { rows } = await db.query<SandboxMessageRow>(
+    `select s.id::text as id, s.notification_id as "notificationId", s.channel, s.recipient as "to", s.subject, s.html, s.title, s.body,
+            s.whatsapp, s.created_at as "createdAt"
+       from notify.sandbox_messages s where s.notification_id = any($1::uuid[]) order by s.id`,
+    [[...notificationIds]],
+  );
+  return rows;
+}
+
+const BODIES_GONE = 'subject = null, html = null, title = null, body = null, whatsapp = null';
+
+/** Erasure: the sandbox messages of these notifications keep their channel and time, not what they said nor to whom. */
+export async function eraseSandboxMessages(db: Sql, notificationIds: readonly string[], pseudonym: string): Promise<number> {
+  if (!notificationIds.length) return 0;
+  const { rows } = await db.query(
+    `update notify.sandbox_messages set recipient = $2, ${BODIES_GONE} where notification_id = any($1::uuid[]) returning 1`,
+    [[...notificationIds], pseudonym],
+  );
+  return rows.length;
+}
+
+/** Retention: what every organization's sandbox messages said, past its `notificationBodies` period. */
+export async function expireSandboxBodies(db: Sql): Promise<number> {
+  const { rowCount } = await db.query(
+    `update notify.sandbox_messages set ${BODIES_GONE}
+      where id in (select s.id from notify.sandbox_messages s
+                    where (s.subject is not null or s.html is not null or s.title is not null or s.body is not null or s.whatsapp is not null)
+                      and ${pastRetention('notificationBodies', 's', 'created_at')} limit ${RETENTION_CHUNK})`,
+  );
+  return rowCount ?? 0;
 }

@@ -51,3 +51,14 @@ export function validateIdempotencyKey(key: string | undefined): string | undefi
   if (!key.trim() || key.length > 255) throw badInput('Idempotency-Key must be 1-255 characters');
   return key;
 }
+
+/** Erasure: the answers remembered for sends of these notifications (they name the recipient) are forgotten. */
+export async function forgetIdempotentSends(db: Sql, tenant: Tenant, notificationIds: readonly string[]): Promise<number> {
+  if (!notificationIds.length) return 0;
+  const { rows } = await db.query(
+    `delete from notify.idempotency_keys where organization_id = $1 and environment = $2 and operation = 'send' and response ->> 'id' = any($3::text[])
+     returning 1`,
+    [tenant.organizationId, tenant.environment, [...notificationIds]],
+  );
+  return rows.length;
+}

@@ -4,7 +4,8 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { keysetConnection } from '../../../../platform/graphql/keyset.js';
-import { notificationStatus, type DeliveryStatus, type NotificationStatus } from './notification.lifecycle.js';
+import { CHANNEL_LIFECYCLE, notificationStatus, type DeliveryStatus, type NotificationStatus } from './notification.lifecycle.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
 
 export interface ChannelView {
   channel: Channel;
@@ -211,4 +212,76 @@ export async function insertNotifications(
       dcol((d) => d.reason),
     ],
   );
+}
+
+/** Which of a tenant's notifications were sent to a person: to their profile (id), to their addresses, or known by id. */
+export interface SentTo {
+  recipientId: string;
+  addresses: readonly string[];
+  ids?: readonly string[];
+}
+
+const SENT_TO = `n.organization_id = $1 and n.environment = $2
+  and (n.recipient_id = $3 or n.recipient = $3 or n.recipient = any($4::text[]) or n.id = any($5::uuid[]))`;
+const sentToValues = (tenant: Tenant, to: SentTo) => [
+  tenant.organizationId,
+  tenant.environment,
+  to.recipientId,
+  [...to.addresses],
+  (to.ids ?? []).filter(isUuid),
+];
+
+/** The notifications sent to a person, oldest first, with the data they were rendered from (a subject access request). */
+export async function notificationsSentTo(db: Sql, tenant: Tenant, to: SentTo): Promise<Array<NotificationView & { data: unknown }>> {
+  const { rows } = await db.query<{ id: string; data: unknown }>(
+    `select n.id, n.data from notify.notifications n where ${SENT_TO}`,
+    sentToValues(tenant, to),
+  );
+  const data = new Map(rows.map((r) => [r.id, r.data]));
+  const views = await loadViews(
+    db,
+    rows.map((r) => r.id),
+  );
+  return views.map((v) => ({ ...v, data: data.get(v.id) }));
+}
+
+/**
+ * Erasure: the notifications sent to a person name the pseudonym instead of the address or
+ * profile, without the data they were rendered from; their channels forget the address (a channel
+ * still queued is given up). Returns their ids (the caller refreshes their statuses).
+ */
+export async function eraseNotificationsSentTo(db: Sql, tenant: Tenant, to: SentTo, pseudonym: string): Promise<string[]> {
+  // locked in id order first, as every transaction changing deliveries does (dispatch/progress.ts)
+  const { rows } = await db.query<{ id: string }>(
+    `select n.id from notify.notifications n where ${SENT_TO} order by n.id for update`,
+    sentToValues(tenant, to),
+  );
+  const ids = rows.map((r) => r.id);
+  if (!ids.length) return ids;
+  await db.query(
+    `update notify.notifications set recipient = $2, recipient_id = case when recipient_id is null then null else $2 end, data = '{}'
+      where id = any($1::uuid[])`,
+    [ids, pseudonym],
+  );
+  await db.query(
+    `update notify.deliveries set address = null, push_targets = null,
+            status = case when status = any($2::text[]) then $3 else status end,
+            reason = case when status = any($2::text[]) then 'The recipient was erased' else reason end,
+            failed_at = case when status = any($2::text[]) then now() else failed_at end,
+            updated_at = now()
+      where notification_id = any($1::uuid[])`,
+    [ids, CHANNEL_LIFECYCLE.sources('provider.rejected'), CHANNEL_LIFECYCLE.target('provider.rejected')],
+  );
+  return ids;
+}
+
+/** Retention: the data of every organization's processed notifications past its `notificationBodies` period. */
+export async function expireNotificationData(db: Sql): Promise<number> {
+  const { rowCount } = await db.query(
+    `update notify.notifications set data = '{}'
+      where id in (select n.id from notify.notifications n
+                    where n.processed_at is not null and n.data <> '{}' and ${pastRetention('notificationBodies', 'n', 'created_at')}
+                    limit ${RETENTION_CHUNK})`,
+  );
+  return rowCount ?? 0;
 }

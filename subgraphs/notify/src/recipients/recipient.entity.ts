@@ -1,4 +1,5 @@
 import type { Opt } from '@mikro-orm/core';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { WebPushSubscription } from '../channels/channel.js';
 
@@ -14,12 +15,20 @@ export class Recipient {
   @PrimaryKey({ type: 'text' })
   id!: string;
 
-  @Property({ type: 'text', nullable: true })
+  @Property({ type: 'text', nullable: true, persist: false })
   email?: string | null;
 
+  /** email, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  emailSealed?: string | null;
+
   /** E.164. */
-  @Property({ type: 'text', nullable: true })
+  @Property({ type: 'text', nullable: true, persist: false })
   phone?: string | null;
+
+  /** phone, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  phoneSealed?: string | null;
 
   /** FCM registration tokens. */
   @Property({ type: 'json' })
@@ -37,3 +46,11 @@ export class Recipient {
   @Property({ type: 'datetime', onUpdate: () => new Date() })
   updatedAt: Date & Opt = new Date();
 }
+
+sealedEntity(Recipient, {
+  table: 'notify.recipients',
+  fields: [
+    { plain: 'email', sealed: 'emailSealed', column: 'email_sealed', legacyColumn: 'email_plaintext' },
+    { plain: 'phone', sealed: 'phoneSealed', column: 'phone_sealed', legacyColumn: 'phone_plaintext' },
+  ],
+});

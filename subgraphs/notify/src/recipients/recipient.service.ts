@@ -1,3 +1,4 @@
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../../../platform/errors.js';
@@ -5,6 +6,7 @@ import { paginate, type Connection, type ConnectionArgs } from '../../../../plat
 import type { PushTarget, WebPushSubscription } from '../channels/channel.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { Recipient } from './recipient.entity.js';
+import type { Sql } from '../../../../platform/db/transaction.js';
 import { isE164, isEmail } from './recipient.address.js';
 
 export interface RecipientCommand {
@@ -46,6 +48,23 @@ export function addressingOf(r: Pick<Recipient, 'id' | 'email' | 'phone' | 'push
       ...r.webPushSubscriptions.map((subscription): PushTarget => ({ type: 'webpush', subscription })),
     ],
   };
+}
+
+/** Erasure: the recipient profile whose id is the user's goes; returns the addresses it held (messages sent to them go too). */
+export async function eraseRecipient(
+  db: Sql,
+  keyring: Keyring,
+  tenant: Tenant,
+  userId: string,
+): Promise<{ erased: number; addresses: string[] }> {
+  const { rows } = await db.query<{ email: string | null; phone: string | null }>(
+    `delete from notify.recipients where organization_id = $1 and environment = $2 and id = $3 returning email_sealed as email, phone_sealed as phone`,
+    [tenant.organizationId, tenant.environment, userId],
+  );
+  // the addresses are sealed (platform/crypto): opened to find what was sent to them
+  const sealed = rows.flatMap((r) => [r.email, r.phone]).filter((a): a is string => Boolean(a));
+  const addresses = await Promise.all(sealed.map((s) => keyring.openJson<string>(tenant.organizationId, s)));
+  return { erased: rows.length, addresses };
 }
 
 export class RecipientService {
@@ -118,31 +137,9 @@ export class RecipientService {
       else ids.push(to);
     }
     if (ids.length) {
-      const rows = await this.em.execute<
-        Array<{
-          id: string;
-          email: string | null;
-          phone: string | null;
-          push_tokens: string[];
-          web_push_subscriptions: WebPushSubscription[];
-        }>
-      >(
-        `select id, email, phone, push_tokens, web_push_subscriptions from notify.recipients
-          where organization_id = ? and environment = ? and id in (select jsonb_array_elements_text(?::jsonb))`,
-        [this.tenant.organizationId, this.tenant.environment, JSON.stringify(ids)],
-      );
-      for (const r of rows) {
-        result.set(
-          r.id,
-          addressingOf({
-            id: r.id,
-            email: r.email,
-            phone: r.phone,
-            pushTokens: r.push_tokens,
-            webPushSubscriptions: r.web_push_subscriptions,
-          }),
-        );
-      }
+      // through the entity: e-mail addresses and phone numbers are sealed, the subscriber opens them
+      const found = await this.em.find(Recipient, { ...tenantColumns(this.tenant), id: { $in: ids } });
+      for (const r of found) result.set(r.id, addressingOf(r));
     }
     return result;
   }

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { badInput } from '../../../../platform/errors.js';
 import { CountryCode } from '../../../../platform/graphql/scalars.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
+import type { Sql } from '../../../../platform/db/transaction.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { keysetConnection } from '../../../../platform/graphql/keyset.js';
 
@@ -108,6 +109,24 @@ export class AccountStore {
       page,
       (rows) => rows.map(({ id, created_at: _created, ...profile }) => ({ id, profile })),
     );
+  }
+
+  /** The profiles naming this user (a subject access request). */
+  async exportUser(tenant: Tenant, userId: string): Promise<AccountProfile[]> {
+    const { rows } = await this.pool.query<AccountProfile>(
+      `select ${COLUMNS} from risk.account_profiles where organization_id = $1 and environment = $2 and user_id = $3 order by account_id`,
+      [tenant.organizationId, tenant.environment, userId],
+    );
+    return rows;
+  }
+
+  /** Erasure: the profiles naming this user go (name, date of birth, nationality); returns the accounts they were of. */
+  static async eraseUser(db: Sql, tenant: Tenant, userId: string): Promise<string[]> {
+    const { rows } = await db.query<{ account_id: string }>(
+      `delete from risk.account_profiles where organization_id = $1 and environment = $2 and user_id = $3 returning account_id`,
+      [tenant.organizationId, tenant.environment, userId],
+    );
+    return rows.map((r) => r.account_id);
   }
 
   /** The account with this id, or null when it has no profile and no transaction named it. */

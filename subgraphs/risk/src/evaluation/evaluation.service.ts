@@ -7,6 +7,8 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Evaluation } from './evaluation.entity.js';
 import type { EvaluationEngine } from './evaluation.engine.js';
 import type { TransactionInput } from './evaluation.validation.js';
+import { evaluationSnapshot } from './evaluation.events.js';
+import type { Sql } from '../../../../platform/db/transaction.js';
 
 export interface EvaluationFilter {
   action?: Evaluation['action'] | null;
@@ -45,6 +47,18 @@ export class EvaluationService {
     return e;
   }
 
+  /** The evaluations of transactions these accounts sent or received, oldest first (a subject access request). */
+  async exportOfAccounts(accountIds: readonly string[]): Promise<unknown[]> {
+    if (!accountIds.length) return [];
+    const ids = [...accountIds];
+    const all = await this.em.find(
+      Evaluation,
+      { $or: [{ sender: { $in: ids } }, { receiver: { $in: ids } }], ...this.tenant },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
+    return all.map(evaluationSnapshot);
+  }
+
   /** The organization's evaluations matching the filter, newest first. */
   async list(filter: EvaluationFilter, page: ConnectionArgs): Promise<Connection<Evaluation>> {
     const errors: string[] = [];
@@ -79,4 +93,24 @@ export class EvaluationService {
     }
     return paginate(this.em, Evaluation, where, page);
   }
+}
+
+/**
+ * Erasure: the evaluations of transactions these accounts sent or received keep their decision
+ * (score, action, reasons, rules) without the transaction's metadata (names and whatever the
+ * integrator sent) and without the name screened for these accounts. Returns their ids.
+ */
+export async function eraseEvaluationsOf(db: Sql, tenant: Tenant, accountIds: readonly string[]): Promise<string[]> {
+  if (!accountIds.length) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `update risk.evaluations e
+        set metadata = '{}', facts = e.facts #- '{txn,metadata}',
+            sanctions_hits = (select coalesce(jsonb_agg(case when h ->> 'account' = any($3::text[]) then jsonb_set(h, '{name}', 'null') else h end
+                                                        order by n), '[]')
+                                from jsonb_array_elements(e.sanctions_hits) with ordinality as t(h, n))
+      where e.organization_id = $1 and e.environment = $2 and (e.sender = any($3::text[]) or e.receiver = any($3::text[]))
+      returning e.id`,
+    [tenant.organizationId, tenant.environment, [...accountIds]],
+  );
+  return rows.map((r) => r.id);
 }

@@ -156,8 +156,11 @@ export class RiskSanctionsHit {
   @Field(() => RiskAccountType, { description: 'That party’s account' })
   account!: RiskAccountType;
 
-  @Field({ description: 'The name screened (from the transaction’s metadata, else the account’s profile)' })
-  name!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The name screened (from the transaction’s metadata, else the account’s profile); null once its holder was erased',
+  })
+  name?: string | null;
 
   @Field(() => ScreeningHitType, { description: 'The list entry it matched' })
   hit!: ScreeningHitType;

@@ -94,6 +94,18 @@ describe('CEL rule environment', () => {
         message: 'condition must be a bool expression, but it yields int',
       });
     });
+
+    it('says where the error is in the author’s own text (line and column from 1), also when it calls matches()', () => {
+      expect(checkCondition('sender.count_1h >')).toMatchObject({ ok: false, position: { offset: 17, length: 0, line: 1, column: 18 } });
+      // the checker runs on a rewritten source when matches() is used: the position is still the author's
+      const text = 'txn.channel.matches("^ussd")  &&\n   sender.count_7d > 3';
+      expect(checkCondition(text)).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/count_7d/),
+        position: { offset: text.indexOf('count_7d'), line: 2, column: 11 },
+      });
+      expect(checkCondition('sender.count_1h + 1')).toMatchObject({ ok: false, position: null });
+    });
   });
 
   describe('bounds (a hostile tenant)', () => {

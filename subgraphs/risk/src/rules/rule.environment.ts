@@ -238,7 +238,21 @@ export const RULE_FACTS: FactDoc[] = VARIABLES.flatMap((v) =>
   v.fields.map(([f, type, description]) => ({ name: `${v.name}.${f}`, type, description })),
 );
 
-export type CheckResult = { ok: true } | { ok: false; message: string };
+/** Where in the condition a check failed: 0-based offset and length, 1-based line and column. */
+export interface ConditionPosition {
+  offset: number;
+  length: number;
+  line: number;
+  column: number;
+}
+
+export type CheckResult = { ok: true } | { ok: false; message: string; position: ConditionPosition | null };
+
+function positionOf(condition: string, range: { start: number; end: number } | undefined): ConditionPosition | null {
+  if (!range) return null;
+  const before = condition.slice(0, range.start).split('\n');
+  return { offset: range.start, length: range.end - range.start, line: before.length, column: before.at(-1)!.length + 1 };
+}
 
 /** The condition the engine runs: `guard`ed (throws ConditionError or the parser's error). */
 function guarded(condition: string): string {
@@ -254,13 +268,22 @@ export function checkCondition(condition: string): CheckResult {
   try {
     source = guarded(condition);
   } catch (err) {
-    if (err instanceof ConditionError) return { ok: false, message: err.message };
+    if (err instanceof ConditionError) return { ok: false, message: err.message, position: null };
     source = condition; // a syntax error: let the checker report it with its position
   }
   const result = ENVIRONMENT.check(source);
-  if (!result.valid) return { ok: false, message: result.error?.message ?? 'invalid condition' };
+  if (!result.valid) {
+    // positions of the rewritten source are not the author's: report the author's text when it fails too
+    const own = source === condition ? result : ENVIRONMENT.check(condition);
+    const error = own.valid ? result.error : own.error;
+    return {
+      ok: false,
+      message: error?.message ?? 'invalid condition',
+      position: own.valid ? null : positionOf(condition, (error as { range?: { start: number; end: number } } | undefined)?.range),
+    };
+  }
   if (result.type !== 'bool' && result.type !== 'dyn') {
-    return { ok: false, message: `condition must be a bool expression, but it yields ${result.type}` };
+    return { ok: false, message: `condition must be a bool expression, but it yields ${result.type}`, position: null };
   }
   return { ok: true };
 }

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
@@ -35,7 +36,7 @@ type Ctx = SubgraphContext<RiskDeps>;
 /** The rules of the caller's organization and environment, with the given scope. */
 export function rulesService(ctx: Ctx, permission: 'rules:read' | 'rules:write'): RulesService {
   const tenant = authorize(ctx, 'risk', permission);
-  return new RulesService(ctx.em, ctx.deps.rules, tenant, `client:${ctx.principal!.clientId}`);
+  return new RulesService(ctx.em, ctx.deps.rules, tenant, `client:${ctx.principal!.clientId}`, actorOf(ctx.principal));
 }
 
 /** What a rule change reports, as its payload's fields. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SYSTEM_ACTOR, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -6,7 +7,7 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { Rule, RuleAudit, RuleVersion, type RuleChange } from './rule.entity.js';
 import type { RulePatch, RulesStore, SaveResult } from './rule.store.js';
 import { RULE_ID_PATTERN } from './rule.store.js';
-import { checkCondition } from './rule.environment.js';
+import { checkCondition, type ConditionPosition } from './rule.environment.js';
 
 /** Rules of one tenant: reads through the ORM, every change through the store (versioned, audited, notified). */
 export class RulesService {
@@ -16,6 +17,8 @@ export class RulesService {
     private readonly tenant: Tenant,
     /** `client:<id>` of the caller, recorded in versions and audit entries. */
     private readonly actor: string,
+    /** The caller, for the organization's audit trail. */
+    private readonly auditActor: AuditActor = SYSTEM_ACTOR,
   ) {}
 
   /** The organization's rules (enabled or disabled ones only), newest first. */
@@ -54,22 +57,24 @@ export class RulesService {
   }
 
   upsert(id: string, patch: RulePatch): Promise<SaveResult> {
-    return this.store.save(this.tenant, id, patch, this.actor, 'upsert');
+    return this.store.save(this.tenant, id, patch, this.actor, 'upsert', this.auditActor);
   }
 
   create(input: RulePatch & { id?: string | null; name: string }): Promise<SaveResult> {
     const id = input.id ?? slug(input.name);
     const { id: _id, ...patch } = input;
-    return this.store.save(this.tenant, id, patch, this.actor, 'create');
+    return this.store.save(this.tenant, id, patch, this.actor, 'create', this.auditActor);
   }
 
   setEnabled(id: string, enabled: boolean): Promise<SaveResult> {
-    return this.store.save(this.tenant, id, { enabled }, this.actor, 'update');
+    return this.store.save(this.tenant, id, { enabled }, this.actor, 'update', this.auditActor);
   }
 
-  check(condition: string): { valid: boolean; message: string | null } {
+  check(condition: string): { valid: boolean; message: string | null; position: ConditionPosition | null } {
     const result = checkCondition(condition);
-    return result.ok ? { valid: true, message: null } : { valid: false, message: result.message };
+    return result.ok
+      ? { valid: true, message: null, position: null }
+      : { valid: false, message: result.message, position: result.position };
   }
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../../../platform/audit/audit.js';
 import type pg from 'pg';
 import { badInput, conflict, notFound } from '../../../../platform/errors.js';
-import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
 import { RULE_ACTIONS, RULE_SEVERITIES, type RuleAction, type RuleSeverity } from './rule.entity.js';
 import { DEFAULT_RULES, type RuleDefinition } from './rule.defaults.js';
@@ -156,6 +157,8 @@ export class RulesStore {
     patch: RulePatch,
     actor: string,
     mode: 'upsert' | 'create' | 'update' = 'upsert',
+    /** Who, for the organization's audit trail (platform/audit), recorded in the same transaction. */
+    auditActor: AuditActor = SYSTEM_ACTOR,
   ): Promise<SaveResult> {
     validateRuleId(id);
     validatePatch(patch);
@@ -183,6 +186,7 @@ export class RulesStore {
         } as RuleDefinition;
         const revision = await this.bump(client, tenant);
         const rule = await this.insertNew(client, tenant, definition, actor, 'created', revision, false);
+        await this.recordChange(client, tenant, rule, 'created', auditActor);
         return { rule, updated: true, created: true, effectiveAt: rule.updatedAt, revision };
       }
       if (mode === 'create') throw conflict(`Rule ${id} already exists; update it instead`);
@@ -226,6 +230,7 @@ export class RulesStore {
       const rule = saved[0];
       await this.insertVersion(client, tenant, rule, actor);
       await this.insertAudit(client, tenant, rule, change, actor, changes, revision);
+      await this.recordChange(client, tenant, rule, change, auditActor);
       return { rule, updated: true, created: false, effectiveAt: rule.updatedAt, revision };
     });
   }
@@ -302,6 +307,17 @@ export class RulesStore {
         r.updatedAt,
       ],
     );
+  }
+
+  private recordChange(client: pg.PoolClient, tenant: Tenant, rule: RuleRow, change: string, actor: AuditActor): Promise<void> {
+    return recordAudit(client, {
+      ...tenantColumns(tenant),
+      action: 'risk_rule.changed',
+      actor,
+      resourceType: 'risk_rule',
+      resourceId: rule.id,
+      details: { change, version: rule.version, enabled: rule.enabled, action: rule.action },
+    });
   }
 
   private async insertAudit(

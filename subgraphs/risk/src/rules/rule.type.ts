@@ -200,6 +200,21 @@ export class RiskRuleEnvironmentType {
   functions!: RiskRuleFactType[];
 }
 
+@ObjectType('RiskConditionPosition', { description: 'Where in a condition the parser or type checker stopped' })
+export class RiskConditionPositionType {
+  @Field(() => Int, { description: 'Index of the first character at fault, from 0 (as JavaScript counts characters)' })
+  offset!: number;
+
+  @Field(() => Int, { description: 'How many characters are at fault (0: the error is between two characters)' })
+  length!: number;
+
+  @Field(() => Int, { description: 'Line of the first character at fault, from 1' })
+  line!: number;
+
+  @Field(() => Int, { description: 'Column of the first character at fault on its line, from 1' })
+  column!: number;
+}
+
 @ObjectType('RiskConditionCheck', { description: 'Whether a condition would be accepted by a rule' })
 export class RiskConditionCheckType {
   @Field({ description: 'It parses, type-checks and yields a bool' })
@@ -207,4 +222,11 @@ export class RiskConditionCheckType {
 
   @Field(() => String, { nullable: true, description: 'Why not: the parser’s or type checker’s message; null when valid' })
   message?: string | null;
+
+  @Field(() => RiskConditionPositionType, {
+    nullable: true,
+    description:
+      'Where the error is in the condition; null when valid, or when the error is about the whole condition (its type, a macro nesting)',
+  })
+  position?: RiskConditionPositionType | null;
 }

@@ -42,6 +42,10 @@ export class AddressVerification {
   @Property({ type: 'uuid' })
   fileId!: string;
 
+  /** When the image's bytes were deleted (erasure of the user, or retention); the record stays. */
+  @Property({ type: 'datetime', nullable: true })
+  documentDeletedAt?: Date | null;
+
   /** The address the user declared (Form A `expectedAddress`, Form B `declaredAddress`). */
   @Property({ type: 'text', nullable: true })
   expectedAddress?: string | null;

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
@@ -31,14 +32,18 @@ export function addressService(ctx: Ctx, access: 'read' | 'write'): AddressServi
 }
 
 const fromSnapshot = (s: Record<string, unknown>) =>
-  reviveDates<AddressVerificationType>(s, ['checkedAt', 'completedAt', 'reviewedAt', 'createdAt', 'updatedAt']);
+  reviveDates<AddressVerificationType>(s, ['checkedAt', 'completedAt', 'reviewedAt', 'documentDeletedAt', 'createdAt', 'updatedAt']);
 
+/** Events of one record (`id`), of one user (`userId`) or of the whole organization. */
 const subscribe =
-  (filter: 'resourceId' | 'userId') =>
+  (filter: 'resourceId' | 'userId' | 'organization') =>
   ({ args, context }: { args: Record<string, string>; context: unknown }) =>
-    tenantEvents(context as Ctx, { service: 'verification', permission: 'address:read' }, ADDRESS_RESOURCE, {
-      [filter]: args[filter === 'resourceId' ? 'id' : 'userId'],
-    });
+    tenantEvents(
+      context as Ctx,
+      { service: 'verification', permission: 'address:read' },
+      ADDRESS_RESOURCE,
+      filter === 'organization' ? {} : { [filter]: args[filter === 'resourceId' ? 'id' : 'userId'] },
+    );
 
 @Resolver(() => AddressVerificationType)
 export class AddressResolver {
@@ -78,9 +83,13 @@ export class AddressResolver {
     return a.documentAgeDays ?? null;
   }
 
-  @FieldResolver(() => String, { description: 'Where the document image is served (GET with your API key; only to your organization)' })
-  documentImageUrl(@Root() a: AddressVerificationType): string {
-    return fileUrl(a.fileId);
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'Where the document image is served (GET with your API key; only to your organization); null once deleted (erasure of the user, or retention)',
+  })
+  documentImageUrl(@Root() a: AddressVerificationType): string | null {
+    return a.documentDeletedAt ? null : fileUrl(a.fileId);
   }
 
   @Mutation(() => CreateAddressVerificationPayload, {
@@ -99,7 +108,7 @@ export class AddressResolver {
     description: 'Records a reviewer’s decision on an address verification in MANUAL_REVIEW (otherwise a CONFLICT user error)',
   })
   async reviewAddressVerification(@Arg('input') input: ReviewAddressVerificationInput, @Ctx() ctx: Ctx) {
-    return { addressVerification: await addressService(ctx, 'write').review(input.id, input) };
+    return { addressVerification: await addressService(ctx, 'write').review(input.id, input, actorOf(ctx.principal)) };
   }
 
   @Subscription(() => AddressVerificationEvent, {
@@ -121,6 +130,15 @@ export class AddressResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The user whose address verifications to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => AddressVerificationEvent, {
+    description:
+      'Every change of every address verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    subscribe: subscribe('organization'),
+  })
+  addressVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, fromSnapshot);
   }
 }

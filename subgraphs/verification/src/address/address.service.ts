@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -11,7 +12,12 @@ import { isCountryCode } from '../ip/geolocation.js';
 import { readImage } from '../vision/images.js';
 import type { AddressDocumentType } from './address-decision.js';
 import { AddressVerification } from './address.entity.js';
-import { recordAddressEvent } from './address.events.js';
+import { addressSnapshot, recordAddressEvent } from './address.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
+import type pg from 'pg';
 import { ADDRESS_LIFECYCLE, type AddressStatus, type AddressTrigger } from './address.lifecycle.js';
 import { fetchDocument, type FetchLimits } from './document-fetch.js';
 
@@ -46,7 +52,7 @@ const keptUrl = (url: string) => {
   return `${u.protocol}//${u.host}${u.pathname}`;
 };
 
-export class AddressService {
+export class AddressService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -89,6 +95,7 @@ export class AddressService {
       });
       const file = await this.deps.files.store(sqlOf(em), this.tenant, {
         ownerType: ADDRESS_FILE_OWNER,
+        userId: address.userId,
         ownerId: address.id,
         role: 'document',
         contentType: 'image/jpeg',
@@ -100,6 +107,40 @@ export class AddressService {
       await this.deps.jobs.enqueueCheck(em, address.id);
       return address;
     });
+  }
+
+  /** The user's proofs of address with what was read, the image as a link (served to the organization only). */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(AddressVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map((a) => ({ ...addressSnapshot(a), documentImageUrl: a.documentDeletedAt ? null : fileUrl(a.fileId) }));
+  }
+
+  /** The document (image, URL), the addresses (declared and read) and the comparison quoting them go; the outcome stays. */
+  eraseUser(user: ErasedUser): Promise<number> {
+    return updateDroppingFiles(
+      sqlOf(this.em),
+      this.deps.files,
+      ADDRESS_FILE_OWNER,
+      `update verification.address_verifications
+          set user_id = $4, document_url = null, expected_address = null, extracted_data = null, address_match_explanation = null,
+              review_notes = null, document_deleted_at = coalesce(document_deleted_at, now())
+        where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
+      [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
+    );
+  }
+
+  /** Retention: the images of every organization's proofs of address past its `documents` period (the records stay). */
+  static expireDocuments(pool: pg.Pool, files: FileService): Promise<number> {
+    return expireFiles(
+      pool,
+      files,
+      ADDRESS_FILE_OWNER,
+      `update verification.address_verifications set document_deleted_at = now()
+        where id in (select a.id from verification.address_verifications a
+                      where a.document_deleted_at is null and a.status <> 'PROCESSING' and ${pastRetention('documents', 'a', 'created_at')}
+                      limit ${RETENTION_CHUNK} for update skip locked)
+        returning id`,
+    );
   }
 
   find(id: string): Promise<AddressVerification | null> {
@@ -128,7 +169,7 @@ export class AddressService {
   }
 
   /** A reviewer's decision, from MANUAL_REVIEW only (else CONFLICT, 409). */
-  async review(id: string, review: AddressReview): Promise<AddressVerification> {
+  async review(id: string, review: AddressReview, actor: AuditActor): Promise<AddressVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
       const a = await em.findOneOrFail(
@@ -142,6 +183,16 @@ export class AddressService {
       Object.assign(a, { status, reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now, completedAt: now });
       await em.flush();
       recordAddressEvent(em, event, a);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'address_verification.reviewed',
+        actor,
+        reviewer: review.reviewedBy,
+        resourceType: 'address_verification',
+        resourceId: a.id,
+        userId: a.userId,
+        details: { decision: review.decision, status: a.status },
+      });
       return a;
     });
   }

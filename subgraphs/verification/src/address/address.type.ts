@@ -96,6 +96,12 @@ export class AddressVerificationType {
   /** Resolved into a URL (address.resolver.ts). */
   fileId!: string;
 
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the document image was deleted (erasure of the user, or retention); null while kept',
+  })
+  documentDeletedAt?: Date | null;
+
   @Field(() => String, { nullable: true, description: 'The address the user declared' })
   expectedAddress?: string | null;
 

@@ -1,3 +1,4 @@
+import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
@@ -78,15 +79,17 @@ export class AddressWorker implements AddressJobs {
     });
     await this.move(addressId, TRIGGER_OF[outcome.decision], (a, now) =>
       Object.assign(a, {
-        extractedData: fields,
+        // the user was erased while the check ran: the outcome is kept, the address read is not
+        extractedData: isErasedUserId(a.userId) ? null : fields,
         documentAgeDays: outcome.documentAgeDays,
         addressMatch: outcome.comparison?.match ?? null,
         addressMatchScore: outcome.comparison?.score ?? null,
-        addressMatchExplanation:
-          outcome.comparison?.explanation ??
-          (!a.expectedAddress
-            ? 'No address was declared: the address read from the document is the one it proves.'
-            : 'No address could be read on the document to compare with the declared one.'),
+        addressMatchExplanation: isErasedUserId(a.userId)
+          ? null
+          : (outcome.comparison?.explanation ??
+            (!a.expectedAddress
+              ? 'No address was declared: the address read from the document is the one it proves.'
+              : 'No address could be read on the document to compare with the declared one.')),
         textConfidence: Math.round(textConfidence * 10) / 10,
         reasons: outcome.reasons,
         checkedAt: now,

@@ -1,4 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { requireAdmin } from '../../../../platform/auth/permissions.js';
 import { ApiClientService } from '../../../../platform/auth/api-client.service.js';
@@ -35,7 +36,7 @@ export class ApiClientResolver {
     description: 'Revokes an API client: its key is refused from the next request on, on every gateway (operator only: X-Admin-Secret)',
   })
   async revokeApiClient(@Arg('input', { description: 'The client whose key to revoke' }) input: RevokeApiClientInput, @Ctx() ctx: Ctx) {
-    return { apiClient: await service(ctx).revoke(input.id) };
+    return { apiClient: await service(ctx).revoke(input.id, actorOf(ctx.principal)) };
   }
 
   @Mutation(() => RotateApiClientKeyPayload, {
@@ -46,7 +47,7 @@ export class ApiClientResolver {
     @Arg('input', { description: 'The client whose key to replace' }) input: RotateApiClientKeyInput,
     @Ctx() ctx: Ctx,
   ) {
-    const { client, apiKey } = await service(ctx).rotate(input.id);
+    const { client, apiKey } = await service(ctx).rotate(input.id, actorOf(ctx.principal));
     return { apiClient: client, apiKey };
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { ListKind, MatchExplanation } from '../../../../screening/index.js';
@@ -19,11 +20,16 @@ export class AmlScreening {
   @Property({ type: 'text' })
   userId!: string;
 
-  @Property({ type: 'text' })
-  fullName!: string;
-
+  /** Null once the user was erased (eraseUser). */
   @Property({ type: 'text', nullable: true })
+  fullName?: string | null;
+
+  @Property({ type: 'text', nullable: true, persist: false })
   dateOfBirth?: string | null;
+
+  /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  dateOfBirthSealed?: string | null;
 
   @Property({ type: 'text', nullable: true })
   nationality?: string | null;
@@ -210,3 +216,8 @@ export class AmlBatchSubject {
   @Property({ type: 'text', nullable: true })
   error?: string | null;
 }
+
+sealedEntity(AmlScreening, {
+  table: 'verification.aml_screenings',
+  fields: [{ plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' }],
+});

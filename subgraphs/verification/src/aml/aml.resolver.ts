@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
@@ -162,7 +163,11 @@ export class AmlResolver {
       'A reviewer resolves one match as a true or false positive, with who and why; a match is resolved once (then a CONFLICT user error)',
   })
   async resolveAmlMatch(@Arg('input', { description: 'The match and its resolution' }) input: ResolveAmlMatchInput, @Ctx() ctx: Ctx) {
-    return { amlScreening: toAmlScreening(await service(ctx, 'write').resolveMatch(input.screeningId, input.matchId, input)) };
+    return {
+      amlScreening: toAmlScreening(
+        await service(ctx, 'write').resolveMatch(input.screeningId, input.matchId, input, actorOf(ctx.principal)),
+      ),
+    };
   }
 
   @Subscription(() => AmlScreeningEvent, {
@@ -183,6 +188,15 @@ export class AmlResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The person whose screenings to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, screeningFromSnapshot);
+  }
+
+  @Subscription(() => AmlScreeningEvent, {
+    description:
+      'Every new AML screening of the organization (a session token: of its user) and every change of them: the unresolved matches’ review queue feed',
+    subscribe: ({ context }) => tenantEvents(context as Ctx, SCREENING_READ, AML_RESOURCE),
+  })
+  amlScreeningUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, screeningFromSnapshot);
   }
 }

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { AppError, invalid, notFound } from '../../../../platform/errors.js';
@@ -19,7 +20,9 @@ import {
   resolveHit,
   reviewTrigger,
 } from './aml.lifecycle.js';
-import { recordAmlEvent, recordBatchEvent, withCallback, type AmlBatchView, type BatchResult } from './aml.events.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { amlSnapshot, recordAmlEvent, recordBatchEvent, withCallback, type AmlBatchView, type BatchResult } from './aml.events.js';
 import { MAX_BATCH_SUBJECTS, normaliseAmlRequest, validateAmlRequest } from './aml.validation.js';
 
 /** Hits kept per screening (best first). */
@@ -134,7 +137,7 @@ function assertScreenable(catalog: ListCatalog): void {
 }
 
 /** AML screening: one subject now, a batch by job; reviews of matches. */
-export class AmlService {
+export class AmlService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -205,6 +208,46 @@ export class AmlService {
     return { screening, hits };
   }
 
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(AmlScreening, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const hits = all.length
+      ? await this.em.find(AmlHit, { screeningId: { $in: all.map((s) => s.id) } }, { orderBy: { position: 'asc' } })
+      : [];
+    return all.map((s) =>
+      amlSnapshot(
+        s,
+        hits.filter((h) => h.screeningId === s.id),
+      ),
+    );
+  }
+
+  /**
+   * The subject screened goes (name, date of birth, nationality, document number; the name as
+   * compared in each hit's explanation; a reviewer's reasons; the subject of a batch); the
+   * screenings stay with their status, risk level and the list entries that matched (the fact of a hit).
+   */
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    const { rows } = await sqlOf(this.em).query<{ n: number }>(
+      `with screenings as (
+         update verification.aml_screenings
+            set user_id = $4, full_name = null, date_of_birth_plaintext = null, date_of_birth_sealed = null, nationality = null,
+                document_number = null
+          where organization_id = $1 and environment = $2 and user_id = $3 returning id),
+       hits as (
+         update verification.aml_hits
+            set explanation = jsonb_build_object('nameScore', explanation -> 'nameScore', 'tokens', '[]'::jsonb, 'qualifiers', '[]'::jsonb),
+                resolution_reason = null
+          where screening_id in (select id from screenings) returning 1),
+       subjects as (
+         update verification.aml_batch_subjects bs set input = jsonb_build_object('userId', $4::text)
+           from verification.aml_batches b
+          where b.id = bs.batch_id and b.organization_id = $1 and b.environment = $2 and bs.input ->> 'userId' = $3 returning 1)
+       select ((select count(*) from screenings) + (select count(*) from subjects))::int as n`,
+      [this.tenant.organizationId, this.tenant.environment, userId, pseudonym],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** The caller's screening with this id (with its matches), or null. */
   async find(id: string): Promise<AmlView | null> {
     const screening = isUuid(id) ? await this.em.findOne(AmlScreening, { id, ...this.tenant }) : null;
@@ -237,7 +280,7 @@ export class AmlService {
   }
 
   /** A reviewer marks one match a true or false positive; the screening follows the lifecycle table. */
-  async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand): Promise<AmlView> {
+  async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand, actor: AuditActor): Promise<AmlView> {
     await this.get(screeningId);
     return this.em.transactional(async (em) => {
       const screening = await em.findOneOrFail(
@@ -269,6 +312,16 @@ export class AmlService {
       // the flush sets updatedAt (onUpdate): the event's snapshot must show the row as stored
       await em.flush();
       recordAmlEvent(em, t.event, screening, hits);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'aml_match.resolved',
+        actor,
+        reviewer: cmd.resolvedBy,
+        resourceType: 'aml_screening',
+        resourceId: screening.id,
+        userId: screening.userId,
+        details: { matchId: hit.id, resolution: cmd.resolution, status: screening.status },
+      });
       return { screening, hits };
     });
   }

@@ -1,6 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { IsNotEmpty, IsOptional, MaxLength, ValidateNested } from 'class-validator';
-import type { ListKind, MatchExplanation } from '../../../../screening/index.js';
+import { MATCH_RULES, type ListKind, type MatchExplanation, type MatchRule } from '../../../../screening/index.js';
 import { ScreeningHitType, ScreeningListKindEnum } from '../../../../screening/screening-hit.type.js';
 import { DeliveryStatusEnum } from '../../../../platform/graphql/delivery-status.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
@@ -20,6 +20,9 @@ export const AmlBatchSubjectStatusEnum = enumOf(['PENDING', 'FAILED', ...AML_STA
 export const AML_NAME_PART_MATCHES = ['EXACT', 'EQUIVALENT', 'PHONETIC', 'FUZZY', 'INITIAL', 'MISSING'] as const;
 export const AmlNamePartMatchEnum = enumOf(AML_NAME_PART_MATCHES);
 export const AmlQualifierKindEnum = enumOf(['DATE_OF_BIRTH', 'NATIONALITY', 'DOCUMENT_NUMBER'] as const);
+/** The matcher's rule names (camelCase in the engine) as the graph's enum values: legalFormDiffers → LEGAL_FORM_DIFFERS. */
+const ruleValue = (rule: MatchRule) => rule.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+export const AmlMatchRuleNameEnum = Object.fromEntries(MATCH_RULES.map((r) => [ruleValue(r), ruleValue(r)])) as Record<string, string>;
 
 registerEnumType(AmlStatusEnum, {
   name: 'AmlStatus',
@@ -76,6 +79,26 @@ registerEnumType(AmlBatchSubjectStatusEnum, {
     CONFIRMED_MATCH: { description: 'Screened, and a reviewer has since confirmed a match' },
   },
 });
+/** What each rule of the matcher does (screening/README.md, "Rules"). */
+const MATCH_RULE_DESCRIPTIONS: Record<MatchRule, string> = {
+  legalForm: 'A company legal form (ISO 20275 list and translations: AG, Aktiengesellschaft, LLC, OAO…) was set aside',
+  legalFormDiffers: 'Both names carry legal forms and they differ (AG and GmbH): the score was lowered',
+  entityQualifier: 'A country or branch word is in one entity name only (Banco Santander Mexico): the score was lowered',
+  numberWords: 'Numbers written in words or as ordinals or Roman numerals were read as digits (Forty-Four and 44)',
+  numberDiffers: 'A number is in one name only (Snow Storm 1 and Snow Storm 2): the score was lowered',
+  lookalike: 'Look-alike characters were read as letters: digits in words, letters of another script, dotted acronyms',
+  acronym: 'A word matched the initials of several words of the other name (PLA and People’s Liberation Army)',
+  transliteration: 'A name in another script was transliterated, or a Korean syllable matched one of its romanisations',
+  syllableDiffers: 'Two names in Chinese, Japanese or Korean script differ by a syllable: the score was lowered',
+  nasab: 'An Arabic name has one more given name first (a son or daughter of the other): the score was lowered',
+  nickname: 'A given name matched its nickname or short form (Ted and Theodore)',
+  orderSwap: 'The given names are in another order with no family name to tell: the score was lowered',
+};
+registerEnumType(AmlMatchRuleNameEnum, {
+  name: 'AmlMatchRuleName',
+  description: 'A named rule of the name matcher',
+  valuesConfig: Object.fromEntries(MATCH_RULES.map((r) => [ruleValue(r), { description: MATCH_RULE_DESCRIPTIONS[r] }])),
+});
 registerEnumType(AmlNamePartMatchEnum, {
   name: 'AmlNamePartMatch',
   description: 'How one part of the screened name matched a part of the listed name',
@@ -128,6 +151,18 @@ export class AmlMatchQualifierType {
   detail!: string;
 }
 
+@ObjectType('AmlMatchRule', { description: 'A rule of the name matcher that applied to the two names' })
+export class AmlMatchRuleType {
+  @Field(() => AmlMatchRuleNameEnum, { description: 'Which rule' })
+  rule!: string;
+
+  @Field(() => Float, { description: 'What the name score was multiplied by (1 when the rule only made the names comparable)' })
+  factor!: number;
+
+  @Field({ description: 'What the rule saw, in words' })
+  detail!: string;
+}
+
 @ObjectType('AmlMatchExplanation', { description: 'Why a list entry matched: the name parts and the other details compared' })
 export class AmlMatchExplanationType {
   @Field(() => Float, { description: 'Similarity of the names alone, 0 to 1' })
@@ -138,6 +173,11 @@ export class AmlMatchExplanationType {
 
   @Field(() => [AmlMatchQualifierType], { description: 'Date of birth, nationality or document number, where given and listed' })
   qualifiers!: AmlMatchQualifierType[];
+
+  @Field(() => [AmlMatchRuleType], {
+    description: 'The rules of the name matcher that fired (empty for matches made before rules were recorded)',
+  })
+  rules!: AmlMatchRuleType[];
 }
 
 /** The engine's explanation with the graph's enum values. */
@@ -147,6 +187,7 @@ export function toExplanation(e: MatchExplanation): AmlMatchExplanationType {
     nameScore: e.nameScore,
     tokens: e.tokens.map((t) => ({ ...t, how: t.how.toUpperCase() })),
     qualifiers: e.qualifiers.map((q) => ({ ...q, kind: qualifier[q.kind] })),
+    rules: (e.rules ?? []).map((r) => ({ ...r, rule: ruleValue(r.rule) })),
   };
 }
 
@@ -194,8 +235,8 @@ export class AmlScreeningType {
   @Field({ description: 'Your identifier of the person screened' })
   userId!: string;
 
-  @Field({ description: 'The name screened' })
-  fullName!: string;
+  @Field(() => String, { nullable: true, description: 'The name screened; null once the person was erased (eraseUser)' })
+  fullName?: string | null;
 
   @Field(() => LocalDate, { nullable: true, description: 'The date of birth given, compared with the listed ones' })
   dateOfBirth?: string | null;

@@ -8,7 +8,9 @@ import { cosineOfScore, scoreOfCosine } from '../vision/face-match.js';
 import type { VisionPool } from '../vision/vision.pool.js';
 import { BiometricDedupCheck, type DedupMatch } from './dedup.entity.js';
 import { DEDUP_LIFECYCLE, type DedupStatus, type DedupTrigger } from './dedup.lifecycle.js';
-import { recordDedupEvent, recordEnrollmentDeleted } from './dedup.events.js';
+import { dedupSnapshot, recordDedupEvent, recordEnrollmentDeleted } from './dedup.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
 import { normalizedFace } from './face-gallery.js';
 import type { Enrollment, FaceGalleries } from './enrollment.store.js';
 
@@ -42,7 +44,7 @@ export function validateDedupRequest(req: DedupRequest): string[] {
   return errors;
 }
 
-export class DedupService {
+export class DedupService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -119,6 +121,34 @@ export class DedupService {
       recordEnrollmentDeleted(em, this.tenant, removed);
       return removed;
     });
+  }
+
+  /** The user's checks and when their face was enrolled (never the face itself). */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const checks = await this.em.find(BiometricDedupCheck, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const enrolled = await this.deps.galleries.find(this.em, this.tenant, userId);
+    return [...checks.map(dedupSnapshot), ...(enrolled ? [{ enrollment: JSON.parse(JSON.stringify(enrolled)) as unknown }] : [])];
+  }
+
+  /**
+   * The enrolled face goes (every process's search index reloads without it, so it matches no one
+   * again); the user's checks stay with their outcome, and other users' checks that matched them
+   * name the pseudonym instead.
+   */
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    await this.deps.galleries.lock(this.em, this.tenant);
+    const removed = await this.deps.galleries.remove(this.em, this.tenant, userId);
+    const own = await this.em.nativeUpdate(BiometricDedupCheck, { userId, ...this.tenant }, { userId: pseudonym });
+    const { rows } = await sqlOf(this.em).query<{ id: string }>(
+      `update verification.biometric_dedup_checks c
+          set matches = (select jsonb_agg(case when m ->> 'matchedUserId' = $3 then jsonb_set(m, '{matchedUserId}', to_jsonb($4::text)) else m end
+                                          order by n)
+                           from jsonb_array_elements(c.matches) with ordinality as t(m, n))
+        where c.organization_id = $1 and c.environment = $2 and c.matches @> jsonb_build_array(jsonb_build_object('matchedUserId', $3::text))
+        returning c.id`,
+      [this.tenant.organizationId, this.tenant.environment, userId, pseudonym],
+    );
+    return (removed ? 1 : 0) + own + rows.length;
   }
 
   /** A new check in its final status, as the lifecycle creates it, with its event. */

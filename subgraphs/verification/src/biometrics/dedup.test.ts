@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { migrate, openOrm, type Orm } from '../../../../platform/db/orm.js';
+import { Keyring } from '../../../../platform/crypto/keyring.js';
+import { LocalKeyProvider } from '../../../../platform/crypto/key-provider.js';
 import { createTestDatabase } from '../../../../test/support/stack.js';
 import { noFace } from '../../../../test/support/faces.js';
 import { eventually } from '../../../../test/support/stack.js';
@@ -74,6 +76,7 @@ describe('dedup checks on PostgreSQL', () => {
   let orm: Orm;
   let other: Orm;
   let admin: pg.Pool;
+  let keyring: Keyring;
   const tenant: Tenant = { organizationId: randomUUID(), environment: 'live' };
   const random = rng(42);
   const alice = randomFace(random);
@@ -103,9 +106,11 @@ describe('dedup checks on PostgreSQL', () => {
   beforeAll(async () => {
     const url = await createTestDatabase();
     await migrate(url);
-    orm = await openOrm({ url, entities: [BiometricDedupCheck] });
-    other = await openOrm({ url, entities: [BiometricDedupCheck] });
-    admin = new pg.Pool({ connectionString: url, max: 1 });
+    admin = new pg.Pool({ connectionString: url, max: 2 });
+    // enrolled faces are sealed with the organization's data key
+    keyring = new Keyring(admin, new LocalKeyProvider(randomBytes(32)));
+    orm = await openOrm({ url, entities: [BiometricDedupCheck], keyring });
+    other = await openOrm({ url, entities: [BiometricDedupCheck], keyring });
     selfie = (await noFace()).toString('base64');
   });
   afterAll(async () => {
@@ -125,8 +130,8 @@ describe('dedup checks on PostgreSQL', () => {
   };
 
   it('sees what another process enrolled or erased (catch-up by seq, reload after a removal)', async () => {
-    const one = { orm, galleries: new FaceGalleries() };
-    const two = { orm: other, galleries: new FaceGalleries() };
+    const one = { orm, galleries: new FaceGalleries(keyring) };
+    const two = { orm: other, galleries: new FaceGalleries(keyring) };
     expect(await checkIn(one, 'alice', alice)).toMatchObject({ status: 'UNIQUE', enrolled: true });
     // process two loads its gallery now, with alice in it
     expect(await checkIn(two, 'bob', bob)).toMatchObject({ status: 'UNIQUE', enrolled: true });
@@ -146,7 +151,7 @@ describe('dedup checks on PostgreSQL', () => {
 
   it('treats an image without exactly one face as an ERROR check and enrols nothing', async () => {
     const service = (faces: number[][]) =>
-      new DedupService(orm.em.fork() as EntityManager, tenant, { vision: seeing(faces), galleries: new FaceGalleries() });
+      new DedupService(orm.em.fork() as EntityManager, tenant, { vision: seeing(faces), galleries: new FaceGalleries(keyring) });
     expect(await service([]).check({ userId: 'nobody', selfieBase64: selfie })).toMatchObject({
       status: 'ERROR',
       enrolled: false,
@@ -170,11 +175,11 @@ describe('dedup checks on PostgreSQL', () => {
         return super.enroll(...args);
       }
     }
-    const first = checkIn({ orm, galleries: new PausingGalleries() }, 'carol', carol);
+    const first = checkIn({ orm, galleries: new PausingGalleries(keyring) }, 'carol', carol);
     await Promise.race([atGate, first.then(() => Promise.reject(new Error('the first check ended without enrolling')))]);
     // a second check of the same face, by another process, must wait for the gallery's lock
     const waitingBefore = await lockWaiters();
-    const second = checkIn({ orm: other, galleries: new FaceGalleries() }, 'carol-twin', nearby(carol, random));
+    const second = checkIn({ orm: other, galleries: new FaceGalleries(keyring) }, 'carol-twin', nearby(carol, random));
     await eventually(async () => (await lockWaiters()) > waitingBefore, 10_000, 20);
     release();
     const [a, b] = await Promise.all([first, second]);

@@ -2,6 +2,25 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
 import { FaceGallery, vectorBytes, vectorOfBytes, type GalleryHit } from './face-gallery.js';
 import { pgvectorLiteral, searchPgvector } from './pgvector.js';
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
+import { sealedTable } from '../../../../platform/crypto/sealed-columns.js';
+
+/**
+ * The enrolled face vector (float32 bytes, base64) is sealed. Outside the search index: with
+ * pgvector, `embedding_vector` must stay a plain vector for its HNSW index to search it.
+ */
+sealedTable({
+  table: 'verification.biometric_enrollments',
+  fields: [
+    {
+      plain: 'embedding',
+      sealed: 'embeddingSealed',
+      column: 'embedding_sealed',
+      legacyColumn: 'embedding_plaintext',
+      fromLegacy: (bytes) => (bytes as Buffer).toString('base64'),
+    },
+  ],
+});
 
 /** A user's enrolled face as the API shows it: when, and from which check (never the vector). */
 export interface Enrollment {
@@ -38,8 +57,12 @@ export interface LockedGallery {
 export class FaceGalleries {
   private galleries = new Map<string, FaceGallery>();
 
-  /** Whether enrolments also fill the pgvector column (decided once, from the schema). */
-  constructor(private readonly pgvector = false) {}
+  constructor(
+    /** Enrolled faces are sealed with the organization's data key (platform/crypto). */
+    private readonly keyring: Keyring,
+    /** Whether enrolments also fill the pgvector column (decided once, from the schema). */
+    private readonly pgvector = false,
+  ) {}
 
   /**
    * Locks the tenant's gallery until the transaction of `em` ends and answers who is enrolled and
@@ -79,8 +102,8 @@ export class FaceGalleries {
       gallery.clear();
       gallery.removals = removals;
     }
-    const rows = await em.execute<{ seq: string; user_id: string; enrolled_at: Date; embedding: Buffer }[]>(
-      `select seq, user_id, enrolled_at, embedding from verification.biometric_enrollments
+    const rows = await em.execute<{ seq: string; user_id: string; enrolled_at: Date; embedding_sealed: string }[]>(
+      `select seq, user_id, enrolled_at, embedding_sealed from verification.biometric_enrollments
         where organization_id = ? and environment = ? and seq > ? order by seq`,
       [tenant.organizationId, tenant.environment, gallery.lastSeq],
     );
@@ -89,7 +112,7 @@ export class FaceGalleries {
         seq: Number(row.seq),
         userId: row.user_id,
         enrolledAt: new Date(row.enrolled_at),
-        vector: vectorOfBytes(row.embedding),
+        vector: vectorOfBytes(Buffer.from(await this.keyring.openJson<string>(tenant.organizationId, row.embedding_sealed), 'base64')),
       });
     }
     return gallery;
@@ -97,8 +120,9 @@ export class FaceGalleries {
 
   /** Enrols a face (inside the transaction holding the gallery's lock); the gallery loads it on its next catch-up. */
   async enroll(em: EntityManager, tenant: Tenant, userId: string, vector: Float32Array, sourceCheckId: string): Promise<void> {
-    const columns = ['organization_id', 'environment', 'user_id', 'embedding', 'source_check_id'];
-    const values: unknown[] = [tenant.organizationId, tenant.environment, userId, vectorBytes(vector), sourceCheckId];
+    const columns = ['organization_id', 'environment', 'user_id', 'embedding_sealed', 'source_check_id'];
+    const embedding = await this.keyring.sealJson(tenant.organizationId, vectorBytes(vector).toString('base64'));
+    const values: unknown[] = [tenant.organizationId, tenant.environment, userId, embedding, sourceCheckId];
     if (this.pgvector) {
       columns.push('embedding_vector');
       values.push(pgvectorLiteral(vector));

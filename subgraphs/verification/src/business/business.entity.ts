@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { BusinessSteps, PersonScreening } from './business-rules.js';
@@ -29,11 +30,12 @@ export class BusinessVerification {
   @Property({ type: 'text' })
   userId!: string;
 
-  @Property({ type: 'text' })
-  businessName!: string;
+  /** Null once the user was erased (eraseUser), as the registration number. */
+  @Property({ type: 'text', nullable: true })
+  businessName?: string | null;
 
-  @Property({ type: 'text' })
-  registrationNumber!: string;
+  @Property({ type: 'text', nullable: true })
+  registrationNumber?: string | null;
 
   @Property({ type: 'text' })
   country!: string;
@@ -122,8 +124,9 @@ export class BusinessPerson {
   @Property({ type: 'integer' })
   position!: number;
 
-  @Property({ type: 'text' })
-  fullName!: string;
+  /** Null once the user who declared the business was erased (eraseUser). */
+  @Property({ type: 'text', nullable: true })
+  fullName?: string | null;
 
   /** A director's role (Form B: position). */
   @Property({ type: 'text', nullable: true })
@@ -135,14 +138,22 @@ export class BusinessPerson {
   @Property({ type: 'double', nullable: true })
   ownershipPercentage?: number | null;
 
-  @Property({ type: 'text', nullable: true })
+  @Property({ type: 'text', nullable: true, persist: false })
   dateOfBirth?: string | null;
+
+  /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  dateOfBirthSealed?: string | null;
 
   @Property({ type: 'text', nullable: true })
   nationality?: string | null;
 
-  @Property({ type: 'text', nullable: true })
+  @Property({ type: 'text', nullable: true, persist: false })
   idNumber?: string | null;
+
+  /** idNumber, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  idNumberSealed?: string | null;
 
   /** The AML screening made when the person was declared; null when no list was loaded. */
   @Property({ type: 'uuid', nullable: true })
@@ -157,3 +168,11 @@ export class BusinessPerson {
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();
 }
+
+sealedEntity(BusinessPerson, {
+  table: 'verification.business_people',
+  fields: [
+    { plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' },
+    { plain: 'idNumber', sealed: 'idNumberSealed', column: 'id_number_sealed', legacyColumn: 'id_number_plaintext' },
+  ],
+});

@@ -28,7 +28,7 @@ function registryFact(b: BusinessVerification): RegistryFact {
 
 export function factsOf({ business, people }: BusinessView): BusinessFacts {
   return {
-    declaredName: business.businessName,
+    declaredName: business.businessName ?? '',
     registry: registryFact(business),
     directors: people.filter((p) => p.kind === 'DIRECTOR').length,
     ubos: people.filter((p) => p.kind === 'UBO').length,

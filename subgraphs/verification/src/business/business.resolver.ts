@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
@@ -65,12 +66,16 @@ function fromSnapshot(s: Record<string, unknown>): BusinessVerificationType {
   return { ...reviveDates<BusinessVerificationType>(rest, DATES), directors: people(directors), ubos: people(ubos) };
 }
 
+/** Events of one record (`id`), of one user (`userId`) or of the whole organization. */
 const subscribe =
-  (filter: 'resourceId' | 'userId') =>
+  (filter: 'resourceId' | 'userId' | 'organization') =>
   ({ args, context }: { args: Record<string, string>; context: unknown }) =>
-    tenantEvents(context as Ctx, { service: 'verification', permission: 'business:read' }, BUSINESS_RESOURCE, {
-      [filter]: args[filter === 'resourceId' ? 'id' : 'userId'],
-    });
+    tenantEvents(
+      context as Ctx,
+      { service: 'verification', permission: 'business:read' },
+      BUSINESS_RESOURCE,
+      filter === 'organization' ? {} : { [filter]: args[filter === 'resourceId' ? 'id' : 'userId'] },
+    );
 
 /** The screening a director or UBO went through: part of the business verification, read with its permission. */
 async function screeningOf(amlScreeningId: string | null | undefined, ctx: Ctx) {
@@ -144,7 +149,7 @@ export class BusinessResolver {
     description: 'Records a reviewer’s decision on a business in MANUAL_REVIEW (otherwise a CONFLICT user error)',
   })
   async reviewBusinessVerification(@Arg('input') input: ReviewBusinessVerificationInput, @Ctx() ctx: Ctx) {
-    return { businessVerification: toBusiness(await businessService(ctx, 'write').review(input.id, input)) };
+    return { businessVerification: toBusiness(await businessService(ctx, 'write').review(input.id, input, actorOf(ctx.principal))) };
   }
 
   @Subscription(() => BusinessVerificationEvent, {
@@ -166,6 +171,15 @@ export class BusinessResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The user whose business verifications to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => BusinessVerificationEvent, {
+    description:
+      'Every change of every business verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    subscribe: subscribe('organization'),
+  })
+  businessVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, fromSnapshot);
   }
 }

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { AppError, conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
@@ -9,7 +10,11 @@ import { dateOfBirthError } from '../aml/aml.validation.js';
 import { isCountryCode } from '../ip/geolocation.js';
 import { INITIAL_STEPS, type PersonScreening } from './business-rules.js';
 import { BusinessPerson, BusinessVerification, type BusinessType, type ControlType } from './business.entity.js';
-import { recordBusinessEvent, type BusinessView } from './business.events.js';
+import { businessSnapshot, recordBusinessEvent, type BusinessView } from './business.events.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import type pg from 'pg';
 import { BUSINESS_LIFECYCLE, DECLARABLE_STATUSES, type BusinessStatus } from './business.lifecycle.js';
 import { applyProgress } from './business.progress.js';
 import type { BusinessRegistries } from './registries.js';
@@ -85,7 +90,7 @@ function personErrors(p: PersonFields, at: string): string[] {
 const sum = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) * 1000) / 1000;
 
 /** Business verification (KYB): the declared business, its directors and UBOs, the registry lookup and the screenings. */
-export class BusinessService {
+export class BusinessService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -283,6 +288,49 @@ export class BusinessService {
     }
   }
 
+  /** The businesses the user declared, with their directors and UBOs and the registry's answer. */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(BusinessVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const people = await this.peopleIn(
+      this.em,
+      all.map((b) => b.id),
+    );
+    return all.map((business) => businessSnapshot({ business, people: people.filter((p) => p.businessId === business.id) }));
+  }
+
+  /**
+   * The KYB details go: the business's name, numbers and the registry's answer, and the directors'
+   * and UBOs' identities; the steps, statuses and screening outcomes stay. A lookup not yet made is
+   * not made any more.
+   */
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    const { rows } = await sqlOf(this.em).query<{ n: number }>(
+      `with businesses as (
+         update verification.business_verifications
+            set user_id = $4, business_name = null, registration_number = null, tax_id = null, registry_data = null, review_notes = null
+          where organization_id = $1 and environment = $2 and user_id = $3 returning id),
+       people as (
+         update verification.business_people set full_name = null, date_of_birth_plaintext = null, date_of_birth_sealed = null,
+                nationality = null, id_number_plaintext = null, id_number_sealed = null
+          where business_id in (select id from businesses) returning 1)
+       select ((select count(*) from businesses) + (select count(*) from people))::int as n`,
+      [this.tenant.organizationId, this.tenant.environment, userId, pseudonym],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Retention: the registries' answers past every organization's `providerResponses` period (the outcome stays). */
+  static expireRegistryAnswers(pool: pg.Pool): Promise<number> {
+    return untilDone(async () => {
+      const { rowCount } = await pool.query(
+        `update verification.business_verifications set registry_data = null
+          where id in (select b.id from verification.business_verifications b
+                        where b.registry_data is not null and ${pastRetention('providerResponses', 'b', 'created_at')} limit ${RETENTION_CHUNK})`,
+      );
+      return rowCount ?? 0;
+    });
+  }
+
   async find(id: string): Promise<BusinessView | null> {
     const business = isUuid(id) ? await this.em.findOne(BusinessVerification, { id, ...this.tenant }) : null;
     return business ? { business, people: await this.peopleIn(this.em, [business.id]) } : null;
@@ -319,7 +367,7 @@ export class BusinessService {
   }
 
   /** A reviewer settles a business in MANUAL_REVIEW (409 from any other status): lock, lifecycle, change, event — one transaction. */
-  async review(id: string, review: BusinessReview): Promise<BusinessView> {
+  async review(id: string, review: BusinessReview, actor: AuditActor): Promise<BusinessView> {
     await this.get(id);
     return this.em.transactional(async (em) => {
       const business = await em.findOneOrFail(
@@ -342,6 +390,16 @@ export class BusinessService {
       await em.flush();
       const view = { business, people: await this.peopleIn(em, [id]) };
       recordBusinessEvent(em, event, view);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'business_verification.reviewed',
+        actor,
+        reviewer: review.reviewedBy,
+        resourceType: 'business_verification',
+        resourceId: business.id,
+        userId: business.userId,
+        details: { decision: review.decision, status: business.status },
+      });
       return view;
     });
   }

@@ -150,8 +150,8 @@ export class BusinessDirectorType {
   @Field(() => ID, { description: 'Identifier of the declaration' })
   id!: string;
 
-  @Field({ description: 'Full name' })
-  fullName!: string;
+  @Field(() => String, { nullable: true, description: 'Full name; null once the user who declared the business was erased (eraseUser)' })
+  fullName?: string | null;
 
   @Field({ description: 'Role in the business (Form B calls it position)' })
   role!: string;
@@ -183,8 +183,8 @@ export class BusinessUboType {
   @Field(() => ID, { description: 'Identifier of the declaration' })
   id!: string;
 
-  @Field({ description: 'Full name' })
-  fullName!: string;
+  @Field(() => String, { nullable: true, description: 'Full name; null once the user who declared the business was erased (eraseUser)' })
+  fullName?: string | null;
 
   @Field(() => Float, { description: 'Share of ownership, 0 to 100 (the owners of a business add up to 100 at most)' })
   ownershipPercentage!: number;
@@ -222,11 +222,11 @@ export class BusinessVerificationType {
   @Field({ description: 'Your identifier of the user who declared the business' })
   userId!: string;
 
-  @Field({ description: 'The business name as declared' })
-  businessName!: string;
+  @Field(() => String, { nullable: true, description: 'The business name as declared; null once the user was erased (eraseUser)' })
+  businessName?: string | null;
 
-  @Field({ description: 'The registration number as declared' })
-  registrationNumber!: string;
+  @Field(() => String, { nullable: true, description: 'The registration number as declared; null once the user was erased (eraseUser)' })
+  registrationNumber?: string | null;
 
   @Field({ description: 'The country of registration, ISO 3166-1 alpha-2' })
   country!: string;

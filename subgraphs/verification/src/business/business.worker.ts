@@ -1,3 +1,4 @@
+import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
@@ -58,6 +59,8 @@ export class BusinessWorker implements BusinessJobs {
   async lookup(businessId: string): Promise<void> {
     const business = await this.opts.orm.em.fork().findOne(BusinessVerification, { id: businessId });
     if (!business || !this.due(business)) return;
+    // the user was erased before the registry was asked: there is nothing left to look up
+    if (!business.registrationNumber || !business.businessName) return;
     const attempt = business.registryAttempts + 1;
     const registry = this.opts.registries.get(business.registryProvider);
     const answer = await registry.lookup({
@@ -76,7 +79,8 @@ export class BusinessWorker implements BusinessJobs {
       b.registryOutcome = answer.outcome;
       b.registryRetryAt = null;
       b.registryError = null;
-      if (answer.outcome === 'FOUND') b.registryData = answer.company;
+      // the user was erased while the registry answered: the outcome is kept, the company's data is not
+      if (answer.outcome === 'FOUND' && !isErasedUserId(b.userId)) b.registryData = answer.company;
       if (answer.outcome === 'UNAVAILABLE') {
         b.registryError = answer.reason;
         const delay = this.opts.retryDelays[attempt - 1];

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
+import { nameKey } from '../document/document-check.js';
+import { DOCUMENT_NUMBER_SCOPE, FULL_NAME_SCOPE } from '../document/document.entity.js';
 import type { DocumentFields, FraudIndicators, FraudRiskLevel } from './cognitive-kyc-check.js';
 import type { CognitiveKycStatus } from './cognitive-kyc.lifecycle.js';
 
@@ -33,15 +36,19 @@ export class CognitiveKycCheck {
   @Property({ type: 'text' })
   faceMatchReasoning!: string;
 
-  @Property({ type: 'json' })
+  /** What was read from the document (name, date of birth, number…): sealed in `documentFieldsSealed`. */
+  @Property({ type: 'json', persist: false })
   documentFields!: DocumentFields;
 
-  /** documentFields.documentNumber, for the fraud history's search. */
-  @Property({ type: 'text', nullable: true })
-  documentNumber?: string | null;
+  @Property({ type: 'text', nullable: true, hidden: true })
+  documentFieldsSealed?: string | null;
 
-  /** The full name normalised (fraud-history.ts `nameKey`), for the fraud history's search. */
-  @Property({ type: 'text', nullable: true })
+  /** Blind index of documentFields.documentNumber, for the fraud history's search. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  documentNumberIndex?: string | null;
+
+  /** Blind index of the full name normalised (`nameKey`), for the fraud history's search. */
+  @Property({ type: 'text', nullable: true, hidden: true })
   fullNameKey?: string | null;
 
   @Property({ type: 'json' })
@@ -60,9 +67,12 @@ export class CognitiveKycCheck {
   @Property({ type: 'json' })
   reasons: string[] & Opt = [];
 
-  /** The selfie's face description (never shown): kept for later comparisons; the images are not. */
-  @Property({ type: 'json', hidden: true })
+  /** The selfie's face description (never shown): kept for later comparisons; the images are not. Sealed. */
+  @Property({ type: 'json', hidden: true, persist: false })
   selfieEmbedding!: number[];
+
+  @Property({ type: 'text', nullable: true, hidden: true })
+  selfieEmbeddingSealed?: string | null;
 
   @Property({ type: 'text', nullable: true })
   reviewedBy?: string | null;
@@ -79,3 +89,30 @@ export class CognitiveKycCheck {
   @Property({ type: 'datetime', onUpdate: () => new Date() })
   updatedAt: Date & Opt = new Date();
 }
+
+sealedEntity(CognitiveKycCheck, {
+  table: 'verification.cognitive_kyc_checks',
+  fields: [
+    {
+      plain: 'documentFields',
+      sealed: 'documentFieldsSealed',
+      column: 'document_fields_sealed',
+      legacyColumn: 'document_fields_plaintext',
+      indexes: [
+        {
+          property: 'documentNumberIndex',
+          column: 'document_number_index',
+          scope: DOCUMENT_NUMBER_SCOPE,
+          of: (d: DocumentFields) => d.documentNumber,
+        },
+        { property: 'fullNameKey', column: 'full_name_key', scope: FULL_NAME_SCOPE, of: (d: DocumentFields) => nameKey(d.fullName) },
+      ],
+    },
+    {
+      plain: 'selfieEmbedding',
+      sealed: 'selfieEmbeddingSealed',
+      column: 'selfie_embedding_sealed',
+      legacyColumn: 'selfie_embedding_plaintext',
+    },
+  ],
+});

@@ -5,7 +5,16 @@ import type { CognitiveKycCheck } from './cognitive-kyc.entity.js';
 export const COGNITIVE_KYC_RESOURCE = 'cognitive_kyc_check';
 
 export function cognitiveKycSnapshot(c: CognitiveKycCheck): Record<string, unknown> {
-  const { organizationId: _o, environment: _e, selfieEmbedding: _s, ...visible } = c;
+  const {
+    organizationId: _o,
+    environment: _e,
+    selfieEmbedding: _s,
+    selfieEmbeddingSealed: _ss,
+    documentFieldsSealed: _ds,
+    documentNumberIndex: _n,
+    fullNameKey: _k,
+    ...visible
+  } = c;
   return JSON.parse(JSON.stringify(visible)) as Record<string, unknown>;
 }
 

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
@@ -26,7 +27,7 @@ export function cognitiveKycService(ctx: Ctx, access: 'read' | 'write'): Cogniti
   const tenant = authorize(ctx, 'verification', `cognitive_kyc:${access}`);
   // the fraud history reads the organization's documents as part of this capability
   const documents = new DocumentService(ctx.em, tenant, { files: ctx.deps.files, jobs: ctx.deps.documentJobs });
-  return new CognitiveKycService(ctx.em, tenant, { vision: ctx.deps.vision, text: ctx.deps.text, documents });
+  return new CognitiveKycService(ctx.em, tenant, { vision: ctx.deps.vision, text: ctx.deps.text, documents, keyring: ctx.deps.keyring });
 }
 
 const fromSnapshot = (s: Record<string, unknown>) => reviveDates<CognitiveKycCheckType>(s, ['reviewedAt', 'createdAt', 'updatedAt']);
@@ -84,7 +85,7 @@ export class CognitiveKycResolver {
     description: 'Records a reviewer’s decision on a check in MANUAL_REVIEW (otherwise a CONFLICT user error)',
   })
   async reviewCognitiveKycCheck(@Arg('input') input: ReviewCognitiveKycCheckInput, @Ctx() ctx: Ctx) {
-    return { cognitiveKycCheck: await cognitiveKycService(ctx, 'write').review(input.id, input) };
+    return { cognitiveKycCheck: await cognitiveKycService(ctx, 'write').review(input.id, input, actorOf(ctx.principal)) };
   }
 
   @Subscription(() => CognitiveKycCheckEvent, { description: 'Every change of one AI identity check', subscribe: subscribe('resourceId') })

@@ -1,11 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { decideReadings, DocumentReader } from '../document/document-reader.js';
-import { nameKey } from '../document/document-check.js';
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
 import type { DocumentService } from '../document/document.service.js';
 import { countryCode } from '../document/printed-fields.js';
 import { faceMatchScore, faceSimilarity } from '../vision/face-match.js';
@@ -14,7 +15,8 @@ import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
 import { decideCognitiveKyc, documentTypeOfMrzCode, type CognitiveKycDecision } from './cognitive-kyc-check.js';
 import { CognitiveKycCheck } from './cognitive-kyc.entity.js';
-import { recordCognitiveKycEvent } from './cognitive-kyc.events.js';
+import { cognitiveKycSnapshot, recordCognitiveKycEvent } from './cognitive-kyc.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { COGNITIVE_KYC_LIFECYCLE, type CognitiveKycStatus, type CognitiveKycTrigger } from './cognitive-kyc.lifecycle.js';
 import { FraudHistoryService, type FraudHistory, type FraudSearch } from './fraud-history.js';
 
@@ -41,15 +43,15 @@ const TRIGGER_OF: Record<CognitiveKycDecision, CognitiveKycTrigger> = {
   MANUAL_REVIEW: 'check.flagged',
 };
 
-export class CognitiveKycService {
+export class CognitiveKycService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
-    private readonly deps: { vision: VisionPool; text: TextReader; documents: DocumentService },
+    private readonly deps: { vision: VisionPool; text: TextReader; documents: DocumentService; keyring: Keyring },
   ) {}
 
   private historyIn(em: EntityManager): FraudHistoryService {
-    return new FraudHistoryService(em, this.tenant, this.deps.documents);
+    return new FraudHistoryService(em, this.tenant, this.deps.documents, this.deps.keyring);
   }
 
   /**
@@ -114,8 +116,6 @@ export class CognitiveKycService {
         faceMatchScore: score,
         faceMatchReasoning: decided.faceMatchReasoning,
         documentFields: decided.documentFields,
-        documentNumber,
-        fullNameKey: nameKey(decided.documentFields.fullName),
         fraudIndicators: decided.fraudIndicators,
         priorVerifications: history.priorVerifications,
         flaggedAttempts: history.flaggedAttempts,
@@ -139,6 +139,20 @@ export class CognitiveKycService {
       documentNumber: trimmed(search.documentNumber)?.toUpperCase(),
       fullName: trimmed(search.fullName),
     });
+  }
+
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(CognitiveKycCheck, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map(cognitiveKycSnapshot);
+  }
+
+  /** The fields read and the selfie's face description go; the decision, indicators and scores stay. */
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    // through the entities: the emptied fields are sealed again, their blind indexes cleared
+    const checks = await this.em.find(CognitiveKycCheck, { userId, ...this.tenant });
+    for (const check of checks) Object.assign(check, { userId: pseudonym, documentFields: {}, selfieEmbedding: [], reviewNotes: null });
+    await this.em.flush();
+    return checks.length;
   }
 
   find(id: string): Promise<CognitiveKycCheck | null> {
@@ -170,7 +184,7 @@ export class CognitiveKycService {
   }
 
   /** A reviewer settles a check in MANUAL_REVIEW (409 from any other decision): lock, lifecycle, change, event — one transaction. */
-  async review(id: string, review: CognitiveKycReview): Promise<CognitiveKycCheck> {
+  async review(id: string, review: CognitiveKycReview, actor: AuditActor): Promise<CognitiveKycCheck> {
     await this.get(id);
     return this.em.transactional(async (em) => {
       const check = await em.findOneOrFail(
@@ -185,6 +199,16 @@ export class CognitiveKycService {
       Object.assign(check, { decision: status, reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: new Date() });
       await em.flush();
       recordCognitiveKycEvent(em, event, check);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'cognitive_kyc_check.reviewed',
+        actor,
+        reviewer: review.reviewedBy,
+        resourceType: 'cognitive_kyc_check',
+        resourceId: check.id,
+        userId: check.userId,
+        details: { decision: review.decision, status: check.decision },
+      });
       return check;
     });
   }

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { nameKey } from '../document/document-check.js';
 import type { DocumentService } from '../document/document.service.js';
-import type { DocumentVerification } from '../document/document.entity.js';
+import { DOCUMENT_NUMBER_SCOPE, FULL_NAME_SCOPE, type DocumentVerification } from '../document/document.entity.js';
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
+import { organizationIndex } from '../../../../platform/crypto/sealed-columns.js';
 import { riskLevelOf, type FraudHistorySummary, type FraudRiskLevel } from './cognitive-kyc-check.js';
 import { CognitiveKycCheck } from './cognitive-kyc.entity.js';
 
@@ -60,7 +62,7 @@ const fromCheck = (c: CognitiveKycCheck): Found => ({
   userId: c.userId,
   date: c.createdAt,
   decision: c.decision,
-  documentNumber: c.documentNumber ?? null,
+  documentNumber: c.documentFields.documentNumber ?? null,
   reasons: c.reasons,
 });
 
@@ -97,13 +99,20 @@ export class FraudHistoryService {
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
     private readonly documents: DocumentService,
+    private readonly keyring: Keyring,
   ) {}
 
   async search(search: FraudSearch, excludeId?: string): Promise<FraudHistory> {
-    const fullNameKey = nameKey(search.fullName);
+    // numbers and names are sealed: records are found by their blind indexes
+    const index = (scope: string, value: string | null | undefined) =>
+      value ? organizationIndex(this.keyring, this.tenant.organizationId, scope, value) : Promise.resolve(null);
+    const [documentNumberIndex, fullNameKey] = await Promise.all([
+      index(DOCUMENT_NUMBER_SCOPE, search.documentNumber),
+      index(FULL_NAME_SCOPE, nameKey(search.fullName)),
+    ]);
     const any = [
       ...(search.userId ? [{ userId: search.userId }] : []),
-      ...(search.documentNumber ? [{ documentNumber: search.documentNumber }] : []),
+      ...(documentNumberIndex ? [{ documentNumberIndex }] : []),
       ...(fullNameKey ? [{ fullNameKey }] : []),
     ];
     const [checks, documents] = await Promise.all([
@@ -114,7 +123,7 @@ export class FraudHistoryService {
             { orderBy: { createdAt: 'desc', id: 'desc' }, limit: FRAUD_HISTORY_LIMIT },
           )
         : [],
-      this.documents.matching({ userId: search.userId, documentNumber: search.documentNumber, fullNameKey }, FRAUD_HISTORY_LIMIT),
+      this.documents.matching({ userId: search.userId, documentNumberIndex, fullNameKey }, FRAUD_HISTORY_LIMIT),
     ]);
     const found = [...checks.map(fromCheck), ...documents.map(fromDocument)].sort((a, b) => b.date.getTime() - a.date.getTime());
 

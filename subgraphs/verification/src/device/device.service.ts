@@ -7,6 +7,8 @@ import { isKnownFraudDevice, type Queryable } from '../ip/fraud-links.js';
 import { normaliseIp } from '../ip/ip-risk.js';
 import { INVALID_IP, type IpIntelligence } from '../ip/ip.service.js';
 import { DeviceAssessment } from './device.entity.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
+import { exported, type ErasedUser, type PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import {
   FINGERPRINT_MEMBERS,
   deviceIdOf,
@@ -29,7 +31,7 @@ export interface AssessDeviceCommand {
 }
 
 /** POST /intelligence/device/fingerprint and GET /intelligence/device/{id}. */
-export class DeviceService {
+export class DeviceService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -130,6 +132,30 @@ export class DeviceService {
     const found = await this.find(id);
     if (!found) throw notFound('Device assessment', id);
     return found;
+  }
+
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(DeviceAssessment, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map((a) => exported(a));
+  }
+
+  /**
+   * Device records tied to the user go: their assessments (fingerprint, IP, location), and the
+   * devices no other user's assessment names any more.
+   */
+  async eraseUser({ userId }: ErasedUser): Promise<number> {
+    const { rows } = await sqlOf(this.em).query<{ n: number }>(
+      `with gone as (
+         delete from verification.device_assessments where organization_id = $1 and environment = $2 and user_id = $3 returning device_id),
+       devices as (
+         delete from verification.devices d where d.organization_id = $1 and d.environment = $2 and d.device_id in (select device_id from gone)
+            and not exists (select 1 from verification.device_assessments a
+                             where a.organization_id = $1 and a.environment = $2 and a.device_id = d.device_id and a.user_id <> $3)
+         returning 1)
+       select ((select count(*) from gone) + (select count(*) from devices))::int as n`,
+      [this.tenant.organizationId, this.tenant.environment, userId],
+    );
+    return rows[0]?.n ?? 0;
   }
 
   /** The organization's assessments (of one user), newest first. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { DocumentStatus } from './document.lifecycle.js';
-import type { DocumentOutcome, DocumentType, ExtractedData } from './document-check.js';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
+import { nameKey, type DocumentOutcome, type DocumentType, type ExtractedData } from './document-check.js';
 
 @Entity({ schema: 'verification', tableName: 'document_verifications' })
 export class DocumentVerification {
@@ -36,11 +37,19 @@ export class DocumentVerification {
   @Property({ type: 'uuid', nullable: true })
   backFileId?: string | null;
 
-  @Property({ type: 'json', nullable: true })
+  /** What was read (names, date of birth, document number…): sealed in `extractedDataSealed`. */
+  @Property({ type: 'json', nullable: true, persist: false })
   extractedData?: ExtractedData | null;
 
-  /** extractedData.fullName as searches compare it (`nameKey`): the fraud history finds documents by name. */
-  @Property({ type: 'text', nullable: true })
+  @Property({ type: 'text', nullable: true, hidden: true })
+  extractedDataSealed?: string | null;
+
+  /** Blind index of extractedData.documentNumber: the fraud history finds documents by number. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  documentNumberIndex?: string | null;
+
+  /** Blind index of extractedData.fullName as searches compare it (`nameKey`): the fraud history finds documents by name. */
+  @Property({ type: 'text', nullable: true, hidden: true })
   fullNameKey?: string | null;
 
   @Property({ type: 'double', nullable: true })
@@ -53,9 +62,12 @@ export class DocumentVerification {
   @Property({ type: 'json', nullable: true })
   checks?: DocumentOutcome['checks'] | null;
 
-  /** The portrait's face description (never shown): identity verifications compare the selfie with it. */
-  @Property({ type: 'json', nullable: true, hidden: true })
+  /** The portrait's face description (never shown): identity verifications compare the selfie with it. Sealed. */
+  @Property({ type: 'json', nullable: true, hidden: true, persist: false })
   faceEmbedding?: number[] | null;
+
+  @Property({ type: 'text', nullable: true, hidden: true })
+  faceEmbeddingSealed?: string | null;
 
   @Property({ type: 'datetime', nullable: true })
   verifiedAt?: Date | null;
@@ -82,3 +94,29 @@ export class DocumentVerification {
   @Property({ type: 'datetime', onUpdate: () => new Date() })
   updatedAt: Date & Opt = new Date();
 }
+
+/** Search scopes of the document blind indexes (the fraud history searches both kinds of record with them). */
+export const DOCUMENT_NUMBER_SCOPE = 'document-number';
+export const FULL_NAME_SCOPE = 'full-name';
+
+sealedEntity(DocumentVerification, {
+  table: 'verification.document_verifications',
+  fields: [
+    {
+      plain: 'extractedData',
+      sealed: 'extractedDataSealed',
+      column: 'extracted_data_sealed',
+      legacyColumn: 'extracted_data_plaintext',
+      indexes: [
+        {
+          property: 'documentNumberIndex',
+          column: 'document_number_index',
+          scope: DOCUMENT_NUMBER_SCOPE,
+          of: (d: ExtractedData) => d.documentNumber,
+        },
+        { property: 'fullNameKey', column: 'full_name_key', scope: FULL_NAME_SCOPE, of: (d: ExtractedData) => nameKey(d.fullName) },
+      ],
+    },
+    { plain: 'faceEmbedding', sealed: 'faceEmbeddingSealed', column: 'face_embedding_sealed', legacyColumn: 'face_embedding_plaintext' },
+  ],
+});

@@ -5,7 +5,16 @@ import type { DocumentVerification } from './document.entity.js';
 export const DOCUMENT_RESOURCE = 'document_verification';
 
 export function documentSnapshot(d: DocumentVerification): Record<string, unknown> {
-  const { organizationId: _o, environment: _e, faceEmbedding: _f, fullNameKey: _k, ...visible } = d;
+  const {
+    organizationId: _o,
+    environment: _e,
+    faceEmbedding: _f,
+    faceEmbeddingSealed: _fs,
+    extractedDataSealed: _es,
+    documentNumberIndex: _n,
+    fullNameKey: _k,
+    ...visible
+  } = d;
   return JSON.parse(JSON.stringify(visible)) as Record<string, unknown>;
 }
 

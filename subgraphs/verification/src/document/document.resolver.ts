@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
@@ -37,12 +38,16 @@ export function documentService(ctx: Ctx, access: 'read' | 'write'): DocumentSer
 const fromSnapshot = (s: Record<string, unknown>) =>
   reviveDates<DocumentVerificationType>(s, ['verifiedAt', 'checkedAt', 'reviewedAt', 'imagesDeletedAt', 'createdAt', 'updatedAt']);
 
+/** Events of one record (`id`), of one user (`userId`) or of the whole organization. */
 const subscribe =
-  (filter: 'resourceId' | 'userId') =>
+  (filter: 'resourceId' | 'userId' | 'organization') =>
   ({ args, context }: { args: Record<string, string>; context: unknown }) =>
-    tenantEvents(context as Ctx, { service: 'verification', permission: 'document:read' }, DOCUMENT_RESOURCE, {
-      [filter]: args[filter === 'resourceId' ? 'id' : 'userId'],
-    });
+    tenantEvents(
+      context as Ctx,
+      { service: 'verification', permission: 'document:read' },
+      DOCUMENT_RESOURCE,
+      filter === 'organization' ? {} : { [filter]: args[filter === 'resourceId' ? 'id' : 'userId'] },
+    );
 
 @Resolver(() => DocumentVerificationType)
 export class DocumentResolver {
@@ -99,7 +104,7 @@ export class DocumentResolver {
     description: 'Records a reviewer’s decision on a document in MANUAL_REVIEW (otherwise a CONFLICT user error)',
   })
   async reviewDocumentVerification(@Arg('input') input: ReviewDocumentVerificationInput, @Ctx() ctx: Ctx) {
-    return { documentVerification: await documentService(ctx, 'write').review(input.id, input) };
+    return { documentVerification: await documentService(ctx, 'write').review(input.id, input, actorOf(ctx.principal)) };
   }
 
   @Mutation(() => DeleteDocumentVerificationImagesPayload, {
@@ -128,6 +133,15 @@ export class DocumentResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The user whose documents to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => DocumentVerificationEvent, {
+    description:
+      'Every change of every document verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    subscribe: subscribe('organization'),
+  })
+  documentVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, fromSnapshot);
   }
 }

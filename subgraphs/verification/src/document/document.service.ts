@@ -1,6 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
+import type pg from 'pg';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -11,7 +13,11 @@ import { isCountryCode } from '../ip/geolocation.js';
 import { readImage } from '../vision/images.js';
 import type { DocumentType } from './document-check.js';
 import { DocumentVerification } from './document.entity.js';
-import { recordDocumentEvent } from './document.events.js';
+import { documentSnapshot, recordDocumentEvent } from './document.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
+import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { expireFiles, updateDroppingFiles } from '../../../../platform/privacy/owned-files.js';
 import { DOCUMENT_LIFECYCLE, type DocumentStatus, type DocumentTrigger } from './document.lifecycle.js';
 
 export const DOCUMENT_FILE_OWNER = 'document';
@@ -35,7 +41,7 @@ export interface DocumentReview {
   reviewNotes: string;
 }
 
-export class DocumentService {
+export class DocumentService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -71,6 +77,7 @@ export class DocumentService {
       const store = (role: string, jpeg: Buffer) =>
         this.deps.files.store(sqlOf(em), this.tenant, {
           ownerType: DOCUMENT_FILE_OWNER,
+          userId: document.userId,
           ownerId: document.id,
           role,
           contentType: 'image/jpeg',
@@ -120,23 +127,64 @@ export class DocumentService {
 
   /**
    * The organization's documents of a user, of a document number (as read) or of a name (its
-   * `nameKey`), newest first, at most `limit`; none when nothing is asked.
+   * `nameKey`) — both by their blind index —, newest first, at most `limit`; none when nothing is asked.
    */
-  matching(search: { userId?: string | null; documentNumber?: string | null; fullNameKey?: string | null }, limit: number) {
+  matching(search: { userId?: string | null; documentNumberIndex?: string | null; fullNameKey?: string | null }, limit: number) {
     const any = [
       ...(search.userId ? [{ userId: search.userId }] : []),
-      ...(search.documentNumber ? [{ extractedData: { documentNumber: search.documentNumber } }] : []),
+      ...(search.documentNumberIndex ? [{ documentNumberIndex: search.documentNumberIndex }] : []),
       ...(search.fullNameKey ? [{ fullNameKey: search.fullNameKey }] : []),
     ];
     if (!any.length) return Promise.resolve([]);
     return this.em.find(DocumentVerification, { $or: any, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   }
 
-  review(id: string, review: DocumentReview): Promise<DocumentVerification> {
-    return this.apply(id, review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected', (d, now) => {
-      Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
-      if (review.decision === 'VERIFIED') d.verifiedAt = now;
-    });
+  /** The user's documents with what was read from them, their images as links (served to the organization only). */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(DocumentVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map((d) => ({
+      ...documentSnapshot(d),
+      frontImageUrl: d.imagesDeletedAt ? null : fileUrl(d.frontFileId),
+      backImageUrl: d.imagesDeletedAt || !d.backFileId ? null : fileUrl(d.backFileId),
+    }));
+  }
+
+  /** The images go for good, and what was read from them (fields, the portrait's face description); the decision stays. */
+  eraseUser(user: ErasedUser): Promise<number> {
+    return updateDroppingFiles(
+      sqlOf(this.em),
+      this.deps.files,
+      DOCUMENT_FILE_OWNER,
+      `update verification.document_verifications
+          set user_id = $4, extracted_data_plaintext = null, extracted_data_sealed = null, document_number_index = null, full_name_key = null,
+              face_embedding_plaintext = null, face_embedding_sealed = null, review_notes = null,
+              images_deleted_at = coalesce(images_deleted_at, now())
+        where organization_id = $1 and environment = $2 and user_id = $3 returning id`,
+      [this.tenant.organizationId, this.tenant.environment, user.userId, user.pseudonym],
+    );
+  }
+
+  /** A reviewer's decision, recorded in the audit trail with it (`actor`: the key or session that sent it). */
+  review(id: string, review: DocumentReview, actor: AuditActor): Promise<DocumentVerification> {
+    return this.apply(
+      id,
+      review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected',
+      (d, now) => {
+        Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
+        if (review.decision === 'VERIFIED') d.verifiedAt = now;
+      },
+      (em, d) =>
+        recordAudit(em, {
+          ...tenantColumns(this.tenant),
+          action: 'document_verification.reviewed',
+          actor,
+          reviewer: review.reviewedBy,
+          resourceType: 'document_verification',
+          resourceId: d.id,
+          userId: d.userId,
+          details: { decision: review.decision, status: d.status },
+        }),
+    );
   }
 
   /** Deletes the document's images (the bytes; the record and its extracted data stay). */
@@ -150,11 +198,26 @@ export class DocumentService {
     });
   }
 
+  /** Retention: the images of every organization's documents past its `documents` period are deleted (the records stay). */
+  static expireImages(pool: pg.Pool, files: FileService): Promise<number> {
+    return expireFiles(
+      pool,
+      files,
+      DOCUMENT_FILE_OWNER,
+      `update verification.document_verifications set images_deleted_at = now()
+        where id in (select d.id from verification.document_verifications d
+                      where d.images_deleted_at is null and ${pastRetention('documents', 'd', 'created_at')}
+                      limit ${RETENTION_CHUNK} for update skip locked)
+        returning id`,
+    );
+  }
+
   /** Every status change: lock, check the lifecycle table, change, record the event — one transaction. */
   private async apply(
     id: string,
     trigger: DocumentTrigger,
     change: (d: DocumentVerification, now: Date) => void,
+    audit?: (em: EntityManager, d: DocumentVerification) => Promise<void>,
   ): Promise<DocumentVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
@@ -168,6 +231,7 @@ export class DocumentService {
       d.status = status;
       await em.flush();
       recordDocumentEvent(em, event, d);
+      await audit?.(em, d);
       return d;
     });
   }

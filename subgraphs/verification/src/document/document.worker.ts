@@ -1,3 +1,4 @@
+import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
@@ -6,7 +7,7 @@ import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
-import { nameKey, type DocumentOutcome } from './document-check.js';
+import type { DocumentOutcome } from './document-check.js';
 import { decideReadings, DocumentReader } from './document-reader.js';
 import { DocumentVerification } from './document.entity.js';
 import { recordDocumentEvent } from './document.events.js';
@@ -83,12 +84,11 @@ export class DocumentWorker implements DocumentJobs {
     const outcome = decideReadings({ documentType, documentCountry, front: frontReading, back: backReading, today });
     await this.move(documentId, TRIGGER_OF[outcome.decision], (d, now) => {
       Object.assign(d, {
-        extractedData: outcome.extractedData,
-        fullNameKey: nameKey(outcome.extractedData.fullName),
+        // the user was erased while the check ran: the decision is kept, what was read is not
+        ...(!isErasedUserId(d.userId) && { extractedData: outcome.extractedData, faceEmbedding: frontReading.embedding }),
         confidence: outcome.confidence,
         reasons: outcome.reasons,
         checks: outcome.checks,
-        faceEmbedding: frontReading.embedding,
         checkedAt: now,
         ...(outcome.decision === 'VERIFIED' && { verifiedAt: now }),
       });

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
@@ -105,7 +106,7 @@ export class IdentityResolver {
     description: 'Records a reviewer’s decision; only from MANUAL_REVIEW or PENDING (otherwise a CONFLICT user error)',
   })
   async reviewIdentityVerification(@Arg('input') input: ReviewIdentityVerificationInput, @Ctx() ctx: Ctx) {
-    return { identityVerification: await service(ctx, 'write').review(input.id, input) };
+    return { identityVerification: await service(ctx, 'write').review(input.id, input, actorOf(ctx.principal)) };
   }
 
   @Mutation(() => RestartIdentityVerificationPayload, {
@@ -140,6 +141,15 @@ export class IdentityResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The user whose verifications to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => IdentityVerificationEvent, {
+    description:
+      'Every change of every identity verification of the organization (a session token: of its user), present and future: a review queue’s feed, records entering MANUAL_REVIEW and leaving it',
+    subscribe: ({ context }) => tenantEvents(context as Ctx, { service: 'verification', permission: 'identity:read' }, IDENTITY_RESOURCE),
+  })
+  identityVerificationUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, fromSnapshot);
   }
 }

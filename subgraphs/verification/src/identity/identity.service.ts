@@ -1,4 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
+import { tenantColumns } from '../../../../platform/auth/tenant.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -6,7 +8,8 @@ import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { IdentityVerification, type IdentityTier } from './identity.entity.js';
 import { ACTIVE_STATUSES, IDENTITY_LIFECYCLE, type IdentityStatus, type IdentityTrigger } from './identity.lifecycle.js';
-import { recordIdentityEvent } from './identity.events.js';
+import { identitySnapshot, recordIdentityEvent } from './identity.events.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 
 export interface ReviewCommand {
   decision: 'VERIFIED' | 'REJECTED';
@@ -14,7 +17,7 @@ export interface ReviewCommand {
   reviewNotes: string;
 }
 
-export class IdentityService {
+export class IdentityService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -77,12 +80,38 @@ export class IdentityService {
     );
   }
 
-  review(id: string, cmd: ReviewCommand): Promise<IdentityVerification> {
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(IdentityVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map(identitySnapshot);
+  }
+
+  /** Decisions, steps and scores stay; the user id becomes the pseudonym, a reviewer's notes (free text) go. */
+  eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    return this.em.nativeUpdate(IdentityVerification, { userId, ...this.tenant }, { userId: pseudonym, reviewNotes: null });
+  }
+
+  /** A reviewer's decision, recorded in the audit trail with it (`actor`: the key or session that sent it). */
+  review(id: string, cmd: ReviewCommand, actor: AuditActor): Promise<IdentityVerification> {
     const trigger: IdentityTrigger = cmd.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected';
-    return this.apply(id, trigger, (v, now) => {
-      Object.assign(v, { reviewedBy: cmd.reviewedBy, reviewNotes: cmd.reviewNotes, reviewedAt: now });
-      if (cmd.decision === 'VERIFIED') v.verifiedAt = now;
-    });
+    return this.apply(
+      id,
+      trigger,
+      (v, now) => {
+        Object.assign(v, { reviewedBy: cmd.reviewedBy, reviewNotes: cmd.reviewNotes, reviewedAt: now });
+        if (cmd.decision === 'VERIFIED') v.verifiedAt = now;
+      },
+      (em, v) =>
+        recordAudit(em, {
+          ...tenantColumns(this.tenant),
+          action: 'identity_verification.reviewed',
+          actor,
+          reviewer: cmd.reviewedBy,
+          resourceType: 'identity_verification',
+          resourceId: v.id,
+          userId: v.userId,
+          details: { decision: cmd.decision, status: v.overallStatus },
+        }),
+    );
   }
 
   /** Invalidates the verification and starts a new PENDING one for the same user and tier. */
@@ -131,6 +160,7 @@ export class IdentityService {
     id: string,
     trigger: IdentityTrigger,
     change: (v: IdentityVerification, now: Date) => void,
+    audit?: (em: EntityManager, v: IdentityVerification) => Promise<void>,
   ): Promise<IdentityVerification> {
     await this.get(id);
     return this.em.transactional(async (em) => {
@@ -145,6 +175,7 @@ export class IdentityService {
       // the flush sets updatedAt (onUpdate): the event's snapshot must show the row as stored
       await em.flush();
       recordIdentityEvent(em, event, v);
+      await audit?.(em, v);
       return v;
     });
   }

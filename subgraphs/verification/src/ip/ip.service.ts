@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
+import { exported, type ErasedUser, type PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { countryName, geolocate } from './geolocation.js';
@@ -48,7 +49,7 @@ export class IpIntelligence {
 }
 
 /** POST /intelligence/ip (Form A) and /intelligence/ip/check (Form B): analyse and record. */
-export class IpService {
+export class IpService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -68,6 +69,16 @@ export class IpService {
     });
     await this.em.flush();
     return check;
+  }
+
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(IpCheck, { userId, ...this.tenant }, { orderBy: { checkedAt: 'asc', id: 'asc' } });
+    return all.map((c) => exported(c));
+  }
+
+  /** The IP analyses made for the user go (an address is tied to them; nothing in one is a decision to keep). */
+  eraseUser({ userId }: ErasedUser): Promise<number> {
+    return this.em.nativeDelete(IpCheck, { userId, ...this.tenant });
   }
 
   /** The caller's analysis with this id, or null. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { LivenessStatus } from './liveness.lifecycle.js';
@@ -62,11 +63,23 @@ export class LivenessSession {
   @Property({ type: 'json' })
   challenges!: LivenessChallenge[];
 
-  @Property({ type: 'json', nullable: true })
+  @Property({ type: 'json', nullable: true, persist: false })
   reference?: LivenessPhoto | null;
 
-  @Property({ type: 'json' })
+  /** reference, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  referenceSealed?: string | null;
+
+  @Property({ type: 'json', persist: false })
   frames: LivenessFrame[] & Opt = [];
+
+  /** frames, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  framesSealed?: string | null;
+
+  /** When the photos went (erasure, retention): the reference keeps only its file id and time, the frames none. */
+  @Property({ type: 'datetime', nullable: true })
+  photosDeletedAt?: Date | null;
 
   @Property({ type: 'boolean', nullable: true })
   isAlive?: boolean | null;
@@ -95,3 +108,11 @@ export class LivenessSession {
   @Property({ type: 'datetime', nullable: true })
   completedAt?: Date | null;
 }
+
+sealedEntity(LivenessSession, {
+  table: 'verification.liveness_sessions',
+  fields: [
+    { plain: 'reference', sealed: 'referenceSealed', column: 'reference_sealed', legacyColumn: 'reference_plaintext' },
+    { plain: 'frames', sealed: 'framesSealed', column: 'frames_sealed', legacyColumn: 'frames_plaintext' },
+  ],
+});

@@ -1,5 +1,6 @@
 import type { LivenessChallenge, LivenessSession } from './liveness.entity.js';
 import type { LivenessStatus } from './liveness.lifecycle.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
 import { sessionInstructions } from './liveness.rules.js';
 
 /** A session as clients read it (GraphQL, REST, subscriptions): its token and face descriptions stay inside. */
@@ -12,6 +13,8 @@ export interface LivenessRecord {
   challengesCompleted: number;
   challengesTotal: number;
   referenceSelfieReceived: boolean;
+  /** Where the organization's reviewers see the reference selfie (`/files/<id>`); null before it arrives. */
+  referenceSelfieUrl: string | null;
   isComplete: boolean;
   nextStep: string | null;
   result: {
@@ -51,6 +54,7 @@ export function livenessRecord(s: LivenessSession): LivenessRecord {
     challengesCompleted: completed,
     challengesTotal: s.challenges.length,
     referenceSelfieReceived: Boolean(s.reference),
+    referenceSelfieUrl: s.reference ? fileUrl(s.reference.fileId) : null,
     isComplete: s.status !== 'IN_PROGRESS',
     nextStep: nextStepOf(s),
     result:

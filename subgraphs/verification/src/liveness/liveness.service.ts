@@ -13,6 +13,11 @@ import { faceMatchScore } from '../vision/face-match.js';
 import { LivenessSession, type LivenessChallenge, type LivenessPhoto } from './liveness.entity.js';
 import { LIVENESS_LIFECYCLE, type LivenessStatus, type LivenessTrigger } from './liveness.lifecycle.js';
 import { recordLivenessEvent } from './liveness.events.js';
+import { livenessRecord } from './liveness.record.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import { fileUrl } from '../../../../platform/storage/file-routes.js';
+import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import type { Orm } from '../../../../platform/db/orm.js';
 import {
   CHALLENGE_INSTRUCTIONS,
   decide,
@@ -56,7 +61,22 @@ const newChallenge = (type: ChallengeType): LivenessChallenge => ({
 /** NOT_FOUND for an unknown token or another tenant's (the message names the field for userErrors). */
 const unknownToken = () => new AppError('NOT_FOUND', 'sessionToken names no liveness session');
 
-export class LivenessService {
+/** What a session's photos keep once the photos are gone: that there was a reference selfie, and when. */
+/**
+ * The photos go (their face readings and descriptions; the files are deleted beside): the reference
+ * keeps when it was received and which file it was, so the session still says a selfie was sent.
+ */
+function dropPhotos(session: LivenessSession, now: Date): void {
+  if (session.reference) {
+    const { fileId, receivedAt } = session.reference;
+    // only a finished or ended session loses its photos: nothing judges this reference again
+    session.reference = { fileId, receivedAt } as LivenessPhoto;
+  }
+  session.frames = [];
+  session.photosDeletedAt ??= now;
+}
+
+export class LivenessService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -86,6 +106,58 @@ export class LivenessService {
   }
 
   /** The caller's session with this id, or null. */
+  /** The user's sessions as clients read them, with links to the photos still held (served to the organization only). */
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(LivenessSession, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return Promise.all(
+      all.map(async (s) => ({
+        ...(JSON.parse(JSON.stringify(livenessRecord(s))) as Record<string, unknown>),
+        photos: (await this.deps.files.ofOwner(this.tenant, LIVENESS_FILE_OWNER, s.id)).map((f) => ({ role: f.role, url: fileUrl(f.id) })),
+      })),
+    );
+  }
+
+  /**
+   * The photos go (files, face readings and descriptions); the verdict and its scores stay. An open
+   * session ends now: nothing more can be added to it.
+   */
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    const sessions = await this.em.find(LivenessSession, { userId, ...this.tenant });
+    const now = new Date();
+    for (const session of sessions) {
+      dropPhotos(session, now);
+      session.userId = pseudonym;
+      if (session.expiresAt > now) session.expiresAt = now;
+    }
+    await this.em.flush();
+    await this.deps.files.deleteOfOwners(
+      sqlOf(this.em),
+      LIVENESS_FILE_OWNER,
+      sessions.map((s) => s.id),
+    );
+    return sessions.length;
+  }
+
+  /** Retention: the photos of every organization's finished sessions past its `livenessFrames` period. */
+  static expirePhotos(orm: Orm, files: FileService): Promise<number> {
+    return untilDone(() =>
+      orm.em.fork().transactional(async (em) => {
+        const { rows } = await sqlOf(em).query<{ id: string }>(
+          `select s.id from verification.liveness_sessions s
+            where s.status <> 'IN_PROGRESS' and s.photos_deleted_at is null and ${pastRetention('livenessFrames', 's', 'created_at')}
+            limit ${RETENTION_CHUNK} for update skip locked`,
+        );
+        const ids = rows.map((r) => r.id);
+        if (!ids.length) return 0;
+        const now = new Date();
+        for (const session of await em.find(LivenessSession, { id: { $in: ids } })) dropPhotos(session, now);
+        await em.flush();
+        await files.deleteOfOwners(sqlOf(em), LIVENESS_FILE_OWNER, ids);
+        return ids.length;
+      }),
+    );
+  }
+
   find(id: string): Promise<LivenessSession | null> {
     return isUuid(id) ? this.em.findOne(LivenessSession, { id, ...this.tenant }) : Promise.resolve(null);
   }
@@ -185,6 +257,7 @@ export class LivenessService {
   ): Promise<Pick<LivenessPhoto, 'fileId' | 'receivedAt'>> {
     const file = await this.deps.files.store(sqlOf(em), this.tenant, {
       ownerType: LIVENESS_FILE_OWNER,
+      userId: s.userId,
       ownerId: s.id,
       role,
       contentType: 'image/jpeg',

@@ -151,6 +151,13 @@ export class LivenessSessionType {
   @Field({ description: 'The reference selfie was received' })
   referenceSelfieReceived!: boolean;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The reference selfie: a path of this API (`/files/<id>`) served to the organization’s keys with the liveness permission; null before it arrives',
+  })
+  referenceSelfieUrl!: string | null;
+
   @Field({ description: 'It is over: PASSED, FAILED or EXPIRED' })
   isComplete!: boolean;
 

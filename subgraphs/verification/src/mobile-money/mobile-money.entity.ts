@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { AccountStatus } from './adapters/adapter.js';
@@ -21,9 +22,13 @@ export class MobileMoneyVerification {
   @Property({ type: 'text' })
   userId!: string;
 
-  /** E.164 */
-  @Property({ type: 'text' })
-  phoneNumber!: string;
+  /** E.164; null once the user was erased */
+  @Property({ type: 'text', nullable: true, persist: false })
+  phoneNumber?: string | null;
+
+  /** phoneNumber, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  phoneNumberSealed?: string | null;
 
   @Property({ type: 'text' })
   provider!: MobileMoneyProvider;
@@ -79,3 +84,8 @@ export class MobileMoneyVerification {
   @Property({ type: 'datetime', onUpdate: () => new Date() })
   updatedAt: Date & Opt = new Date();
 }
+
+sealedEntity(MobileMoneyVerification, {
+  table: 'verification.mobile_money_verifications',
+  fields: [{ plain: 'phoneNumber', sealed: 'phoneNumberSealed', column: 'phone_number_sealed', legacyColumn: 'phone_number_plaintext' }],
+});

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
-import { invalid, notFound } from '../../../../platform/errors.js';
+import { conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { Logger } from '../../../../platform/logger.js';
@@ -9,7 +9,10 @@ import { MobileMoneyProviderError, type AccountLookup, type MobileMoneyAdapter }
 import type { MobileMoneyAdapters } from './adapters/registry.js';
 import { decideMobileMoney, type MobileMoneyDecision } from './mobile-money.decision.js';
 import { MobileMoneyVerification } from './mobile-money.entity.js';
-import { recordMobileMoneyEvent } from './mobile-money.events.js';
+import { mobileMoneySnapshot, recordMobileMoneyEvent } from './mobile-money.events.js';
+import { pastRetention, RETENTION_CHUNK, untilDone } from '../../../../platform/privacy/retention.js';
+import { isErasedUserId, type ErasedUser, type PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import type pg from 'pg';
 import { MOBILE_MONEY_LIFECYCLE, type MobileMoneyStatus } from './mobile-money.lifecycle.js';
 import { validateAccount, type MobileMoneyProvider } from './mobile-money.providers.js';
 
@@ -44,7 +47,7 @@ export function validateMobileMoneyRequest(req: MobileMoneyRequest): string[] {
   return [...errors, ...validateAccount(req)];
 }
 
-export class MobileMoneyService {
+export class MobileMoneyService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -85,6 +88,7 @@ export class MobileMoneyService {
     await this.get(id);
     const { verification, adapter } = await this.em.transactional(async (em) => {
       const v = await this.locked(em, id);
+      if (!v.phoneNumber) throw conflict(`The user of mobile money verification ${id} was erased; start a new verification`);
       const { status, event } = MOBILE_MONEY_LIFECYCLE.fire(v.status, 'retried');
       const adapter = this.deps.adapters.adapterFor(v.environment, v.provider);
       Object.assign(v, { status, adapter: adapter.name, attempts: v.attempts + 1, failureReason: null });
@@ -93,6 +97,33 @@ export class MobileMoneyService {
       return { verification: v, adapter };
     });
     return this.lookUpAndSettle(verification, adapter);
+  }
+
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(MobileMoneyVerification, { userId, ...this.tenant }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return all.map(mobileMoneySnapshot);
+  }
+
+  /** The number, the names (expected and the operator's holder) and the comparison go; the outcome stays. */
+  eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    return this.em.nativeUpdate(
+      MobileMoneyVerification,
+      { userId, ...this.tenant },
+      { userId: pseudonym, phoneNumberSealed: null, expectedName: null, accountHolder: null, nameMatchExplanation: null },
+    );
+  }
+
+  /** Retention: the operator's answers about holders (and the comparison quoting them) past every organization's `providerResponses` period. */
+  static expireOperatorAnswers(pool: pg.Pool): Promise<number> {
+    return untilDone(async () => {
+      const { rowCount } = await pool.query(
+        `update verification.mobile_money_verifications set account_holder = null, name_match_explanation = null
+          where id in (select v.id from verification.mobile_money_verifications v
+                        where (v.account_holder is not null or v.name_match_explanation is not null)
+                          and ${pastRetention('providerResponses', 'v', 'created_at')} limit ${RETENTION_CHUNK})`,
+      );
+      return rowCount ?? 0;
+    });
   }
 
   find(id: string): Promise<MobileMoneyVerification | null> {
@@ -138,13 +169,15 @@ export class MobileMoneyService {
       if (!MOBILE_MONEY_LIFECYCLE.allows(v.status, decision.trigger)) return v;
       const { status, event } = MOBILE_MONEY_LIFECYCLE.fire(v.status, decision.trigger);
       const now = new Date();
+      // the user was erased while the operator answered: the outcome is kept, the holder's name is not
+      const erased = isErasedUserId(v.userId);
       Object.assign(v, {
         status,
-        accountHolder: decision.accountHolder,
+        accountHolder: erased ? null : decision.accountHolder,
         accountStatus: decision.accountStatus,
         nameMatch: decision.nameMatch,
         nameMatchScore: decision.nameMatchScore,
-        nameMatchExplanation: decision.nameMatchExplanation,
+        nameMatchExplanation: erased ? null : decision.nameMatchExplanation,
         failureReason: decision.failureReason,
         checkedAt: now,
         verifiedAt: status === 'VERIFIED' ? now : null,
@@ -160,7 +193,8 @@ export class MobileMoneyService {
     let lookup: AccountLookup | { outcome: 'error'; reason: string };
     try {
       lookup = await withDeadline(
-        adapter.lookup({ phoneNumber: v.phoneNumber, provider: v.provider, country: v.country, expectedName: v.expectedName }, deadline),
+        // looked up right after it was created or retried: the number is there
+        adapter.lookup({ phoneNumber: v.phoneNumber!, provider: v.provider, country: v.country, expectedName: v.expectedName }, deadline),
         deadline,
         () => new MobileMoneyProviderError(`${v.provider} did not answer within ${this.deps.timeoutMs} ms`),
       );

@@ -101,8 +101,8 @@ export class MobileMoneyVerificationType {
   @Field({ description: 'Your identifier of the user' })
   userId!: string;
 
-  @Field(() => PhoneNumber, { description: 'The account’s number, E.164' })
-  phoneNumber!: string;
+  @Field(() => PhoneNumber, { nullable: true, description: 'The account’s number, E.164; null once the user was erased (eraseUser)' })
+  phoneNumber?: string | null;
 
   @Field(() => MobileMoneyProviderEnum, { description: 'The operator asked' })
   provider!: string;

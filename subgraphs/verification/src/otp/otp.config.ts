@@ -18,5 +18,6 @@ export function otpDeps(rt: ServiceRuntime): OtpDeps {
     policy: { phone: { ttlSeconds: c.PHONE_OTP_SECONDS, ...limits }, email: { ttlSeconds: c.EMAIL_OTP_SECONDS, ...limits } },
     linkBaseUrl: c.MAGIC_LINK_BASE_URL.replace(/\/+$/, ''),
     whatsapp: { template: c.OTP_WHATSAPP_TEMPLATE, language: c.OTP_WHATSAPP_LANGUAGE },
+    keyring: rt.keyring,
   };
 }

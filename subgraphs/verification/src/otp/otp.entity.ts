@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { OtpKind, OtpStatus } from './otp.lifecycle.js';
@@ -21,9 +22,17 @@ export class OtpVerification {
   @Property({ type: 'text' })
   userId!: string;
 
-  /** The E.164 number or the email address */
-  @Property({ type: 'text' })
-  address!: string;
+  /** The E.164 number or the email address; null once the user was erased. */
+  @Property({ type: 'text', nullable: true, persist: false })
+  address?: string | null;
+
+  /** address, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  addressSealed?: string | null;
+
+  /** Blind index of the address (one across organizations): the per-address send limit counts by it. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  addressIndex?: string | null;
 
   /** phone: SMS, VOICE or WHATSAPP; email: EMAIL */
   @Property({ type: 'text' })
@@ -88,3 +97,21 @@ export class OtpVerification {
   @Property({ type: 'datetime', onUpdate: () => new Date() })
   updatedAt: Date & Opt = new Date();
 }
+
+/** Blind index scope of OTP addresses: one for every organization, as the per-address limit is. */
+export const OTP_ADDRESS_SCOPE = 'otp-address';
+
+sealedEntity(OtpVerification, {
+  table: 'verification.otp_verifications',
+  fields: [
+    {
+      plain: 'address',
+      sealed: 'addressSealed',
+      column: 'address_sealed',
+      legacyColumn: 'address_plaintext',
+      indexes: [
+        { property: 'addressIndex', column: 'address_index', scope: OTP_ADDRESS_SCOPE, global: true, of: (address: string) => address },
+      ],
+    },
+  ],
+});

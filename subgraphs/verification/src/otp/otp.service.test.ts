@@ -1,4 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { Keyring } from '../../../../platform/crypto/keyring.js';
+import { LocalKeyProvider } from '../../../../platform/crypto/key-provider.js';
 import { migrate, openOrm, type Orm } from '../../../../platform/db/orm.js';
 import { AppError } from '../../../../platform/errors.js';
 import { createTestDatabase } from '../../../../test/support/stack.js';
@@ -35,12 +38,20 @@ const policy = (over: Partial<OtpPolicy> = {}): OtpPolicy => ({
 });
 
 let orm: Orm;
+let pool: pg.Pool;
+let keyring: Keyring;
 beforeAll(async () => {
   const url = await createTestDatabase();
   await migrate(url);
-  orm = await openOrm({ url, entities: [OtpVerification], poolSize: 2 });
+  pool = new pg.Pool({ connectionString: url, max: 2 });
+  // addresses are sealed with the organization's data key
+  keyring = new Keyring(pool, new LocalKeyProvider(randomBytes(32)));
+  orm = await openOrm({ url, entities: [OtpVerification], poolSize: 2, keyring });
 });
-afterAll(() => orm.close());
+afterAll(async () => {
+  await orm.close();
+  await pool.end();
+});
 
 function setup(environment: 'live' | 'test', kind: 'phone' | 'email' = 'phone', over: Partial<OtpPolicy> = {}) {
   const sender = new ReceivingSender();
@@ -50,6 +61,7 @@ function setup(environment: 'live' | 'test', kind: 'phone' | 'email' = 'phone', 
     policy: { phone: policy(over), email: policy({ ttlSeconds: 900, ...over }) },
     linkBaseUrl: 'https://verify.example',
     whatsapp: { template: 'verification_code', language: 'en' },
+    keyring,
   };
   const tenant = { organizationId: randomUUID(), environment };
   const service = () => new OtpService(orm.em.fork(), tenant, kind, deps);

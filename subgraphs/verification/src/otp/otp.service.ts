@@ -5,9 +5,13 @@ import { AppError, conflict, rateLimited } from '../../../../platform/errors.js'
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
-import { OtpVerification } from './otp.entity.js';
+import { OTP_ADDRESS_SCOPE, OtpVerification } from './otp.entity.js';
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
 import { OTP_LIFECYCLES, type OtpKind, type OtpStatus, type OtpTrigger } from './otp.lifecycle.js';
 import { recordOtpEvent } from './otp.events.js';
+import { otpRecord } from './otp.record.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { coolDownLeft, hashCode, judge, newCode, newLinkToken, nonceMatches, readLinkToken, retryAfterSeconds } from './otp.js';
 import type { NotifyChannel, OtpSender } from './notify-client.js';
 
@@ -31,6 +35,8 @@ export interface OtpDeps {
   linkBaseUrl: string;
   /** The approved WhatsApp template (and its language) codes are sent with */
   whatsapp: { template: string; language: string };
+  /** Addresses are sealed; the send limits count them by blind index */
+  keyring: Keyring;
 }
 
 export interface StartCommand {
@@ -87,7 +93,7 @@ export function codeTemplate(channel: NotifyChannel, whatsapp: OtpDeps['whatsapp
   }
 }
 
-export class OtpService {
+export class OtpService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -148,6 +154,7 @@ export class OtpService {
     if (!current) throw notFoundIn(this.kind, id);
     const wait = coolDownLeft(current.lastSentAt, this.policy.resendCoolDownSeconds);
     if (current.status === 'PENDING' && wait > 0) throw rateLimited(wait);
+    if (!current.address) throw conflict(`The user of ${this.kind} verification ${id} was erased; start a new verification`);
     await this.checkSendLimits(current.address);
     return this.apply(id, async (v) => {
       const code = newCode(this.tenant.environment);
@@ -206,6 +213,36 @@ export class OtpService {
     });
   }
 
+  async exportUser(userId: string): Promise<unknown[]> {
+    const all = await this.em.find(
+      OtpVerification,
+      { userId, kind: this.kind, ...this.tenant },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
+    return all.map((v) => JSON.parse(JSON.stringify(otpRecord(v))) as unknown);
+  }
+
+  /** The numbers or addresses the user had verified, and the notifications that carried their codes (for notify's erasure). */
+  async contactsOf(userId: string): Promise<{ addresses: string[]; notificationIds: string[] }> {
+    // whole records: the address is sealed, opened as the entity loads
+    const all = await this.em.find(OtpVerification, { userId, kind: this.kind, ...this.tenant });
+    const present = (values: Array<string | null | undefined>) => [...new Set(values.filter((v): v is string => Boolean(v)))];
+    return { addresses: present(all.map((v) => v.address)), notificationIds: present(all.map((v) => v.notificationId)) };
+  }
+
+  /**
+   * The number or address goes (and a magic link's redirect); the outcome stays. A code not yet
+   * entered stops working now.
+   */
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    const { rows } = await sqlOf(this.em).query(
+      `update verification.otp_verifications set user_id = $5, address_plaintext = null, address_sealed = null, address_index = null, redirect_url = null, expires_at = least(expires_at, now())
+        where organization_id = $1 and environment = $2 and kind = $3 and user_id = $4 returning 1`,
+      [this.tenant.organizationId, this.tenant.environment, this.kind, userId, pseudonym],
+    );
+    return rows.length;
+  }
+
   /** The caller's verification of this kind with this id, or null. */
   find(id: string): Promise<OtpVerification | null> {
     return isUuid(id) ? this.em.findOne(OtpVerification, { id, kind: this.kind, ...this.tenant }) : Promise.resolve(null);
@@ -229,10 +266,12 @@ export class OtpService {
   /** 429 with Retry-After when this address, or this organization, had too many codes in the last hour. */
   private async checkSendLimits(address: string): Promise<void> {
     const since = new Date(Date.now() - HOUR * 1000);
+    // addresses are sealed: counted by their blind index
+    const addressIndex = await this.deps.keyring.blindIndex(OTP_ADDRESS_SCOPE, address);
     const [perAddress] = await this.em.execute<Array<{ count: string; oldest: Date | null }>>(
       `select count(*) as count, min(last_sent_at) as oldest from verification.otp_verifications
-        where kind = ? and address = ? and environment = ? and last_sent_at > ?`,
-      [this.kind, address, this.tenant.environment, since],
+        where kind = ? and address_index = ? and environment = ? and last_sent_at > ?`,
+      [this.kind, addressIndex, this.tenant.environment, since],
     );
     const [perOrganization] = await this.em.execute<Array<{ count: string; oldest: Date | null }>>(
       `select count(*) as count, min(last_sent_at) as oldest from verification.otp_verifications
@@ -260,7 +299,7 @@ export class OtpService {
     return this.deps.sender.send({
       tenant: this.tenant,
       channel: v.channel as NotifyChannel,
-      to: v.address,
+      to: v.address!,
       template: template.name,
       content: template.content,
       data: { code, minutes: Math.round(this.policy.ttlSeconds / 60), ...(link && { link }) },

@@ -51,8 +51,8 @@ export class PhoneVerificationType {
   @Field({ description: 'Your identifier of the user' })
   userId!: string;
 
-  @Field(() => PhoneNumber, { description: 'The number, in E.164' })
-  phoneNumber!: string;
+  @Field(() => PhoneNumber, { nullable: true, description: 'The number, in E.164; null once the user was erased (eraseUser)' })
+  phoneNumber?: string | null;
 
   @Field(() => PhoneChannelEnum, { description: 'How the code was sent' })
   channel!: string;
@@ -102,8 +102,11 @@ export class EmailVerificationType {
   @Field({ description: 'Your identifier of the user' })
   userId!: string;
 
-  @Field(() => EmailAddress, { description: 'The address (its domain in lower case)' })
-  email!: string;
+  @Field(() => EmailAddress, {
+    nullable: true,
+    description: 'The address (its domain in lower case); null once the user was erased (eraseUser)',
+  })
+  email?: string | null;
 
   @Field(() => EmailMethodEnum, { description: 'What the email carries' })
   method!: string;

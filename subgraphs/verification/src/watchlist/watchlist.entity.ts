@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { ListKind } from '../../../../screening/index.js';
@@ -18,11 +19,16 @@ export class WatchlistSubscription {
   @Property({ type: 'text' })
   userId!: string;
 
-  @Property({ type: 'text' })
-  fullName!: string;
-
+  /** Null once the user was erased (eraseUser). */
   @Property({ type: 'text', nullable: true })
+  fullName?: string | null;
+
+  @Property({ type: 'text', nullable: true, persist: false })
   dateOfBirth?: string | null;
+
+  /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  dateOfBirthSealed?: string | null;
 
   @Property({ type: 'text', nullable: true })
   nationality?: string | null;
@@ -148,3 +154,8 @@ export class WatchlistMatch {
   @Property({ type: 'datetime', nullable: true })
   clearedAt?: Date | null;
 }
+
+sealedEntity(WatchlistSubscription, {
+  table: 'verification.watchlist_subscriptions',
+  fields: [{ plain: 'dateOfBirth', sealed: 'dateOfBirthSealed', column: 'date_of_birth_sealed', legacyColumn: 'date_of_birth_plaintext' }],
+});

@@ -5,7 +5,8 @@ import type { AlertMatch, WatchlistAlert, WatchlistSubscription } from './watchl
 export const WATCHLIST_SUBSCRIPTION_RESOURCE = 'watchlist_subscription';
 export const WATCHLIST_ALERT_RESOURCE = 'watchlist_alert';
 
-const visible = <T extends { organizationId: string; environment: string }>(x: T) => {
+/** A subscription or alert as clients read it (no tenant columns). */
+export const watchlistRecord = <T extends { organizationId: string; environment: string }>(x: T) => {
   const { organizationId: _o, environment: _e, ...rest } = x;
   return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
 };
@@ -26,7 +27,7 @@ export function recordSubscriptionEvent(em: EntityManager, event: string, s: Wat
       nextScanAt: s.nextScanAt?.toISOString() ?? null,
       cancelledAt: s.cancelledAt?.toISOString() ?? null,
     },
-    snapshot: visible(s),
+    snapshot: watchlistRecord(s),
   });
 }
 
@@ -54,6 +55,6 @@ export function recordAlertEvent(em: EntityManager, event: string, a: WatchlistA
       ...(a.clearedAt ? { clearedAt: a.clearedAt.toISOString() } : {}),
       ...(a.reviewedBy ? { reviewedBy: a.reviewedBy, reviewNote: a.reviewNote, reviewedAt: a.reviewedAt?.toISOString() } : {}),
     },
-    snapshot: visible(a),
+    snapshot: watchlistRecord(a),
   });
 }

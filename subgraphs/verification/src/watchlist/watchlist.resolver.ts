@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { actorOf } from '../../../../platform/audit/audit.js';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
@@ -199,7 +200,7 @@ export class WatchlistAlertResolver {
     @Arg('input', { description: 'The alert and the decision' }) input: ReviewWatchlistAlertInput,
     @Ctx() ctx: Ctx,
   ) {
-    return { watchlistAlert: toAlert(await service(ctx, 'write').reviewAlert(input.id, input)) };
+    return { watchlistAlert: toAlert(await service(ctx, 'write').reviewAlert(input.id, input, actorOf(ctx.principal))) };
   }
 
   @Subscription(() => WatchlistAlertEvent, {
@@ -226,6 +227,15 @@ export class WatchlistAlertResolver {
     @Root() event: StreamedEvent,
     @Arg('userId', { description: 'The person whose alerts to follow' }) _userId: string,
   ) {
+    return envelopeOf(event, alertFromSnapshot);
+  }
+
+  @Subscription(() => WatchlistAlertEvent, {
+    description:
+      'Every new watchlist alert of the organization (a session token: of its user) and every change of them: the OPEN alerts’ review queue feed, alerts raised and reviewed',
+    subscribe: ({ context }) => alertEvents(context as Ctx, {}),
+  })
+  watchlistAlertUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, alertFromSnapshot);
   }
 }

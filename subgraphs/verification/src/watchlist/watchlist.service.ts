@@ -1,10 +1,11 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import type { ListKind } from '../../../../screening/index.js';
-import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { ScreeningSearch } from '../aml/aml.service.js';
 import { dateOfBirthError } from '../aml/aml.validation.js';
 import { isCountryCode } from '../ip/geolocation.js';
@@ -17,7 +18,9 @@ import {
   type AlertStatus,
   type SubscriptionStatus,
 } from './watchlist.lifecycle.js';
-import { recordAlertEvent, recordSubscriptionEvent } from './watchlist.events.js';
+import { recordAlertEvent, recordSubscriptionEvent, watchlistRecord } from './watchlist.events.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
+import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 
 /** Hits considered per scan. */
 export const MAX_WATCHLIST_MATCHES = 25;
@@ -77,6 +80,8 @@ export async function scanSubscription(
   deps: WatchlistDeps,
   now = new Date(),
 ): Promise<{ added: WatchlistAlert[]; cleared: WatchlistAlert[] }> {
+  // an erased person is no longer monitored (their subscription was cancelled with the erasure)
+  if (!sub.fullName) return { added: [], cleared: [] };
   const versions = deps.screening.versions();
   const hits = deps.screening.search({
     fullName: sub.fullName,
@@ -147,7 +152,7 @@ export async function scanSubscription(
 }
 
 /** Watchlist monitoring for one tenant: subscriptions, their alerts and the reviews. */
-export class WatchlistService {
+export class WatchlistService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
@@ -206,6 +211,44 @@ export class WatchlistService {
       recordSubscriptionEvent(em, t.event, sub);
       return sub;
     });
+  }
+
+  async exportUser(userId: string): Promise<unknown[]> {
+    const order = { orderBy: { createdAt: 'asc', id: 'asc' } } as const;
+    const [subscriptions, alerts] = await Promise.all([
+      this.em.find(WatchlistSubscription, { userId, ...this.tenant }, order),
+      this.em.find(WatchlistAlert, { userId, ...this.tenant }, order),
+    ]);
+    return [...subscriptions.map(watchlistRecord), ...alerts.map(watchlistRecord)];
+  }
+
+  /**
+   * Monitoring of the user stops (an ACTIVE subscription is cancelled) and the person monitored goes
+   * (name, date of birth, nationality, country; reviewers' notes); alerts stay with the list entries
+   * they matched.
+   */
+  async eraseUser({ userId, pseudonym }: ErasedUser): Promise<number> {
+    const { rows } = await sqlOf(this.em).query<{ n: number }>(
+      `with subscriptions as (
+         update verification.watchlist_subscriptions
+            set user_id = $4, full_name = null, date_of_birth_plaintext = null, date_of_birth_sealed = null, nationality = null, country = null, next_scan_at = null,
+                status = case when status = any($5::text[]) then $6 else status end,
+                cancelled_at = case when status = any($5::text[]) then now() else cancelled_at end
+          where organization_id = $1 and environment = $2 and user_id = $3 returning 1),
+       alerts as (
+         update verification.watchlist_alerts set user_id = $4, review_note = null
+          where organization_id = $1 and environment = $2 and user_id = $3 returning 1)
+       select ((select count(*) from subscriptions) + (select count(*) from alerts))::int as n`,
+      [
+        this.tenant.organizationId,
+        this.tenant.environment,
+        userId,
+        pseudonym,
+        SUBSCRIPTION_LIFECYCLE.sources('unsubscribe'),
+        SUBSCRIPTION_LIFECYCLE.target('unsubscribe'),
+      ],
+    );
+    return rows[0]?.n ?? 0;
   }
 
   /** The caller's subscription with this id, or null. */
@@ -275,13 +318,23 @@ export class WatchlistService {
   }
 
   /** OPEN → REVIEWED or DISMISSED, with the reviewer and a note. */
-  async reviewAlert(id: string, cmd: ReviewAlertCommand): Promise<WatchlistAlert> {
+  async reviewAlert(id: string, cmd: ReviewAlertCommand, actor: AuditActor): Promise<WatchlistAlert> {
     await this.getAlert(id);
     return this.em.transactional(async (em) => {
       const alert = await em.findOneOrFail(WatchlistAlert, { id, ...this.tenant }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       const t = ALERT_LIFECYCLE.fire(alert.status, cmd.status === 'REVIEWED' ? 'review' : 'dismiss');
       Object.assign(alert, { status: t.status, reviewedBy: cmd.reviewedBy, reviewNote: cmd.note, reviewedAt: new Date() });
       recordAlertEvent(em, t.event, alert);
+      await recordAudit(em, {
+        ...tenantColumns(this.tenant),
+        action: 'watchlist_alert.reviewed',
+        actor,
+        reviewer: cmd.reviewedBy,
+        resourceType: 'watchlist_alert',
+        resourceId: alert.id,
+        userId: alert.userId,
+        details: { status: alert.status },
+      });
       return alert;
     });
   }

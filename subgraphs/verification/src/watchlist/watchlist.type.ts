@@ -64,8 +64,8 @@ export class WatchlistSubscriptionType {
   @Field({ description: 'Your identifier of the person monitored' })
   userId!: string;
 
-  @Field({ description: 'The name monitored' })
-  fullName!: string;
+  @Field(() => String, { nullable: true, description: 'The name monitored; null once the person was erased (eraseUser)' })
+  fullName?: string | null;
 
   @Field(() => LocalDate, { nullable: true, description: 'The date of birth given, compared with the listed ones' })
   dateOfBirth?: string | null;

@@ -44,6 +44,8 @@ export const VERIFICATION_WEBHOOK_EVENTS = [
   'cognitive_kyc.approved',
   'cognitive_kyc.rejected',
   'cognitive_kyc.manual_review',
+  // erasure of a user's personal data in every service (issue 16)
+  'user.erased',
 ] as const;
 
 export interface ConfigureCommand {
