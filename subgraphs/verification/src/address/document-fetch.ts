@@ -43,7 +43,6 @@ export async function fetchDocument(url: string, limits: FetchLimits, what = 'do
       {
         lookup: pinnedLookup(target),
         headers: { accept: 'image/*', 'user-agent': 'afri-platform-documents/1' },
-        timeout: limits.timeoutMs,
       },
       (res) => {
         const status = res.statusCode ?? 0;
@@ -68,10 +67,9 @@ export async function fetchDocument(url: string, limits: FetchLimits, what = 'do
         res.on('error', () => fail(invalid(`${what}: the download was cut off`)));
       },
     );
-    // `timeout` fires only on an idle socket: a server trickling bytes would keep it forever
+    // one deadline for the whole download (a socket's idle timeout would let a server trickling bytes keep it forever)
     const deadline = setTimeout(() => fail(invalid(`${what}: no complete answer within ${limits.timeoutMs} ms`)), limits.timeoutMs);
     req.on('close', () => clearTimeout(deadline));
-    req.on('timeout', () => fail(invalid(`${what}: no answer within ${limits.timeoutMs} ms`)));
     req.on('error', (err: NodeJS.ErrnoException) => reject(invalid(`${what} could not be fetched (${err.code ?? 'connection failed'})`)));
   });
 }
