@@ -38,24 +38,27 @@ const ROUNDS = Number(process.env.STACK_BENCH_ROUNDS ?? 1);
 function median(results: LoadResult[]): LoadResult {
   return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
 }
-const ADMIN_SECRET = 'bench-admin-secret-0123456789';
+export const ADMIN_SECRET = 'bench-admin-secret-0123456789';
 const INTERNAL_SECRET = 'bench-internal-secret-0123456789';
 const UNIQUE = '__UNIQUE__';
-const REPO = path.resolve(BENCH_DIR, '..', '..');
+export const REPO = path.resolve(BENCH_DIR, '..', '..');
 
-interface Layout {
+export interface Layout {
   name: string;
   root: string;
   env: Record<string, string>;
   operations: boolean;
 }
 
-interface Running {
+export interface Running {
   urls: { gateway: string; rest: string; verification: string; risk: string; notify: string };
+  /** The `npm start` process (every service of the single layout runs in it). */
+  pid: number;
   stop(): Promise<void>;
 }
 
-async function startPlatform(layout: Layout): Promise<Running> {
+/** `npm start` of a built checkout on its own embedded PostgreSQL and free ports, ready (REST `/ready`). */
+export async function startPlatform(layout: Layout): Promise<Running> {
   const dir = mkdtempSync(path.join(tmpdir(), 'stack-bench-'));
   chmodSync(dir, 0o755); // the embedded PostgreSQL runs as its own user when we are root
   const ports = {
@@ -106,6 +109,7 @@ async function startPlatform(layout: Layout): Promise<Running> {
   }
   return {
     urls,
+    pid: child.pid!,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGINT');
@@ -123,7 +127,7 @@ function route(method: string, routePath: string): Route {
   return found;
 }
 
-async function rest(base: string, method: string, routePath: string, body: unknown, headers: Record<string, string>) {
+export async function rest(base: string, method: string, routePath: string, body: unknown, headers: Record<string, string>) {
   const res = await fetch(base + routePath, {
     method,
     headers: { 'content-type': 'application/json', ...headers },

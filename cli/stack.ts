@@ -38,7 +38,10 @@ export interface StackOptions {
 
 export interface Stack {
   urls: Partial<Record<ServiceKey, string>>;
-  /** Subscriptions this process's subgraphs are serving now (a subscription is live once counted). */
+  /**
+   * Subscriptions this process serves now (a subscription is live once counted): its subgraphs'
+   * own, plus its gateway's subscribers that share one of them (with the subgraph in this process).
+   */
   activeSubscriptions(): number;
   /** Shares this stack's gateway rate-limit counts with the other instances now (a timer does it every RATE_LIMIT_SYNC_MS). */
   syncRateLimits(): Promise<void>;
@@ -221,5 +224,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { urls, activeSubscriptions: () => events.subscriberCount, syncRateLimits: async () => edgeAuth?.syncRateLimits(), stop };
+  // subscriptions served: the subgraphs' own, and the gateway's subscribers that share one of them
+  const activeSubscriptions = () => events.subscriberCount + (gateway?.sharingSubscribers() ?? 0);
+  return { urls, activeSubscriptions, syncRateLimits: async () => edgeAuth?.syncRateLimits(), stop };
 }

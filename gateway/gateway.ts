@@ -108,6 +108,8 @@ export interface RunningGateway {
   checkCredentials(headers: Record<string, string>, ip?: string): Promise<LocalReply | null>;
   /** Closes the graphql-ws connections whose key is no longer valid (of one API client, or all). */
   recheckConnections(clientId?: string): Promise<void>;
+  /** Subscribers served by another subscriber's upstream subscription (see SubscriptionRouter). */
+  sharingSubscribers(): number;
   stop(): Promise<void>;
 }
 
@@ -419,6 +421,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       }
     },
     recheckConnections: (clientId) => ws.recheck(clientId),
+    sharingSubscribers: () => router.sharingSubscribers,
     stop() {
       // WebSockets first (they hold upstream subscriptions), then Apollo, which stops the gateway
       // and drains the HTTP server (ApolloServerPluginDrainHttpServer). Safe to call twice.

@@ -84,6 +84,35 @@ describe('subscriptions over graphql-ws', () => {
       expect(stack.risk.principals).toEqual([PRINCIPAL]);
     });
 
+    it('shares one upstream subscription among the subscribers of one operation for one audience', async () => {
+      const topic = 'identity:shared';
+      const subs = [connect(), connect(), connect()].map((client) => subscribe(client, IDENTITY_UPDATED, { id: 'shared' }));
+      await until(
+        () => stack.pubsub.subscriberCount(topic) === 1 && stack.gateway.sharingSubscribers() === 2,
+        'three subscribers on one upstream subscription',
+      );
+      stack.pubsub.publish(topic, { id: 'shared', status: 'VERIFIED' });
+      await until(() => subs.every((sub) => sub.results.length === 1), 'the event on every subscriber');
+      const event = { data: { identityUpdated: { id: 'shared', status: 'VERIFIED', riskScore: 60 } } };
+      expect(subs.map((sub) => sub.results)).toEqual([[event], [event], [event]]);
+
+      // another organization's subscriber gets its own upstream subscription (its events are its own)
+      const other = subscribe(connect({ 'x-api-key': API_KEYS.elsewhere }), IDENTITY_UPDATED, { id: 'shared' });
+      await until(() => stack.pubsub.subscriberCount(topic) === 2, 'a second upstream subscription');
+      expect(stack.gateway.sharingSubscribers()).toBe(2);
+
+      // the upstream subscription lasts as long as one of its subscribers
+      subs[0].unsubscribe();
+      subs[1].unsubscribe();
+      other.unsubscribe();
+      await until(() => stack.gateway.sharingSubscribers() === 0 && stack.pubsub.subscriberCount(topic) === 1, 'two left');
+      stack.pubsub.publish(topic, { id: 'shared', status: 'REJECTED' });
+      await until(() => subs[2].results.length === 2, 'the next event on the one left');
+      expect(subs.map((sub) => sub.results.length)).toEqual([1, 1, 2]);
+      subs[2].unsubscribe();
+      await until(() => stack.pubsub.subscriberCount(topic) === 0, 'the upstream subscription to close');
+    });
+
     it('runs queries sent over the socket', async () => {
       const sub = subscribe(connect(), '{ identity(id: "q") { status riskScore } }');
       await until(() => sub.state.completed, 'the query to complete');
@@ -237,6 +266,8 @@ describe('graphql-ws under the same controls as HTTP', () => {
   });
 
   it(`caps subscriptions at ${MAX_SUBSCRIPTIONS_PER_CONNECTION} per connection, sharing one upstream socket per subgraph`, async () => {
+    // the sockets of earlier tests' subscribers (same audience) closed first: this one opens its own
+    await until(() => stack.pubsub.subscriberCount() === 0, 'earlier subscriptions to close');
     const before = stack.verification.sockets();
     const client = connect();
     const subs = Array.from({ length: MAX_SUBSCRIPTIONS_PER_CONNECTION }, (_, i) =>

@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import { createClient, type Client, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
 import WebSocket from 'ws';
-import { connectionScope } from '../platform/auth/principal.js';
+import { connectionScope, type Principal } from '../platform/auth/principal.js';
 import { MAX_TOKENS } from './operation-cost.js';
 import type { Logger } from '../platform/logger.js';
 import { PushIterator } from '../platform/events/push-iterator.js';
@@ -41,44 +41,34 @@ interface SchemaState {
 }
 
 /**
- * The upstream graphql-ws clients of one client connection, one per subgraph: that connection's
- * subscriptions share one socket per subgraph (lazy: opened by the first subscription, closed
- * after the last, signed afresh at each opening).
+ * Who a subscription is for, as far as the subgraph can tell: what filters and authorizes its
+ * events (organization, environment, service, permissions, a session's user). Subscribers with the
+ * same one and the same operation get the same events, so they share one upstream subscription.
  */
-export class UpstreamConnections {
-  private readonly clients = new Map<string, Client>();
+function audienceOf(principal: Principal | null | undefined): string {
+  if (!principal) return 'anonymous';
+  const { kind, organizationId, environment, service, permissions, userId } = principal;
+  return JSON.stringify([kind, organizationId, environment, service, [...permissions].sort(), userId ?? null]);
+}
 
-  constructor(
-    private readonly connectionParams: (serviceName: string) => Record<string, string>,
-    private readonly onDispose: (self: UpstreamConnections) => void,
-  ) {}
+/** An upstream graphql-ws client of one subgraph for one audience, shared by that audience's subscriptions. */
+interface UpstreamClient {
+  client: Client;
+  subscriptions: number;
+}
 
-  client(serviceName: string, httpUrl: string): Client {
-    let client = this.clients.get(serviceName);
-    if (!client) {
-      client = createClient({
-        url: httpUrl.replace(/^http/, 'ws'),
-        webSocketImpl: WebSocket,
-        connectionParams: () => this.connectionParams(serviceName),
-        retryAttempts: 0,
-      });
-      this.clients.set(serviceName, client);
-    }
-    return client;
-  }
-
-  dispose(): void {
-    for (const client of this.clients.values()) void client.dispose();
-    this.clients.clear();
-    this.onDispose(this);
-  }
+/** The subscribers of one operation for one audience: one upstream subscription, each event resolved once. */
+interface SharedSubscription {
+  subscribers: Set<PushIterator<ExecutionResult>>;
+  stop(): void;
 }
 
 /** One client operation, validated and planned; graphql-ws passes it back as the contextValue. */
 interface PreparedOperation {
   context: GatewayContext;
-  upstreams: UpstreamConnections;
   state: SchemaState;
+  /** The operation's text, as sent (with the variables and the audience: what subscribers share on) */
+  text: string;
   plan: QueryPlan;
   document: DocumentNode;
   operationName?: string;
@@ -106,12 +96,17 @@ const badInput = (message: string, error?: GraphQLError) =>
  * SubscriptionNode { primary, rest }: the primary subgraph is subscribed to over graphql-ws with
  * `primary.operation`, and every event it sends is completed by executing Sequence[primary, rest]
  * with the primary fetch answered by that event, so the other subgraphs' fields are fetched,
- * merged and shaped exactly as for a query. Queries and mutations sent over the socket run their
- * plan directly.
+ * merged and shaped exactly as for a query. Subscribers of the same operation (text, variables)
+ * for the same audience (`audienceOf`) share one upstream subscription and each event is resolved
+ * once for all of them: a thousand screens following one record cost the subgraph one
+ * subscription. Queries and mutations sent over the socket run their plan directly.
  */
 export class SubscriptionRouter {
   private state?: SchemaState;
-  private readonly connections = new Set<UpstreamConnections>();
+  /** By subgraph and audience. */
+  private readonly upstreams = new Map<string, UpstreamClient>();
+  /** By audience, subgraph, operation and variables. */
+  private readonly shared = new Map<string, SharedSubscription>();
 
   constructor(private readonly opts: SubscriptionRouterOptions) {
     opts.gateway.onSchemaLoadOrUpdate(({ apiSchema, coreSupergraphSdl }) => this.load(apiSchema, coreSupergraphSdl));
@@ -141,37 +136,29 @@ export class SubscriptionRouter {
     };
   }
 
-  /** The upstream sockets of a new client connection (dispose them when it closes). */
-  openConnection(context: GatewayContext): UpstreamConnections {
-    const connections = new UpstreamConnections(
-      (serviceName) => forwardedHeaders(context, this.opts.internalSecret, connectionScope(serviceName, context.requestId)),
-      (self) => this.connections.delete(self),
-    );
-    this.connections.add(connections);
-    return connections;
+  /** Subscribers served by another's upstream subscription (the subgraph counts one for all of them). */
+  get sharingSubscribers(): number {
+    let n = 0;
+    for (const shared of this.shared.values()) n += shared.subscribers.size - 1;
+    return n;
   }
 
   /**
    * graphql-ws onSubscribe: parse, validate, coerce variables and plan; errors go back to the client.
    * Nothing may throw from here: graphql-ws would close the whole socket (4500) for it.
    */
-  prepare(payload: SubscribePayload, context: GatewayContext, upstreams: UpstreamConnections): ExecutionArgs | GraphQLError[] {
+  prepare(payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
     const state = this.state;
     if (!state) return [new GraphQLError('The gateway is starting', { extensions: { code: 'UNAVAILABLE' } })];
     try {
-      return this.prepareWith(state, payload, context, upstreams);
+      return this.prepareWith(state, payload, context);
     } catch (error) {
       // Planning failed on a valid operation: ours to fix, so INTERNAL (logged by the formatter).
       return [new GraphQLError('The operation could not be planned', { originalError: error as Error })];
     }
   }
 
-  private prepareWith(
-    state: SchemaState,
-    payload: SubscribePayload,
-    context: GatewayContext,
-    upstreams: UpstreamConnections,
-  ): ExecutionArgs | GraphQLError[] {
+  private prepareWith(state: SchemaState, payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
     let document: DocumentNode;
     let invalid: readonly GraphQLError[];
     try {
@@ -198,8 +185,8 @@ export class SubscriptionRouter {
 
     const prepared: PreparedOperation = {
       context,
-      upstreams,
       state,
+      text: payload.query,
       plan: this.plan(state, document, payload.query, operationName),
       document,
       operationName,
@@ -225,34 +212,102 @@ export class SubscriptionRouter {
     const source = this.opts.dataSources.get(primary.serviceName);
     if (!source) return { errors: [new GraphQLError(`No data source for subgraph ${primary.serviceName}`)] };
 
-    const client = op.upstreams.client(primary.serviceName, source.url);
-    let unsubscribe = () => {};
-    const close = () => unsubscribe();
-    const events = new PushIterator<ExecutionResult>(close);
     const variables = Object.fromEntries(
       (primary.variableUsages ?? []).filter((name) => name in op.variables).map((name) => [name, op.variables[name]]),
     );
-    unsubscribe = client.subscribe<Record<string, unknown>>(
-      { query: primary.operation, operationName: primary.operationName, variables },
-      {
-        next: (event) => events.push(this.resolveEvent(event, node, op)),
-        error: (error) => {
-          events.push({ errors: this.upstreamErrors(error, primary.serviceName) });
-          events.end();
-          close();
-        },
-        complete: () => {
-          events.end();
-          close();
-        },
-      },
-    );
+    const audience = audienceOf(op.context.principal);
+    const key = JSON.stringify([audience, primary.serviceName, op.operationName ?? null, op.text, op.variables]);
+    const shared = this.shared.get(key) ?? this.share(key, audience, node, op, source.url, variables);
+    const events: PushIterator<ExecutionResult> = new PushIterator(() => {
+      shared.subscribers.delete(events);
+      if (shared.subscribers.size === 0) shared.stop();
+    });
+    shared.subscribers.add(events);
     return events;
   }
 
-  /** Closes every upstream socket (gateway shutdown). */
+  /** Opens the upstream subscription a new operation's subscribers will share (`op` resolves every event for all). */
+  private share(
+    key: string,
+    audience: string,
+    node: SubscriptionNode,
+    op: PreparedOperation,
+    url: string,
+    variables: Record<string, unknown>,
+  ): SharedSubscription {
+    const { primary } = node;
+    const upstream = this.upstream(primary.serviceName, audience, url, op.context);
+    const subscribers = new Set<PushIterator<ExecutionResult>>();
+    let unsubscribe = () => {};
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      if (this.shared.get(key) === shared) this.shared.delete(key);
+      unsubscribe();
+      this.release(primary.serviceName, audience);
+    };
+    /** The upstream ended: every subscriber gets `last` (if any) and ends. */
+    const end = (last?: ExecutionResult) => {
+      stop();
+      for (const events of subscribers) {
+        if (last) events.push(last);
+        events.end();
+      }
+      subscribers.clear();
+    };
+    const shared: SharedSubscription = { subscribers, stop };
+    this.shared.set(key, shared);
+    upstream.subscriptions += 1;
+    unsubscribe = upstream.client.subscribe<Record<string, unknown>>(
+      { query: primary.operation, operationName: primary.operationName, variables },
+      {
+        next: (event) => {
+          const result = this.resolveEvent(event, node, op);
+          for (const events of subscribers) events.push(result);
+        },
+        error: (error) => end({ errors: this.upstreamErrors(error, primary.serviceName) }),
+        complete: () => end(),
+      },
+    );
+    return shared;
+  }
+
+  /**
+   * The graphql-ws client of one subgraph for one audience (lazy: its socket opens with the first
+   * subscription and closes after the last, signed afresh at each opening).
+   */
+  private upstream(serviceName: string, audience: string, url: string, context: GatewayContext): UpstreamClient {
+    const key = `${serviceName}\n${audience}`;
+    let upstream = this.upstreams.get(key);
+    if (!upstream) {
+      upstream = {
+        client: createClient({
+          url: url.replace(/^http/, 'ws'),
+          webSocketImpl: WebSocket,
+          connectionParams: () => forwardedHeaders(context, this.opts.internalSecret, connectionScope(serviceName, context.requestId)),
+          retryAttempts: 0,
+        }),
+        subscriptions: 0,
+      };
+      this.upstreams.set(key, upstream);
+    }
+    return upstream;
+  }
+
+  private release(serviceName: string, audience: string): void {
+    const key = `${serviceName}\n${audience}`;
+    const upstream = this.upstreams.get(key);
+    if (!upstream || --upstream.subscriptions > 0) return;
+    this.upstreams.delete(key);
+    void upstream.client.dispose();
+  }
+
+  /** Ends every subscription and closes every upstream socket (gateway shutdown). */
   close(): void {
-    for (const connections of [...this.connections]) connections.dispose();
+    for (const shared of [...this.shared.values()]) shared.stop();
+    for (const upstream of this.upstreams.values()) void upstream.client.dispose();
+    this.upstreams.clear();
   }
 
   private plan(state: SchemaState, document: DocumentNode, text: string, operationName?: string): QueryPlan {

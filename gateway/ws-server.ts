@@ -11,7 +11,7 @@ import { asAppError, connectionHeaders, WS_CLOSE_CODES, WS_INTERNAL_ERROR, type 
 import type { ErrorFormatter } from './format-error.js';
 import { rateLimitUnits } from './operation-cost.js';
 import type { GatewayContext } from './subgraph-data-source.js';
-import type { SubscriptionRouter, UpstreamConnections } from './subscriptions.js';
+import type { SubscriptionRouter } from './subscriptions.js';
 
 /**
  * Largest graphql-ws message, checked by `ws` before anything is parsed (authentication included).
@@ -43,7 +43,6 @@ interface Session {
   requestId: string;
   headers: IncomingHttpHeaders;
   ip?: string;
-  upstreams: UpstreamConnections;
   /** Ids of its live subscriptions. */
   subscriptions: Set<string>;
   /** A session token's connection closes when the token expires. */
@@ -107,7 +106,7 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
   const onSubscribe = async (ctx: WsContext, id: string, payload: Parameters<SubscriptionRouter['prepare']>[0]) => {
     const session = sessions.get(ctx)!;
     const context: GatewayContext = { principal: session.principal, requestId: session.requestId, clientIp: session.ip };
-    const prepared = opts.router.prepare(payload, context, session.upstreams);
+    const prepared = opts.router.prepare(payload, context);
     if (Array.isArray(prepared)) return prepared;
     const operation = getOperationAST(prepared.document, prepared.operationName)!;
     const refused = await authorize(ctx, session, id, rateLimitUnits(prepared.document, operation));
@@ -138,13 +137,12 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
         }
         const given = ctx.connectionParams?.[REQUEST_ID_HEADER] ?? request.headers[REQUEST_ID_HEADER];
         const requestId = typeof given === 'string' ? given : randomUUID();
-        const upstreams = opts.router.openConnection({ principal, requestId, clientIp: ip });
         const expiry =
           principal.expiresAt === undefined
             ? undefined
             : setTimeout(() => socket.close(WS_CLOSE_CODES.UNAUTHENTICATED!, 'Session token expired'), principal.expiresAt - Date.now());
         expiry?.unref();
-        sessions.set(ctx as WsContext, { principal, requestId, headers, ip, upstreams, subscriptions: new Set(), expiry });
+        sessions.set(ctx as WsContext, { principal, requestId, headers, ip, subscriptions: new Set(), expiry });
         return true;
       },
       onSubscribe,
@@ -158,7 +156,6 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
         sessions.delete(ctx);
         clearTimeout(session.expiry);
         for (const id of [...session.subscriptions]) release(session, id);
-        session.upstreams.dispose();
       },
       execute: (args: ExecutionArgs) => opts.router.execute(args),
       subscribe: (args: ExecutionArgs) => opts.router.subscribe(args),

@@ -141,7 +141,9 @@ export class TestPubSub {
     for (const subscriber of this.topics.get(topic) ?? []) subscriber.push(payload);
   }
 
-  subscriberCount(topic: string): number {
+  /** Subscribers of one topic, or of all. */
+  subscriberCount(topic?: string): number {
+    if (topic === undefined) return [...this.topics.values()].reduce((n, subscribers) => n + subscribers.size, 0);
     return this.topics.get(topic)?.size ?? 0;
   }
 }

@@ -22,9 +22,9 @@ export const PRINCIPAL: Principal = {
 /**
  * Keys the fake edge authentication knows: `good` passes, `limited` is rate limited, `banned`
  * forbidden, `metered` passes while `METER.remaining` covers the units asked (then 429), and a key
- * in `REVOKED` is refused as unknown.
+ * in `REVOKED` is refused as unknown; `elsewhere` passes as a client of another organization.
  */
-export const API_KEYS = { good: 'good', limited: 'limited', banned: 'banned', metered: 'metered' };
+export const API_KEYS = { good: 'good', limited: 'limited', banned: 'banned', metered: 'metered', elsewhere: 'elsewhere' };
 export const RETRY_AFTER_SECONDS = 42;
 export const METER = { remaining: Number.POSITIVE_INFINITY };
 export const REVOKED = new Set<string>();
@@ -40,6 +40,7 @@ export const authenticate: GatewayOptions['authenticate'] = async ({ headers, un
   }
   if (key === API_KEYS.good)
     return { principal: PRINCIPAL, headers: { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '60' } };
+  if (key === API_KEYS.elsewhere) return { principal: { ...PRINCIPAL, organizationId: 'org-2', clientId: 'client-2' } };
   if (key === API_KEYS.limited) throw rateLimited(RETRY_AFTER_SECONDS);
   if (key === API_KEYS.banned) throw forbidden('This API client is disabled');
   throw unauthenticated();
