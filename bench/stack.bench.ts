@@ -57,7 +57,7 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** `npm start` of a built checkout on its own embedded PostgreSQL and free ports, ready (REST `/ready`). */
+/** `npm start` of a built checkout on its own embedded PostgreSQL and free ports, ready (every service's `/ready`). */
 export async function startPlatform(layout: Layout): Promise<Running> {
   const dir = mkdtempSync(path.join(tmpdir(), 'stack-bench-'));
   chmodSync(dir, 0o755); // the embedded PostgreSQL runs as its own user when we are root
@@ -99,11 +99,16 @@ export async function startPlatform(layout: Layout): Promise<Running> {
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${layout.name}: npm start exited with ${child.exitCode}`);
-    const ready = await fetch(`${urls.rest}/ready`).then(
-      (r) => r.ok,
-      () => false,
+    // every service: in the threaded layout the gateway can answer before a subgraph's thread has started
+    const ready = await Promise.all(
+      Object.values(urls).map((url) =>
+        fetch(new URL('/ready', url)).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
     );
-    if (ready) break;
+    if (ready.every(Boolean)) break;
     if (Date.now() > deadline) throw new Error(`${layout.name}: not ready after 3 minutes`);
     await new Promise((r) => setTimeout(r, 250));
   }
