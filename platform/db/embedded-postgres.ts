@@ -46,7 +46,18 @@ export function reachableDataDir(wanted: string): string {
   return path.join(tmpdir(), 'afri-platform-pg', slug);
 }
 
+/**
+ * A port nobody listens on, for tests and benchmarks. Taken at random below Linux's ephemeral range
+ * (32768–60999), so that no outgoing connection (a database client, an HTTP request) is given it
+ * between now and when the server that asked binds it; never the same one twice in a process.
+ */
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (HANDED_OUT.has(port)) continue;
+    HANDED_OUT.add(port);
+    if (await portAvailable(port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -58,6 +69,7 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+const HANDED_OUT = new Set<number>();
 
 /** A port another program listens on: startup names it in one line instead of crashing. */
 export class PortInUseError extends Error {
