@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -273,6 +274,8 @@ export async function run(): Promise<void> {
     }
     const env = {
       NODE_ENV: 'production',
+      // production requires one; every service of the run shares it
+      ENCRYPTION_MASTER_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: process.env.RISK_BENCH_LOG ?? 'warn',
       ORGANIZATION_RATE_LIMIT: '100000000',
       GRAPH_QUERY_TIMEOUT_MS: '30000',
