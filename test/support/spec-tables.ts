@@ -107,7 +107,8 @@ const REGISTRY_DATA = [
   'registryData.registeredAddress',
   'registryData.capital',
 ] as const;
-const MOBILE_MONEY = [
+/** The mobile money record as the spec shows it, in its order. */
+export const MOBILE_MONEY = [
   'id',
   'userId',
   'phoneNumber',
