@@ -7,6 +7,8 @@ import pg from 'pg';
 import { loadConfig } from '../platform/config.js';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../platform/db/embedded-postgres.js';
 import { startStack } from '../cli/stack.js';
+import { cpuAccount } from './support/cpu.js';
+import { REPO, startPlatform, type Running } from './stack.bench.js';
 import { importSnapshot, parseList, ScreeningEngine, type ListEntry } from '../screening/index.js';
 import { createLogger } from '../platform/logger.js';
 import { EvaluationEngine } from '../subgraphs/risk/src/evaluation/evaluation.engine.js';
@@ -15,19 +17,23 @@ import { RulesStore } from '../subgraphs/risk/src/rules/rule.store.js';
 import { SanctionsLayer } from '../subgraphs/risk/src/sanctions/sanctions.layer.js';
 
 /**
- * Risk figures (issue 5), through the whole stack (REST adapter → gateway → risk subgraph), each
- * service in its own process as deployed (`start-service.js`; RISK_BENCH_IN_PROCESS=1 runs them
- * all inside the bench process instead); embedded PostgreSQL unless DATABASE_URL is set:
+ * Risk figures (issues 5 and 14), through the whole stack (REST adapter → gateway → risk subgraph);
+ * RISK_BENCH_LAYOUT: `processes` (default: each service in its own process, `start-service.js`),
+ * `single` or `threads` (`npm start` in a process of its own with that STACK_LAYOUT, the REST
+ * adapter in the gateway's process); RISK_BENCH_IN_PROCESS=1 runs everything inside the bench
+ * process instead; embedded PostgreSQL unless DATABASE_URL is set:
  * - POST /v1/evaluate p50/p99 at a fixed rate (open loop: latency counted from each request's
  *   scheduled time) with all layers on — the default rules, the graph detectors over a graph of
  *   1M transfers bulk-loaded with generate_series, and sanctions screening of both names against
- *   the real OFAC SDN + UN lists when ../shared/data/lists has them (else a generated list);
+ *   the real OFAC SDN + UN lists when ../shared/data/lists has them (else a generated list) — and
+ *   where the CPU went: milliseconds per evaluation of each service process, of PostgreSQL and of
+ *   the load generator (Linux /proc), and the rate the machine's cores could serve at that cost;
  * - rule update → first evaluation that sees it, on the same and on a second instance;
  * - graph query latency, 2-hop and 4-hop.
- * Bounded: each of RISK_BENCH_RATES (default 50,200 per second) for RISK_BENCH_SECONDS (default
- * 30 s), at most 256 requests outstanding; the bulk load takes ~1 min on 2 cores.
+ * Bounded: RISK_BENCH_WARMUP (5) seconds at the first rate, not reported, then each of
+ * RISK_BENCH_RATES (default 50,200 per second) for RISK_BENCH_SECONDS (default 30 s), at most 256
+ * requests outstanding; the bulk load takes ~30 s on 2 cores.
  */
-
 const ADMIN_SECRET = 'bench-admin-secret-0123456789';
 const INTERNAL_SECRET = 'bench-internal-secret-0123456789';
 const TRANSFERS = Number(process.env.RISK_BENCH_TRANSFERS ?? 1_000_000);
@@ -36,6 +42,7 @@ const ACCOUNTS = Math.max(1_000, Math.round(TRANSFERS / 10));
 const RATES = (process.env.RISK_BENCH_RATES ?? '50,200').split(',').map(Number);
 const MAX_INFLIGHT = 256;
 const SECONDS = Number(process.env.RISK_BENCH_SECONDS ?? 30);
+const WARMUP = Number(process.env.RISK_BENCH_WARMUP ?? 5);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -162,6 +169,8 @@ interface Instance {
 interface Deployment {
   /** Instance A (REST adapter, gateway, risk and verification subgraphs) and instance B (another risk subgraph, gateway, REST adapter). */
   a: Instance;
+  /** The pid of each of instance A's processes by name (none when everything runs in the bench process). */
+  pids: Record<string, number>;
   startB(): Promise<Instance>;
   stop(): Promise<void>;
   shape: string;
@@ -182,6 +191,7 @@ async function waitReady(url: string, what: string, child?: ChildProcess): Promi
 /** Every service its own process (the production shape): logs in <dataDir>/<name>.log. */
 async function processes(databaseUrl: string, env: Record<string, string>, dataDir: string): Promise<Deployment> {
   const children: ChildProcess[] = [];
+  const pids: Record<string, number> = {};
   const entry = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'cli', 'start-service.js');
   const start = async (service: string, name: string, extra: Record<string, string>) => {
     const port = await freePort();
@@ -201,6 +211,7 @@ async function processes(databaseUrl: string, env: Record<string, string>, dataD
       stdio: ['ignore', log, log],
     });
     children.push(child);
+    pids[name] = child.pid!;
     const base = `http://127.0.0.1:${port}`;
     await waitReady(`${base}/ready`, name, child);
     return base;
@@ -221,6 +232,7 @@ async function processes(databaseUrl: string, env: Record<string, string>, dataD
   const a = await instance('a');
   return {
     a,
+    pids: { ...pids },
     startB: () => instance('b'),
     stop: async () => {
       process.removeListener('exit', killAll);
@@ -233,6 +245,26 @@ async function processes(databaseUrl: string, env: Record<string, string>, dataD
       }
     },
     shape: 'one process per service (verification, risk, gateway, REST adapter; a second risk + gateway + REST for instance B)',
+  };
+}
+
+/** `npm start` in a process of its own (STACK_LAYOUT `layout`), a second one for instance B, on the bench's database. */
+async function platform(layout: 'single' | 'threads', databaseUrl: string, env: Record<string, string>): Promise<Deployment> {
+  const started: Running[] = [];
+  const start = async () => {
+    const r = await startPlatform({ name: layout, root: REPO, env: { ...env, STACK_LAYOUT: layout }, operations: false }, databaseUrl);
+    started.push(r);
+    return { rest: r.urls.rest, gateway: r.urls.gateway };
+  };
+  const a = await start();
+  return {
+    a,
+    pids: { [`npm start (${layout})`]: started[0].pid },
+    startB: start,
+    stop: async () => {
+      for (const r of started.reverse()) await r.stop();
+    },
+    shape: `npm start (STACK_LAYOUT=${layout}; the REST adapter in the gateway's process), a second one for instance B`,
   };
 }
 
@@ -250,6 +282,7 @@ async function inProcess(databaseUrl: string, env: Record<string, string>): Prom
   const stacks = [await startStack({ config, databaseUrl, adminSecret: ADMIN_SECRET, internalSecret: INTERNAL_SECRET })];
   return {
     a: { rest: stacks[0].urls.rest!, gateway: stacks[0].urls.gateway! },
+    pids: {},
     startB: async () => {
       const b = await startStack({ config, databaseUrl, adminSecret: ADMIN_SECRET, internalSecret: INTERNAL_SECRET });
       stacks.push(b);
@@ -280,7 +313,11 @@ export async function run(): Promise<void> {
       ORGANIZATION_RATE_LIMIT: '100000000',
       GRAPH_QUERY_TIMEOUT_MS: '30000',
     };
-    deployment = process.env.RISK_BENCH_IN_PROCESS === '1' ? await inProcess(databaseUrl, env) : await processes(databaseUrl, env, dataDir);
+    const layout = process.env.RISK_BENCH_LAYOUT ?? 'processes';
+    if (process.env.RISK_BENCH_IN_PROCESS === '1') deployment = await inProcess(databaseUrl, env);
+    else if (layout === 'single' || layout === 'threads')
+      deployment = await platform(layout, databaseUrl, { ...env, ADMIN_SECRET, INTERNAL_SECRET });
+    else deployment = await processes(databaseUrl, env, dataDir);
     const a = deployment.a;
     const rest = async (instance: Instance, method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
       const res = await fetch(instance.rest + route, {
@@ -389,8 +426,13 @@ export async function run(): Promise<void> {
 
     // ---- fixed-rate evaluate (open loop, at most MAX_INFLIGHT outstanding) --------------------
     let p50 = NaN;
-    for (const rate of RATES) {
-      const total = Math.round(rate * SECONDS);
+    // a warm-up phase at the first rate first (JIT, plans, connections, the lists indexed in every service), not reported
+    const phases = [
+      ...(WARMUP > 0 ? [{ rate: RATES[0], seconds: WARMUP, warmUp: true }] : []),
+      ...RATES.map((rate) => ({ rate, seconds: SECONDS, warmUp: false })),
+    ];
+    for (const { rate, seconds, warmUp } of phases) {
+      const total = Math.round(rate * seconds);
       const latencies: number[] = [];
       const serverMs: number[] = [];
       const statuses = new Map<string, number>();
@@ -399,6 +441,7 @@ export async function run(): Promise<void> {
       let patterns = 0;
       let hits = 0;
       let late = 0;
+      const cpu = cpuAccount(deployment.pids);
       const started = performance.now();
       const inflight = new Set<Promise<void>>();
       for (let i = 0; i < total; i++) {
@@ -430,6 +473,8 @@ export async function run(): Promise<void> {
       }
       await Promise.all(inflight);
       const elapsed = (performance.now() - started) / 1000;
+      const cpuLine = cpu.end(latencies.length);
+      if (warmUp) continue;
       const r50 = pct(latencies, 50);
       const r99 = pct(latencies, 99);
       if (Number.isNaN(p50)) p50 = r50;
@@ -443,6 +488,7 @@ export async function run(): Promise<void> {
       console.log(
         `  statuses ${[...statuses].map(([st, n]) => `${st}×${n}`).join(', ')}${late ? `; ${late} started late (${MAX_INFLIGHT} outstanding)` : ''}; actions ${[...actions].map(([ac, n]) => `${ac} ${n}`).join(', ')}; ${patterns} graph patterns, ${hits} sanctions hits; nodes traversed p50 ${pct(nodes, 50)}, p99 ${pct(nodes, 99)}`,
       );
+      console.log(`  ${cpuLine}`);
       console.log(
         `  ratios: p99/p50 ${(r99 / r50).toFixed(2)}; engine share of p50 ${(pct(serverMs, 50) / r50).toFixed(2)}; achieved/offered ${(latencies.length / elapsed / rate).toFixed(2)}`,
       );

@@ -57,8 +57,11 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** `npm start` of a built checkout on its own embedded PostgreSQL and free ports, ready (every service's `/ready`). */
-export async function startPlatform(layout: Layout): Promise<Running> {
+/**
+ * `npm start` of a built checkout on free ports, ready (every service's `/ready`): on its own
+ * embedded PostgreSQL, or on `databaseUrl`.
+ */
+export async function startPlatform(layout: Layout, databaseUrl?: string): Promise<Running> {
   const dir = mkdtempSync(path.join(tmpdir(), 'stack-bench-'));
   chmodSync(dir, 0o755); // the embedded PostgreSQL runs as its own user when we are root
   const ports = {
@@ -83,7 +86,8 @@ export async function startPlatform(layout: Layout): Promise<Running> {
     LOG_LEVEL: 'warn',
     ...layout.env,
   };
-  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
   const child: ChildProcess = spawn(process.execPath, [path.join(layout.root, 'dist', 'cli', 'start-all.js')], {
     cwd: layout.root,
     env,

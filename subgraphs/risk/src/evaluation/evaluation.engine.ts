@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type pg from 'pg';
+import pg from 'pg';
 import { conflict } from '../../../../platform/errors.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
@@ -8,9 +8,8 @@ import { inTransaction, isUniqueViolation } from '../../../../platform/db/transa
 import type { RulesStore } from '../rules/rule.store.js';
 import { runRules, type RuleCache, type RulesOutcome } from '../rules/rule.cache.js';
 import { activation, type RuleFacts } from '../rules/rule.environment.js';
-import { readNeighbourhood, type NeighbourhoodFacts } from '../graph/graph.facts.js';
+import { readNeighbourhoodAndRecord, type NeighbourhoodFacts } from '../graph/graph.facts.js';
 import { detectPatterns, type DetectorThresholds, DEFAULT_THRESHOLDS, type GraphPattern } from '../graph/graph.patterns.js';
-import { recordTransfer } from '../graph/graph.store.js';
 import type { Party, SanctionsLayer, SanctionsOutcome } from '../sanctions/sanctions.layer.js';
 import { validateTransaction, type Transaction, type TransactionInput } from './evaluation.validation.js';
 import {
@@ -24,6 +23,8 @@ import {
 } from './evaluation.scoring.js';
 import type { Evaluation } from './evaluation.entity.js';
 import { recordEvaluation } from './evaluation.events.js';
+
+const { escapeLiteral } = pg;
 
 /** An evaluation as the engine produces it (the entity's fields). */
 export type EvaluationRecord = Omit<Evaluation, never>;
@@ -50,16 +51,16 @@ export const duplicateTransaction = (id: string) =>
   conflict(`transaction_id ${id} was already evaluated; it must be unique per organization`);
 
 /**
- * POST /v1/evaluate. Live: one transaction per evaluation —
- *   1. a transaction-scoped advisory lock on the sender (its counters are exact under
- *      concurrency), the rule-set revision and the duplicate check, in one statement;
+ * POST /v1/evaluate. Live: one transaction per evaluation, four round trips —
+ *   1. begin, with a transaction-scoped advisory lock on the sender (its counters are exact under
+ *      concurrency) and the rule-set revision;
  *   2. the rules at that revision (cached, compiled once; reloaded when the revision moved);
- *   3. the neighbourhood facts (counters, distinct counterparties, cycles) in one statement;
+ *   3. the neighbourhood facts (counters, distinct counterparties, cycles) read, and the SENT edge,
+ *      nodes, USED/FROM_IP edges and counters written, in one statement;
  *   4. rules, graph detectors and sanctions screening in memory → score and action;
- *   5. the SENT edge, nodes, USED/FROM_IP edges and counters in one statement, then the
- *      evaluation and its outbox event in another; commit. Nothing is half-written.
- * The unique index on (organization, environment, transaction_id) decides concurrent
- * duplicates: the loser waits for the winner's commit, then gets 409.
+ *   5. the evaluation and its outbox event in one statement; commit. Nothing is half-written.
+ * The unique indexes on the transaction id decide duplicates, concurrent or not (no look-up
+ * first: it is the write that fails): the loser waits for the winner's commit, then gets 409.
  * Sandbox (test keys): a deterministic mock score, marked `mock`, reading and writing no graph,
  * counter or rule data.
  */
@@ -78,44 +79,50 @@ export class EvaluationEngine {
     try {
       if (tenant.environment === 'test') return await this.mock(tenant, txn, started);
       await this.opts.store.ensureSeeded(tenant);
-      return await inTransaction(this.opts.pool, (client) => this.live(client, tenant, txn, started));
+      return await inTransaction(this.opts.pool, (client, opened) => this.live(client, tenant, txn, started, opened), {
+        begin: this.head(tenant, txn),
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateTransaction(txn.transactionId);
       throw err;
     }
   }
 
-  private async live(client: pg.PoolClient, tenant: Tenant, txn: Transaction, started: number): Promise<EvaluationRecord> {
-    const { rows } = await client.query<{ now: Date; revision: string | null; duplicate: boolean }>({
-      name: 'risk_evaluation_head',
-      text: `select pg_advisory_xact_lock(hashtextextended($3, 0)) is null as locked,
-              now() as now,
-              (select revision::text from risk.rule_sets where organization_id = $1 and environment = $2) as revision,
-              exists (select 1 from risk.evaluations where organization_id = $1 and environment = $2 and transaction_id = $4) as duplicate`,
-      values: [
-        tenant.organizationId,
-        tenant.environment,
-        `${tenant.organizationId}/${tenant.environment}/${txn.sender}`,
-        txn.transactionId,
-      ],
-    });
-    const head = rows[0];
-    if (head.duplicate) throw duplicateTransaction(txn.transactionId);
+  /**
+   * Opens the evaluation's transaction and reads its head in the same round trip: the sender's
+   * lock (its counters are exact under concurrency), the transaction's time and the rule-set
+   * revision. A simple query (values as literals): the lock must come before the statement that
+   * reads the counters, whose snapshot would otherwise predate it.
+   */
+  private head(tenant: Tenant, txn: Transaction): string {
+    const org = escapeLiteral(tenant.organizationId);
+    const env = escapeLiteral(tenant.environment);
+    const lock = escapeLiteral(`${tenant.organizationId}/${tenant.environment}/${txn.sender}`);
+    return `begin; select pg_advisory_xact_lock(hashtextextended(${lock}, 0)) is null as locked, now() as now,
+      (select revision::text from risk.rule_sets where organization_id = ${org} and environment = ${env}) as revision`;
+  }
+
+  private async live(client: pg.PoolClient, tenant: Tenant, txn: Transaction, started: number, opened: unknown): Promise<EvaluationRecord> {
+    const head = (opened as pg.QueryResult<{ now: Date; revision: string | null }>[])[1].rows[0];
     const now = head.now;
 
     const snapshot = await this.opts.rules.rulesAt(client, tenant, head.revision ?? '0');
-    const n = await readNeighbourhood(client, {
-      tenant,
-      sender: txn.sender,
-      receiver: txn.receiver,
-      currency: txn.currency,
-      deviceId: txn.deviceId,
-      ip: txn.ip,
-      now,
-      cycleWindowHours: this.opts.cycleWindowHours,
-      degreeCap: this.opts.degreeCap,
-      scanCap: this.scanCap,
-    });
+    const n = await readNeighbourhoodAndRecord(
+      client,
+      {
+        tenant,
+        sender: txn.sender,
+        receiver: txn.receiver,
+        currency: txn.currency,
+        deviceId: txn.deviceId,
+        ip: txn.ip,
+        now,
+        cycleWindowHours: this.opts.cycleWindowHours,
+        degreeCap: this.opts.degreeCap,
+        scanCap: this.scanCap,
+      },
+      { transactionId: txn.transactionId, amount: txn.amount, channel: txn.channel },
+    );
     const detected = detectPatterns(
       {
         sender: txn.sender,
@@ -146,17 +153,6 @@ export class EvaluationEngine {
       revision: snapshot.revision,
       now,
       started,
-    });
-    await recordTransfer(client, tenant, {
-      transactionId: txn.transactionId,
-      sender: txn.sender,
-      receiver: txn.receiver,
-      amount: txn.amount,
-      currency: txn.currency,
-      channel: txn.channel,
-      deviceId: txn.deviceId,
-      ip: txn.ip,
-      at: now,
     });
     await recordEvaluation(client, record);
     return record;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
+import { pairKey, RECORD_CTES } from './graph.store.js';
 
 /**
  * Everything the rules and the graph detectors need about a transaction's neighbourhood, read in
@@ -64,12 +65,10 @@ export interface NeighbourhoodFacts {
   profiles: Profile[];
 }
 
-export const pairKey = (sender: string, receiver: string) => `${sender}\u001f${receiver}`;
-
 const ZERO: Counter = { count1h: 0, sum1h: 0, count24h: 0, sum24h: 0 };
 
-export const FACTS_SQL = /* SQL */ `
-with
+/** The neighbourhood's CTEs (params: $1–$12). */
+const FACTS_CTES = /* SQL */ `
 params as (
   select $1::uuid as org, $2::text as env, $3::text as snd, $4::text as rcv, $5::text as cur,
          $6::text as dev, $7::text as ip, $8::timestamptz as now, $9::timestamptz as since,
@@ -170,7 +169,9 @@ cycle as (
       where f2.node <> p.snd and b2.via <> f2.via and b2.via <> f2.node and b2.via <> p.rcv
   ) c
   order by c.len limit 1
-)
+)`;
+
+const FACTS_SELECT = /* SQL */ `
 select
   (select coalesce(json_agg(json_build_object('k', k, 'c1', c1, 's1', s1, 'c24', c24, 's24', s24)), '[]') from vel) as velocity,
   exists (select 1 from params p join risk.accounts a on a.organization_id = p.org and a.environment = p.env and a.id = p.snd) as sender_known,
@@ -188,6 +189,19 @@ select
      from params p join risk.account_profiles a on a.organization_id = p.org and a.environment = p.env
      and a.account_id in (p.snd, p.rcv)) as profiles
 `;
+
+export const FACTS_SQL = `with ${FACTS_CTES} ${FACTS_SELECT}`;
+
+/**
+ * The neighbourhood read and the transfer written in ONE statement: every part of a statement
+ * reads the same snapshot, taken before its own writes, so the facts are those before this
+ * transfer, as with two statements, in one round trip ($13 transaction id, $14 amount, $15 channel).
+ */
+const FACTS_AND_RECORD_SQL = /* SQL */ `
+with ${FACTS_CTES},
+p as (select org, env, $13::text as tid, snd, rcv, $14::float8 as amount, cur, $15::text as channel, dev, ip, now as at, pair from params),
+${RECORD_CTES}
+${FACTS_SELECT}`;
 
 interface FactsRow {
   velocity: Array<{ k: string; c1: number; s1: number; c24: number; s24: number }>;
@@ -207,28 +221,48 @@ interface FactsRow {
   profiles: Profile[];
 }
 
-export async function readNeighbourhood(db: pg.ClientBase, q: FactsQuery): Promise<NeighbourhoodFacts> {
+function factsValues(q: FactsQuery): unknown[] {
   const since = new Date(q.now.getTime() - q.cycleWindowHours * 3_600_000);
+  return [
+    q.tenant.organizationId,
+    q.tenant.environment,
+    q.sender,
+    q.receiver,
+    q.currency,
+    q.deviceId,
+    q.ip,
+    q.now,
+    since,
+    q.degreeCap,
+    pairKey(q.sender, q.receiver),
+    q.scanCap,
+  ];
+}
+
+export async function readNeighbourhood(db: pg.ClientBase, q: FactsQuery): Promise<NeighbourhoodFacts> {
   // a named statement: parsed and planned once per connection (planning is as long as running it)
+  const { rows } = await db.query<FactsRow>({ name: 'risk_facts', text: FACTS_SQL, values: factsValues(q) });
+  return neighbourhoodOf(rows[0], q);
+}
+
+/**
+ * The neighbourhood before this transfer, and the transfer written (SENT edge, nodes, USED and
+ * FROM_IP edges, counters; at `q.now`), in one round trip.
+ */
+export async function readNeighbourhoodAndRecord(
+  db: pg.ClientBase,
+  q: FactsQuery,
+  transfer: { transactionId: string; amount: number; channel: string | null },
+): Promise<NeighbourhoodFacts> {
   const { rows } = await db.query<FactsRow>({
-    name: 'risk_facts',
-    text: FACTS_SQL,
-    values: [
-      q.tenant.organizationId,
-      q.tenant.environment,
-      q.sender,
-      q.receiver,
-      q.currency,
-      q.deviceId,
-      q.ip,
-      q.now,
-      since,
-      q.degreeCap,
-      pairKey(q.sender, q.receiver),
-      q.scanCap,
-    ],
+    name: 'risk_facts_and_record',
+    text: FACTS_AND_RECORD_SQL,
+    values: [...factsValues(q), transfer.transactionId, transfer.amount, transfer.channel],
   });
-  const r = rows[0];
+  return neighbourhoodOf(rows[0], q);
+}
+
+function neighbourhoodOf(r: FactsRow, q: FactsQuery): NeighbourhoodFacts {
   const counter = (k: string): Counter => {
     const v = r.velocity.find((x) => x.k === k);
     return v ? { count1h: v.c1, sum1h: v.s1, count24h: v.c24, sum24h: v.s24 } : ZERO;

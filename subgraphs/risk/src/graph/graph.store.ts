@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Sql } from '../../../../platform/db/transaction.js';
-import { pairKey } from './graph.facts.js';
+
+/** The velocity subject of a sender → receiver pair. */
+export const pairKey = (sender: string, receiver: string) => `${sender}\u001f${receiver}`;
 
 export interface TransferEdge {
   transactionId: string;
@@ -21,13 +23,7 @@ export interface TransferEdge {
  * counters of the sender, receiver, device and pair. Existing nodes are left untouched (no row
  * lock on hot accounts); counters are upserts on per-minute buckets.
  */
-const RECORD_SQL = /* SQL */ `
-with
-p as (
-  select $1::uuid as org, $2::text as env, $3::text as tid, $4::text as snd, $5::text as rcv,
-         $6::float8 as amount, $7::text as cur, $8::text as channel, $9::text as dev, $10::text as ip,
-         $11::timestamptz as at, $12::text as pair
-),
+export const RECORD_CTES = /* SQL */ `
 sent as (
   insert into risk.transfers (organization_id, environment, transaction_id, sender, receiver, amount, currency, channel, device_id, ip, at)
   select org, env, tid, snd, rcv, amount, cur, channel, dev, ip, at from p
@@ -66,7 +62,17 @@ counters as (
   where subject is not null
   on conflict (organization_id, environment, kind, subject, minute, currency)
   do update set count = risk.velocity.count + 1, sum = risk.velocity.sum + excluded.sum
-)
+)`;
+
+/** The write CTEs read the transfer from `p`. */
+const RECORD_SQL = /* SQL */ `
+with
+p as (
+  select $1::uuid as org, $2::text as env, $3::text as tid, $4::text as snd, $5::text as rcv,
+         $6::float8 as amount, $7::text as cur, $8::text as channel, $9::text as dev, $10::text as ip,
+         $11::timestamptz as at, $12::text as pair
+),
+${RECORD_CTES}
 select 1`;
 
 export async function recordTransfer(db: pg.ClientBase, tenant: Tenant, e: TransferEdge): Promise<void> {

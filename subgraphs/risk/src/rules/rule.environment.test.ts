@@ -135,6 +135,13 @@ describe('CEL rule environment', () => {
       });
     });
 
+    it('a condition without macros is bounded (runs without the timed vm call); one with a macro is not', () => {
+      expect(compileCondition('txn.amount > 10.0 && txn.metadata.note.matches("^x+$")').bounded).toBe(true);
+      expect(compileCondition('sender.is_new && txn.amount >= 0.5 * reporting_threshold(txn.currency)').bounded).toBe(true);
+      expect(compileCondition('txn.metadata.note.split("").exists(c, c == "y")').bounded).toBe(false);
+      for (const rule of DEFAULT_RULES) expect(compileCondition(rule.condition).bounded).toBe(true);
+    });
+
     it('stops the rules of one evaluation when its time budget is spent, and reports the rule that ran over', () => {
       const note = 'x'.repeat(8_000); // the most metadata a transaction may carry
       const hostile = 'txn.metadata.note.split("").all(a, txn.metadata.note.split("").all(b, a == b))';

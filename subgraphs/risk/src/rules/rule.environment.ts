@@ -177,9 +177,11 @@ class ConditionError extends Error {}
 
 /**
  * Checks what the type checker cannot (literal RE2 patterns, macro nesting) and rewrites every
- * `matches` call to the RE2 function, in place; returns the condition to compile.
+ * `matches` call to the RE2 function, in place; returns the condition to compile and whether it
+ * calls a macro (without one, its work is bounded by its size and the transaction's).
  */
-function guard(ast: ASTNode): string {
+function guard(ast: ASTNode): { source: string; macros: boolean } {
+  let macros = false;
   const visit = (node: unknown, nesting: number): void => {
     if (Array.isArray(node)) return node.forEach((n) => visit(n, nesting));
     if (!node || typeof node !== 'object' || !('op' in node)) return;
@@ -187,6 +189,7 @@ function guard(ast: ASTNode): string {
     if ((n.op === 'rcall' || n.op === 'call') && Array.isArray(n.args)) {
       const [name] = n.args as [string];
       const isMacro = n.op === 'rcall' && MACROS.has(name);
+      macros ||= isMacro;
       if (isMacro && nesting + 1 > MAX_MACRO_NESTING) {
         throw new ConditionError(`macros (${[...MACROS].join(', ')}) may nest at most ${MAX_MACRO_NESTING} deep`);
       }
@@ -196,7 +199,7 @@ function guard(ast: ASTNode): string {
     visit(n.args, nesting);
   };
   visit(ast, 0);
-  return serialize(ast);
+  return { source: serialize(ast), macros };
 }
 
 /** `s.matches(p)` / `matches(s, p)` → `re2_matches(s, p)`, after checking `p` is a literal RE2 pattern. */
@@ -255,7 +258,7 @@ function positionOf(condition: string, range: { start: number; end: number } | u
 }
 
 /** The condition the engine runs: `guard`ed (throws ConditionError or the parser's error). */
-function guarded(condition: string): string {
+function guarded(condition: string): { source: string; macros: boolean } {
   return guard(ENVIRONMENT.parse(condition).ast);
 }
 
@@ -266,7 +269,7 @@ function guarded(condition: string): string {
 export function checkCondition(condition: string): CheckResult {
   let source: string;
   try {
-    source = guarded(condition);
+    source = guarded(condition).source;
   } catch (err) {
     if (err instanceof ConditionError) return { ok: false, message: err.message, position: null };
     source = condition; // a syntax error: let the checker report it with its position
@@ -288,12 +291,16 @@ export function checkCondition(condition: string): CheckResult {
   return { ok: true };
 }
 
-export type CompiledCondition = (facts: RuleActivation) => unknown;
+export type CompiledCondition = ((facts: RuleActivation) => unknown) & {
+  /** No macro: its work is bounded by the condition's size (the parse limits) and the transaction's. */
+  bounded: boolean;
+};
 
 /** Parses once; the result is called per evaluation. Throws the parser's error when invalid. */
 export function compileCondition(condition: string): CompiledCondition {
-  const parsed = ENVIRONMENT.parse(guarded(condition));
-  return (facts) => parsed(facts as never);
+  const { source, macros } = guarded(condition);
+  const parsed = ENVIRONMENT.parse(source);
+  return Object.assign((facts: RuleActivation) => parsed(facts as never), { bounded: !macros });
 }
 
 /** What the detectors and counters computed, in plain numbers (converted for CEL by `activation`). */
