@@ -215,6 +215,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     internalSecret,
     validationRules,
     production,
+    formatError,
   });
 
   const trust = trustedProxies(opts.trustedProxies ?? ['loopback']);

@@ -29,7 +29,10 @@ describe('SingleFetchShortcut', () => {
         name: 'people',
         url: 'http://people',
         typeDefs: parse(
-          `${LINK} type Query { person(id: ID!): Person  people: [Person] } type Person @key(fields: "id") { id: ID! name: String }`,
+          `${LINK} type Query { person(id: ID!): Person  people: [Person]  named: Named }
+           type Mutation { rename(id: ID!, name: String!): Person  forget(id: ID!): Boolean }
+           interface Named { name: String }
+           type Person implements Named @key(fields: "id") { id: ID! name: String }`,
         ),
       },
       { name: 'pets', url: 'http://pets', typeDefs: parse(`${LINK} type Person @key(fields: "id") { id: ID! pets: [String] }`) },
@@ -59,6 +62,7 @@ describe('SingleFetchShortcut', () => {
       internalSecret: SECRET,
       validationRules: [],
       production: true,
+      formatError: (formatted) => ({ message: formatted.message, path: formatted.path, extensions: { code: formatted.extensions?.code } }),
     });
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
@@ -75,10 +79,44 @@ describe('SingleFetchShortcut', () => {
     expect(received[0].principal).toEqual(context.principal);
   });
 
-  it('leaves to Apollo what it must answer: another subgraph involved, fragments, mutations, invalid documents or variables', async () => {
+  it('writes out fragments spread in their own type (as the REST adapter sends them) and compares the selection', async () => {
+    const body = {
+      query: 'query P($id: ID!) { person(id: $id) { ...F } } fragment F on Person { id ... on Person { name } }',
+      variables: { id: '1' },
+    };
+    expect(await shortcut.run(body, context)).toBe(JSON.stringify({ data: { person: { id: '1', name: 'Ada' } } }));
+    expect(received).toHaveLength(1);
+  });
+
+  it('forwards a mutation of one root field once; its errors are answered formatted, never by sending it again', async () => {
+    answer = { data: { rename: { id: '1', name: 'Grace' } } };
+    const body = {
+      query: 'mutation R($id: ID!) { rename(id: $id, name: "Grace") { ...F } } fragment F on Person { id name }',
+      variables: { id: '1' },
+    };
+    expect(await shortcut.run(body, context)).toBe(JSON.stringify({ data: { rename: { id: '1', name: 'Grace' } } }));
+    answer = {
+      data: { rename: null },
+      errors: [{ message: 'Person 1 was not found', path: ['rename'], extensions: { code: 'NOT_FOUND' } }],
+    };
+    expect(JSON.parse((await shortcut.run(body, context))!)).toEqual({
+      errors: [{ message: 'Person 1 was not found', path: ['rename'], extensions: { code: 'NOT_FOUND' } }],
+      data: { rename: null },
+    });
+    // an error without a code is the subgraph's failure, as Apollo Gateway names it
+    answer = { data: null, errors: [{ message: 'boom' }] };
+    expect(JSON.parse((await shortcut.run(body, context))!).errors[0].extensions.code).toBe('DOWNSTREAM_SERVICE_ERROR');
+    expect(received).toHaveLength(3);
+    expect(received[0].principal).toEqual(context.principal);
+  });
+
+  it('leaves to Apollo what it must answer: another subgraph involved, fragments of other types, mutations of several fields, invalid documents or variables', async () => {
     const refused = [
       { query: '{ person(id: "1") { id name pets } }' },
-      { query: '{ person(id: "1") { ...F } } fragment F on Person { id }' },
+      { query: '{ named { ... on Person { id } } }' },
+      { query: '{ named { ...N } } fragment N on Person { name }' },
+      { query: '{ person(id: "1") { ...F @include(if: true) } } fragment F on Person { id }' },
+      { query: 'mutation { a: forget(id: "1") b: forget(id: "2") }' },
       { query: '{ person(id: "1") { nope } }' },
       { query: 'query P($id: ID!) { person(id: $id) { id } }', variables: { id: { not: 'an id' } } },
       { query: 'query P($id: ID!) { person(id: $id) { id } }' },

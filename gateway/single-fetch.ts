@@ -1,7 +1,12 @@
 import type { QueryPlan } from '@apollo/query-planner';
 import {
+  getNamedType,
   getOperationAST,
   getVariableValues,
+  GraphQLError,
+  isCompositeType,
+  isInterfaceType,
+  isObjectType,
   Kind,
   NoSchemaIntrospectionCustomRule,
   parse,
@@ -10,7 +15,12 @@ import {
   specifiedRules,
   validate,
   type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLFormattedError,
   type GraphQLSchema,
+  type SelectionNode,
+  type SelectionSetNode,
   type ValidationRule,
   type VariableDefinitionNode,
 } from 'graphql';
@@ -18,11 +28,16 @@ import { requestDigest } from '../platform/auth/principal.js';
 import { MAX_TOKENS } from './operation-cost.js';
 import { callSubgraph } from './http-fetcher.js';
 import { forwardedHeaders, type GatewayContext } from './subgraph-data-source.js';
+import type { ErrorFormatter } from './format-error.js';
 
 /** Decisions are cached by operation text; a full cache starts over rather than growing without bound. */
 const MAX_CACHED = 1000;
 /** A query one subgraph answers exactly as asked: its fetch, sent as the plan would send it. */
 interface Shortcut {
+  /** A mutation runs once, whatever it answers: its errors are answered here, as Apollo would. */
+  mutation: boolean;
+  /** The response key of a mutation's one root field. */
+  rootKey: string;
   serviceName: string;
   operation: string;
   operationName?: string;
@@ -39,6 +54,8 @@ export interface SingleFetchOptions {
   /** graphql-armor's rules, as on Apollo's path. */
   validationRules: ValidationRule[];
   production: boolean;
+  /** The gateway's error formatter (a mutation's errors). */
+  formatError: ErrorFormatter;
 }
 
 export interface GraphQLBody {
@@ -49,14 +66,19 @@ export interface GraphQLBody {
 }
 
 /**
- * A query whose plan is one fetch from one subgraph, with the selection the client sent, is
+ * An operation whose plan is one fetch from one subgraph, with the selection the client sent, is
  * answered by that subgraph as is: the gateway forwards the planned fetch (signed principal and
  * all, as its data source would) and returns the subgraph's `data`, skipping Apollo's per-request
  * pipeline, plan execution and result shaping. Only what cannot differ takes this way: a valid
- * query (validated once, with the same rules as Apollo's path), no fragments, a plan that is a
- * single fetch without `requires`, and the subgraph's selection printed the same as the client's.
- * Anything else, and any answer with errors (a query has no side effects, so running it again is
- * safe), goes through Apollo as before, which answers and formats errors as it always did.
+ * query, or a mutation of one root field (validated once, with the same rules as Apollo's path),
+ * whose fragments apply to the type they are spread in (they are flattened before comparing), a
+ * plan that is a single fetch without `requires`, and the subgraph's selection the same as the
+ * client's. Anything else goes through Apollo as before. A query answered with errors goes through
+ * Apollo again (a query has no side effects, so running it again is safe), which answers and
+ * formats errors as it always did; a mutation is never sent twice: its errors are formatted here as
+ * Apollo Gateway formats a subgraph's errors (`serviceName` added, then the gateway's formatter),
+ * and only an answer other than 200 (refused before it ran: authentication, a document the
+ * subgraph rejects) goes to Apollo.
  */
 export class SingleFetchShortcut {
   private readonly decisions = new Map<string, Shortcut | null>();
@@ -86,6 +108,7 @@ export class SingleFetchShortcut {
       ),
     };
     const scope = { audience: shortcut.serviceName, request: requestDigest(request) };
+    let failure: unknown;
     const response = await callSubgraph(url, {
       headers: {
         'content-type': 'application/json',
@@ -93,16 +116,42 @@ export class SingleFetchShortcut {
         ...forwardedHeaders(context, this.opts.internalSecret, scope),
       },
       body: JSON.stringify(request),
-    }).catch(() => null);
-    if (response?.status !== 200) return null;
+    }).catch((err: unknown) => void (failure = err));
+    if (!response) {
+      // it may have run: say so as Apollo would (the formatter names an unreachable subgraph)
+      if (!shortcut.mutation) return null;
+      const message = `Error while fetching subquery from service "${shortcut.serviceName}"`;
+      return this.answer(null, [
+        new GraphQLError(message, {
+          path: [shortcut.rootKey],
+          originalError: failure as Error,
+          extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: shortcut.serviceName },
+        }),
+      ]);
+    }
+    if (response.status !== 200) return null;
     let result: { data?: unknown; errors?: unknown };
     try {
       result = JSON.parse(response.text) as typeof result;
     } catch {
       return null;
     }
-    if (result.errors !== undefined || !result.data || typeof result.data !== 'object') return null;
-    return JSON.stringify({ data: result.data });
+    if (result.errors === undefined && result.data && typeof result.data === 'object') return JSON.stringify({ data: result.data });
+    if (!shortcut.mutation || !Array.isArray(result.errors)) return null;
+    const errors = (result.errors as Array<{ message?: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>).map(
+      (e) =>
+        new GraphQLError(e.message || `Error while fetching subquery from service "${shortcut.serviceName}"`, {
+          path: e.path,
+          extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', ...e.extensions, serviceName: shortcut.serviceName },
+        }),
+    );
+    return this.answer(result.data && typeof result.data === 'object' ? result.data : null, errors);
+  }
+
+  /** An answer with errors, formatted as the gateway formats Apollo's. */
+  private answer(data: unknown, errors: GraphQLError[]): string {
+    const formatted: GraphQLFormattedError[] = errors.map((e) => this.opts.formatError(e.toJSON(), e));
+    return JSON.stringify({ errors: formatted, data });
   }
 
   private decide(planning: NonNullable<ReturnType<SingleFetchOptions['planning']>>, text: string, operationName?: string): Shortcut | null {
@@ -132,9 +181,13 @@ export class SingleFetchShortcut {
     } catch {
       return null;
     }
-    if (document.definitions.some((d) => d.kind !== Kind.OPERATION_DEFINITION)) return null;
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const d of document.definitions) {
+      if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+      else if (d.kind !== Kind.OPERATION_DEFINITION) return null;
+    }
     const operation = getOperationAST(document, operationName);
-    if (operation?.operation !== 'query') return null;
+    if (operation?.operation !== 'query' && operation?.operation !== 'mutation') return null;
     const rules = [
       ...specifiedRules,
       ...recommendedRules,
@@ -146,11 +199,24 @@ export class SingleFetchShortcut {
     } catch {
       return null;
     }
+    const root = operation.operation === 'query' ? planning.apiSchema.getQueryType() : planning.apiSchema.getMutationType();
+    const selection = root && flatten(operation.selectionSet, root, fragments);
+    if (!selection) return null;
+    const mutation = operation.operation === 'mutation';
+    // a mutation's root fields beyond the first are charged by Apollo's path (chargeMutationFields)
+    if (mutation && selection.length !== 1) return null;
     const { node } = planning.plan(document, text, operationName);
     if (node?.kind !== 'Fetch' || node.requires?.length || node.inputRewrites?.length || node.outputRewrites?.length) return null;
-    const fetched = getOperationAST(parse(node.operation), node.operationName);
-    if (!fetched || print(fetched.selectionSet) !== print(operation.selectionSet)) return null;
+    const fetchedDocument = parse(node.operation);
+    const fetched = getOperationAST(fetchedDocument, node.operationName);
+    const fetchedFragments = new Map<string, FragmentDefinitionNode>();
+    for (const d of fetchedDocument.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fetchedFragments.set(d.name.value, d);
+    const fetchedSelection = fetched && flatten(fetched.selectionSet, root, fetchedFragments);
+    if (!fetchedSelection || printSelections(fetchedSelection) !== printSelections(selection)) return null;
+    const first = selection[0] as { alias?: { value: string }; name: { value: string } };
     return {
+      mutation,
+      rootKey: (first.alias ?? first.name).value,
       serviceName: node.serviceName,
       operation: node.operation,
       operationName: node.operationName,
@@ -159,3 +225,41 @@ export class SingleFetchShortcut {
     };
   }
 }
+
+/**
+ * The selection with every fragment written out: null when a fragment applies to another type than
+ * the one it is spread in (an interface or union's members: kept for Apollo), or carries directives.
+ */
+function flatten(
+  set: SelectionSetNode,
+  parent: GraphQLCompositeType,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  depth = 0,
+): SelectionNode[] | null {
+  if (depth > 50) return null;
+  const out: SelectionNode[] = [];
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (!selection.selectionSet) {
+        out.push(selection);
+        continue;
+      }
+      const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      const type = field && getNamedType(field.type);
+      if (!type || !isCompositeType(type)) return null;
+      const inner = flatten(selection.selectionSet, type, fragments, depth + 1);
+      if (!inner) return null;
+      out.push({ ...selection, selectionSet: { kind: Kind.SELECTION_SET, selections: inner } });
+      continue;
+    }
+    const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
+    if (!fragment || selection.directives?.length || fragment.directives?.length) return null;
+    if (fragment.typeCondition && fragment.typeCondition.name.value !== parent.name) return null;
+    const inner = flatten(fragment.selectionSet, parent, fragments, depth + 1);
+    if (!inner) return null;
+    out.push(...inner);
+  }
+  return out;
+}
+
+const printSelections = (selections: SelectionNode[]) => print({ kind: Kind.SELECTION_SET, selections });
