@@ -87,7 +87,7 @@ vel as (
            coalesce(sum(v.sum) filter (where v.currency = p.cur), 0)::float8 as s24
     from risk.velocity v
     where v.organization_id = p.org and v.environment = p.env
-      and v.kind = case q.k when 'x' then 'r' else q.k end and v.subject = q.subject and v.minute >= p.d1
+      and v.kind = (case q.k when 'x' then 'r' else q.k end)::char(1) and v.subject = q.subject and v.minute >= p.d1
   ) x
   where q.subject is not null
 ),
