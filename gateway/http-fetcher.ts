@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { inProcessHandler } from '../platform/http/in-process.js';
 
 /** As long as the data sources wait for a subgraph (they set no deadline); a stuck socket is not kept forever. */
 const SUBGRAPH_TIMEOUT_MS = 60_000;
@@ -13,11 +14,20 @@ export interface SubgraphResponse {
   text: string;
 }
 
-/** One HTTP call to a subgraph, its whole answer read; rejects when the subgraph cannot be reached. */
-export function callSubgraph(
+/**
+ * One call to a subgraph, its whole answer read; rejects when the subgraph cannot be reached. A
+ * subgraph running in this process answers a POST in-process (platform/http/in-process.ts).
+ */
+export async function callSubgraph(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string },
 ): Promise<SubgraphResponse> {
+  const local = (init.method ?? 'POST') === 'POST' ? inProcessHandler(url) : undefined;
+  const answered = local && (await local({ headers: init.headers ?? {}, body: init.body ?? '' }));
+  return answered ?? overHttp(url, init);
+}
+
+function overHttp(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<SubgraphResponse> {
   const https = url.startsWith('https:');
   const body = init.body ?? '';
   return new Promise((resolve, reject) => {

@@ -67,6 +67,20 @@ describe('every service', () => {
     expect((await post(stack.urls.verification!, expired)).status).toBe(401);
   });
 
+  it('the gateway calls a subgraph of its own process without HTTP, counted in the subgraph’s metrics as over HTTP', async () => {
+    const { apiKey } = await stack.createClient();
+    const served = () =>
+      fetch(`${new URL(stack.urls.verification!).origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+        .then((r) => r.text())
+        .then((text) =>
+          Number(/http_request_duration_seconds_count\{[^}]*method="POST"[^}]*status="200"[^}]*\} (\d+)/.exec(text)?.[1] ?? 0),
+        );
+    const before = await served();
+    for (let i = 0; i < 3; i++)
+      expect((await stack.gql('{ verificationStatus { service } }', {}, { 'x-api-key': apiKey })).status).toBe(200);
+    expect((await served()) - before).toBe(3);
+  });
+
   it('runs subgraphs on loopback only by default', () => {
     for (const name of ['verification', 'risk', 'notify'] as const) expect(new URL(stack.urls[name]!).hostname).toBe('127.0.0.1');
   });

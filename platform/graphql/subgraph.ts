@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import express from 'express';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -20,6 +20,7 @@ import { tenantOf, type Tenant } from '../auth/tenant.js';
 import type { EventStream } from '../events/event-stream.js';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
 import { mountObservability } from '../http/observability.js';
+import { serveInProcess } from '../http/in-process.js';
 import { formatError } from './format-error.js';
 import { userErrorsMiddleware } from './user-errors.js';
 import { validateArgument } from './validation.js';
@@ -133,7 +134,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   // idle keep-alive sockets are closed by the gateway first: with Node's 5 s default the server
   // could close one just as the gateway reused it, and a query failed with ECONNRESET
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000 }, app);
-  mountObservability(app, {
+  const registry = mountObservability(app, {
     service: opts.definition.name,
     logger,
     metricsToken: opts.metricsToken,
@@ -182,9 +183,21 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   });
   await apollo.start();
   opts.definition.routes?.(app, opts.deps);
+  const contextOf = (principal: Principal, headers: http.IncomingHttpHeaders): SubgraphContext<Deps> => ({
+    principal,
+    tenant: tenantOf(principal),
+    events: opts.events,
+    em: opts.orm.em.fork(),
+    requestId: String(headers[REQUEST_ID_HEADER] ?? ''),
+    idempotencyKey: headers['idempotency-key'] as string | undefined,
+    clientIp: (headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim() || undefined,
+    logger: logger.child({ requestId: headers[REQUEST_ID_HEADER] }),
+    deps: opts.deps,
+  });
+  const bodyLimit = opts.definition.bodyLimit ?? '2mb';
   app.use(
     '/graphql',
-    express.json({ limit: opts.definition.bodyLimit ?? '2mb' }),
+    express.json({ limit: bodyLimit }),
     graphqlUploadExpress({ maxFileSize: MAX_UPLOAD_BYTES, maxFiles: MAX_UPLOAD_FILES }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
@@ -192,17 +205,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
         const request = requestDigest(body, (value) => value instanceof Upload);
         const principal = readPrincipal(req.headers, opts.internalSecret, { audience: name, request });
         if (!principal) throw untrusted();
-        return {
-          principal,
-          tenant: tenantOf(principal),
-          events: opts.events,
-          em: opts.orm.em.fork(),
-          requestId: String(req.headers[REQUEST_ID_HEADER] ?? ''),
-          idempotencyKey: req.headers['idempotency-key'] as string | undefined,
-          clientIp: (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim() || undefined,
-          logger: logger.child({ requestId: req.headers[REQUEST_ID_HEADER] }),
-          deps: opts.deps,
-        };
+        return contextOf(principal, req.headers);
       },
     }),
   );
@@ -211,10 +214,40 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
+  const url = `http://127.0.0.1:${port}/graphql`;
+  // the gateway in this process calls without HTTP; what that path would refuse (an unsigned call,
+  // a body over the limit, anything but JSON) goes over HTTP and is refused there as always
+  const duration = registry.getSingleMetric('http_request_duration_seconds') as { startTimer(labels: object): (labels: object) => void };
+  const maxBytes = Number(bodyLimit.replace(/mb$/i, '')) * 1024 * 1024;
+  const unserve = serveInProcess(url, async (call) => {
+    if (Buffer.byteLength(call.body) > maxBytes) return null;
+    const headers: http.IncomingHttpHeaders = Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    if (!headers['content-type']?.startsWith('application/json')) return null;
+    let body: { query?: string; operationName?: string; variables?: unknown };
+    try {
+      body = JSON.parse(call.body) as typeof body;
+    } catch {
+      return null;
+    }
+    const principal = readPrincipal(headers, opts.internalSecret, { audience: name, request: requestDigest(body) });
+    if (!principal) return null;
+    const end = duration.startTimer({ method: 'POST' });
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body },
+      context: async () => contextOf(principal, headers),
+    });
+    let text = '';
+    if (response.body.kind === 'complete') text = response.body.string;
+    else for await (const chunk of response.body.asyncIterator) text += chunk;
+    const status = response.status ?? 200;
+    end({ status: String(status) });
+    return { status, headers: new Headers([...response.headers]), text };
+  });
   return {
-    url: `http://127.0.0.1:${port}/graphql`,
+    url,
     server,
     stop: async () => {
+      unserve();
       await ws.dispose();
       wss.close();
       await apollo.stop();

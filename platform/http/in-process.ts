@@ -1,0 +1,46 @@
+/**
+ * Subgraphs running in this process (`npm start`'s single event loop) answer the gateway's JSON
+ * calls without HTTP: the same request and answer, the same checks (the signed principal, the body
+ * limit), none of the loopback HTTP work on both sides. Keyed by loopback port and path: a subgraph
+ * in another thread or process is reached over HTTP as before.
+ */
+export interface InProcessRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface InProcessResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** The answer, or null when this request must go over HTTP (which answers it as it always did). */
+export type InProcessHandler = (request: InProcessRequest) => Promise<InProcessResponse | null>;
+
+const handlers = new Map<string, InProcessHandler>();
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function keyOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return LOOPBACK.has(u.hostname) ? `${u.port}${u.pathname}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Serves `url`'s calls in-process until the returned function is called. */
+export function serveInProcess(url: string, handler: InProcessHandler): () => void {
+  const key = keyOf(url);
+  if (key === null) return () => {};
+  handlers.set(key, handler);
+  return () => {
+    if (handlers.get(key) === handler) handlers.delete(key);
+  };
+}
+
+export function inProcessHandler(url: string): InProcessHandler | undefined {
+  const key = keyOf(url);
+  return key === null ? undefined : handlers.get(key);
+}
