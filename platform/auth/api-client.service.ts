@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { LockMode } from '@mikro-orm/core';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -24,6 +25,14 @@ export const MAX_RATE_LIMIT = 1_000_000;
  * that client's graphql-ws connections at once (HTTP requests are checked against the table anyway).
  */
 export const API_CLIENT_CHANGED_CHANNEL = 'api_client_changed';
+
+/**
+ * This process's own revocations and rotations, told once committed (`changed`, client id): a
+ * gateway in the same process drops the client before the call that changed it has answered,
+ * where the NOTIFY, which reaches every process, could arrive just after the next request.
+ */
+// one listener per gateway of the process (tests run several)
+export const localClientChanges = new EventEmitter().setMaxListeners(0);
 export const KEY_SHOWN_ONCE = 'Store this API key securely: it will not be shown again.';
 
 export class ApiClientService {
@@ -67,7 +76,7 @@ export class ApiClientService {
 
   /** Revokes a client's key for good (idempotent): refused from the next request on, on every gateway. */
   async revoke(id: string, actor: AuditActor = SYSTEM_ACTOR): Promise<ApiClient> {
-    return this.em.transactional(async (em) => {
+    const revoked = await this.em.transactional(async (em) => {
       const client = await this.find(em, id);
       if (client.active) {
         client.active = false;
@@ -77,11 +86,13 @@ export class ApiClientService {
       }
       return client;
     });
+    localClientChanges.emit('changed', id);
+    return revoked;
   }
 
   /** Replaces a client's key: the new one is returned once, the old one is refused from now on. */
   async rotate(id: string, actor: AuditActor = SYSTEM_ACTOR): Promise<{ client: ApiClient; apiKey: string }> {
-    return this.em.transactional(async (em) => {
+    const rotated = await this.em.transactional(async (em) => {
       const client = await this.find(em, id);
       if (!client.active) throw conflict(`API client ${id} is revoked; create a new one`);
       const apiKey = generateApiKey(client.service, client.environment);
@@ -92,6 +103,8 @@ export class ApiClientService {
       await recordAudit(em, { ...clientAudit(client), action: 'api_client.rotated', actor, details: { keyPrefix: client.keyPrefix } });
       return { client, apiKey };
     });
+    localClientChanges.emit('changed', id);
+    return rotated;
   }
 
   private async find(em: EntityManager, id: string): Promise<ApiClient> {

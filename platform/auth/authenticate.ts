@@ -7,7 +7,7 @@ import { isSessionToken, readSessionToken } from './session-token.js';
 import { rateLimited, unauthenticated } from '../errors.js';
 import { ApiClientCache, type ClientLookup, type ClientRow } from './api-client-cache.js';
 import { DEFAULT_SYNC_MS, pruneRateLimitWindows, RateLimiter } from './rate-limiter.js';
-import { API_CLIENT_CHANGED_CHANNEL } from './api-client.service.js';
+import { API_CLIENT_CHANGED_CHANNEL, localClientChanges } from './api-client.service.js';
 import { listen } from '../db/listen.js';
 import type { Logger } from '../logger.js';
 
@@ -175,15 +175,18 @@ export async function startEdgeAuthenticator(opts: EdgeAuthenticatorOptions): Pr
   const limits = new RateLimiter(opts.pool, opts.syncMs);
   const listeners: Array<(clientId?: string) => void> = [];
   const changed = (clientId?: string) => listeners.forEach((listener) => listener(clientId));
+  const onChange = (clientId: string | undefined) => {
+    if (clientId) clients.drop(clientId);
+    else clients.trust();
+    changed(clientId || undefined);
+  };
+  // this process's own changes at once; every process's (this one's again) by NOTIFY
+  localClientChanges.on('changed', onChange);
   const listening = await listen({
     connection: opts.databaseUrl,
     channel: API_CLIENT_CHANGED_CHANNEL,
     logger: opts.logger,
-    onNotification: (clientId) => {
-      if (clientId) clients.drop(clientId);
-      else clients.trust();
-      changed(clientId || undefined);
-    },
+    onNotification: onChange,
     // notifications sent while disconnected are lost: start again from the table
     onReconnect: () => {
       clients.trust();
@@ -204,6 +207,7 @@ export async function startEdgeAuthenticator(opts: EdgeAuthenticatorOptions): Pr
     async stop() {
       clearInterval(syncTimer);
       clearInterval(pruneTimer);
+      localClientChanges.off('changed', onChange);
       await sync();
       await listening.stop();
     },
