@@ -1,4 +1,5 @@
 import { ApolloGateway } from '@apollo/gateway';
+import { limitBytes, responseText } from '../platform/graphql/apollo-http.js';
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -161,9 +162,6 @@ const invalidOperationIsClientError: ApolloServerPlugin<GatewayContext> = {
     };
   },
 };
-
-/** `express.json` limits ('2mb', '10mb'…) in bytes. */
-const limitBytes = (limit: string) => Number(limit.replace(/mb$/i, '')) * 1024 * 1024;
 
 /** The answer `sendAppError` gives over HTTP, for an in-process request. */
 function appErrorReply(error: AppError, headers: Record<string, string> = {}): LocalReply {
@@ -399,9 +397,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       },
       context: async () => context,
     });
-    let text = '';
-    if (response.body.kind === 'complete') text = response.body.string;
-    else for await (const chunk of response.body.asyncIterator) text += chunk;
+    const text = await responseText(response);
     const replyHeaders = new Headers(identity.headers);
     for (const [name, value] of response.headers) replyHeaders.set(name, value);
     return { status: response.status ?? 200, headers: replyHeaders, body: text };

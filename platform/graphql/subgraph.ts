@@ -22,6 +22,7 @@ import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
 import { mountObservability } from '../http/observability.js';
 import { serveInProcess } from '../http/in-process.js';
 import { formatError } from './format-error.js';
+import { limitBytes, responseText } from './apollo-http.js';
 import { userErrorsMiddleware } from './user-errors.js';
 import { validateArgument } from './validation.js';
 
@@ -218,7 +219,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   // the gateway in this process calls without HTTP; what that path would refuse (an unsigned call,
   // a body over the limit, anything but JSON) goes over HTTP and is refused there as always
   const duration = registry.getSingleMetric('http_request_duration_seconds') as { startTimer(labels: object): (labels: object) => void };
-  const maxBytes = Number(bodyLimit.replace(/mb$/i, '')) * 1024 * 1024;
+  const maxBytes = limitBytes(bodyLimit);
   const unserve = serveInProcess(url, async (call) => {
     if (Buffer.byteLength(call.body) > maxBytes) return null;
     const headers: http.IncomingHttpHeaders = Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v]));
@@ -236,9 +237,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
       httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body },
       context: async () => contextOf(principal, headers),
     });
-    let text = '';
-    if (response.body.kind === 'complete') text = response.body.string;
-    else for await (const chunk of response.body.asyncIterator) text += chunk;
+    const text = await responseText(response);
     const status = response.status ?? 200;
     end({ status: String(status) });
     return { status, headers: new Headers([...response.headers]), text };
