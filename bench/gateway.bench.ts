@@ -12,7 +12,8 @@ import type { LoadResult } from './support/load.js';
  * (autocannon), 50 connections on loopback, one after the other in one run:
  * (a) stock @apollo/gateway + @apollo/server with default settings;
  * (b) our gateway (gateway/gateway.ts) with its edge authentication (an API key in PostgreSQL),
- *     rate limits, request limits and plugins;
+ *     rate limits, request limits and plugins; also without sharing identical subgraph queries in
+ *     flight (`shareQueries: false`), and in several processes on one port;
  * (c) the products subgraph called directly, for a query it answers alone.
  * Targets: (b) ≥ 2× (a) req/s with a lower p95 on TestQuery; (b) ≥ 0.7× (c) on the one-subgraph query.
  * GATEWAY_BENCH_SECONDS (default 10, plus 3 s warm-up each), GATEWAY_BENCH_CONNECTIONS (50),
@@ -52,6 +53,12 @@ export async function run(): Promise<void> {
     const internalSecret = randomBytes(24).toString('base64url');
     const ours = await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret })]);
     spawned.push(ours);
+    // the lever of sharing identical subgraph queries in flight, off
+    const unshared = await spawnNode(script, [
+      'ours',
+      JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret, shareQueries: false }),
+    ]);
+    spawned.push(unshared);
     // the same gateway in several processes on one port (SO_REUSEPORT)
     const port = await freePort();
     const many: Spawned[] = [];
@@ -88,11 +95,13 @@ export async function run(): Promise<void> {
     const sides: Array<[string, string, string, Record<string, string>]> = [
       ['TestQuery (a) stock Apollo', apollo.info.url, TEST_QUERY, {}],
       ['TestQuery (b) ours', ours.info.url, TEST_QUERY, auth],
+      ['TestQuery (b) ours, no sharing', unshared.info.url, TEST_QUERY, auth],
       ...(oursMany
         ? [[`TestQuery (b) ours, ${PROCESSES} processes`, oursMany, TEST_QUERY, auth] as [string, string, string, Record<string, string>]]
         : []),
       ['one subgraph (a) stock Apollo', apollo.info.url, SINGLE_SUBGRAPH_QUERY, {}],
       ['one subgraph (b) ours', ours.info.url, SINGLE_SUBGRAPH_QUERY, auth],
+      ['one subgraph (b) ours, no sharing', unshared.info.url, SINGLE_SUBGRAPH_QUERY, auth],
       ...(oursMany
         ? [
             [`one subgraph (b) ours, ${PROCESSES} processes`, oursMany, SINGLE_SUBGRAPH_QUERY, auth] as [
@@ -120,7 +129,7 @@ export async function run(): Promise<void> {
     const testA = get('TestQuery (a) stock Apollo')!;
     const oneA = get('one subgraph (a) stock Apollo')!;
     const oneC = get('one subgraph (c) subgraph direct')!;
-    for (const suffix of ['', `, ${PROCESSES} processes`]) {
+    for (const suffix of ['', ', no sharing', `, ${PROCESSES} processes`]) {
       const testB = get(`TestQuery (b) ours${suffix}`);
       const oneB = get(`one subgraph (b) ours${suffix}`);
       if (!testB || !oneB) continue;

@@ -28,7 +28,7 @@ import { multipartUploads } from './uploads.js';
 import { CONSOLE_PATH, consoleApp } from './console.js';
 import { fileDownloads } from './files.js';
 import { FILE_ROUTE } from '../platform/storage/file-routes.js';
-import { findFileParts } from '../platform/graphql/upload.js';
+import { hasFileParts } from '../platform/graphql/upload.js';
 import { forwardMagicLinks, MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
 import { serveGraphqlWs } from './ws-server.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets, graphiqlPage } from './graphiql.js';
@@ -74,6 +74,11 @@ export interface GatewayOptions {
   host?: string;
   /** Listen with SO_REUSEPORT: gateways in several threads share the port. */
   reusePort?: boolean;
+  /**
+   * Identical subgraph queries in flight for the same caller share one call (default true; see
+   * `callSubgraphShared`). Mutations never share.
+   */
+  shareQueries?: boolean;
 }
 
 /** One GraphQL request made inside this process (the REST adapter beside the gateway), as if it came over HTTP. */
@@ -187,7 +192,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     supergraphSdl: opts.supergraphSdl,
     logger: logger.child({ component: 'apollo-gateway' }),
     buildService: ({ name, url }) => {
-      const source = new SubgraphDataSource(name, opts.subgraphUrls?.[name] ?? url ?? '', internalSecret);
+      const source = new SubgraphDataSource(name, opts.subgraphUrls?.[name] ?? url ?? '', internalSecret, opts.shareQueries ?? true);
       dataSources.set(name, source);
       return source;
     },
@@ -214,6 +219,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     validationRules,
     production,
     formatError,
+    shareQueries: opts.shareQueries ?? true,
   });
 
   const trust = trustedProxies(opts.trustedProxies ?? ['loopback']);
@@ -371,7 +377,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const body = { query: request.query, variables: request.variables };
     // the limits of POST /graphql: JSON size by the caller's service (files are limited one by one), NUL anywhere
     const limit = limitBytes(SERVICE_MAX_JSON_BODY[identity.principal.service ?? ''] ?? MAX_JSON_BODY);
-    const files = findFileParts(request.variables, 'variables').size > 0;
+    const files = hasFileParts(request.variables);
     if (!files && (request.bodyBytes ?? Buffer.byteLength(JSON.stringify(body))) > limit) {
       return appErrorReply(new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'), identity.headers);
     }

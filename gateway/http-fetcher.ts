@@ -27,6 +27,27 @@ export async function callSubgraph(
   return answered ?? overHttp(url, init);
 }
 
+/** Calls in flight that identical calls join (`joinOrCall`), by subgraph URL, caller and body. */
+const inFlight = new Map<string, Promise<SubgraphResponse>>();
+
+/**
+ * Runs `call`, unless a call with the same `key` is in flight: then its answer is this one's too
+ * (undefined never shares). The key is the subgraph's URL, the caller's identity and the body, and
+ * only side-effect-free calls (queries) may share: many clients asking the same query at once (a
+ * dashboard's poll, a burst on one record) cost the subgraph one execution, and the joining
+ * request skips signing its own call. Each caller gets the answer's text and parses its own copy,
+ * so no object is shared between requests.
+ */
+export function joinOrCall(key: string | undefined, call: () => Promise<SubgraphResponse>): Promise<SubgraphResponse> {
+  if (key === undefined) return call();
+  let running = inFlight.get(key);
+  if (!running) {
+    running = call().finally(() => inFlight.delete(key));
+    inFlight.set(key, running);
+  }
+  return running;
+}
+
 function overHttp(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<SubgraphResponse> {
   const https = url.startsWith('https:');
   const body = init.body ?? '';
@@ -65,7 +86,11 @@ function overHttp(url: string, init: { method?: string; headers?: Record<string,
  * streams.
  */
 export async function subgraphFetcher(url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) {
-  const { status, headers, text } = await callSubgraph(url, init ?? {});
+  return fetcherResponse(url, await callSubgraph(url, init ?? {}));
+}
+
+/** A subgraph's answer in the shape of a fetch Response (what Apollo's data sources read). */
+export function fetcherResponse(url: string, { status, headers, text }: SubgraphResponse) {
   const response = {
     url,
     status,

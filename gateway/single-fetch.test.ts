@@ -110,6 +110,26 @@ describe('SingleFetchShortcut', () => {
     expect(received[0].principal).toEqual(context.principal);
   });
 
+  it('sends identical queries in flight for the same caller once, each caller its own copy; other callers and mutations are sent each', async () => {
+    const query = { query: '{ people { id name } }' };
+    const other: GatewayContext = { ...context, principal: { ...context.principal, clientId: 'd' } };
+    answer = { data: { people: [{ id: '1', name: 'Ada' }] } };
+    const answers = await Promise.all([shortcut.run(query, context), shortcut.run(query, context), shortcut.run(query, other)]);
+    expect(answers).toEqual(Array(3).fill(JSON.stringify(answer)));
+    expect(received.map((r) => r.principal?.clientId)).toEqual(['c', 'd']);
+
+    received.length = 0;
+    answer = { data: { forget: true } };
+    const mutation = { query: 'mutation F($id: ID!) { forget(id: $id) }', variables: { id: '1' } };
+    await Promise.all([shortcut.run(mutation, context), shortcut.run(mutation, context)]);
+    expect(received).toHaveLength(2);
+    // once answered, the same query is sent again
+    received.length = 0;
+    answer = { data: { people: [] } };
+    expect(await shortcut.run(query, context)).toBe(JSON.stringify(answer));
+    expect(received).toHaveLength(1);
+  });
+
   it('leaves to Apollo what it must answer: another subgraph involved, fragments of other types, mutations of several fields, invalid documents or variables', async () => {
     const refused = [
       { query: '{ person(id: "1") { id name pets } }' },

@@ -26,8 +26,8 @@ import {
 } from 'graphql';
 import { requestDigest } from '../platform/auth/principal.js';
 import { MAX_TOKENS } from './operation-cost.js';
-import { callSubgraph } from './http-fetcher.js';
-import { forwardedHeaders, type GatewayContext } from './subgraph-data-source.js';
+import { callSubgraph, joinOrCall } from './http-fetcher.js';
+import { callerIdentity, forwardedHeaders, type GatewayContext } from './subgraph-data-source.js';
 import type { ErrorFormatter } from './format-error.js';
 
 /** Decisions are cached by operation text; a full cache starts over rather than growing without bound. */
@@ -56,6 +56,8 @@ export interface SingleFetchOptions {
   production: boolean;
   /** The gateway's error formatter (a mutation's errors). */
   formatError: ErrorFormatter;
+  /** Identical queries in flight for the same caller share one call (default true). */
+  shareQueries?: boolean;
 }
 
 export interface GraphQLBody {
@@ -107,16 +109,19 @@ export class SingleFetchShortcut {
         shortcut.variableUsages.filter((name) => name in variables).map((name) => [name, (variables as Record<string, unknown>)[name]]),
       ),
     };
-    const scope = { audience: shortcut.serviceName, request: requestDigest(request) };
+    const text = JSON.stringify(request);
+    const sharedAs = this.opts.shareQueries !== false && !shortcut.mutation ? callerIdentity(context) : undefined;
     let failure: unknown;
-    const response = await callSubgraph(url, {
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...forwardedHeaders(context, this.opts.internalSecret, scope),
-      },
-      body: JSON.stringify(request),
-    }).catch((err: unknown) => void (failure = err));
+    const response = await joinOrCall(sharedAs === undefined ? undefined : `${url}\n${sharedAs}\n${text}`, () =>
+      callSubgraph(url, {
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...forwardedHeaders(context, this.opts.internalSecret, { audience: shortcut.serviceName, request: requestDigest(request) }),
+        },
+        body: text,
+      }),
+    ).catch((err: unknown) => void (failure = err));
     if (!response) {
       // it may have run: say so as Apollo would (the formatter names an unreachable subgraph)
       if (!shortcut.mutation) return null;

@@ -5,7 +5,6 @@ import { principalHeaders, requestDigest, type Principal, type PrincipalScope } 
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { UploadDataSource } from './upload-data-source.js';
 import { FilePart } from '../platform/graphql/upload.js';
-import { subgraphFetcher } from './http-fetcher.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
@@ -32,6 +31,13 @@ export function forwardedHeaders(context: GatewayContext, internalSecret: string
   };
 }
 
+/** A query (the plan's fetches print their operation type, or `{` for a query), never a mutation. */
+const isQuery = (document: string | undefined) => document !== undefined && /^\s*(query\b|\{)/.test(document);
+
+/** Who a call is made for, as far as a subgraph can tell: calls only share between the same caller. */
+export const callerIdentity = (context: GatewayContext) =>
+  JSON.stringify([context.principal, context.clientIp ?? null, context.idempotencyKey ?? null]);
+
 /** A subgraph as the gateway calls it: the signed principal, request id and idempotency key go along. */
 export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
   constructor(
@@ -39,8 +45,15 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
     readonly name: string,
     url: string,
     private readonly internalSecret: string,
+    /** Identical queries in flight for the same caller share one call (`callSubgraphShared`). */
+    private readonly shareQueries = true,
   ) {
-    super({ url, fetcher: subgraphFetcher as never });
+    super(url);
+  }
+
+  /** Queries for the same caller share a call in flight; mutations never do. */
+  protected override sharedAs({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): string | undefined {
+    return this.shareQueries && context.principal && isQuery(request.query) ? callerIdentity(context as GatewayContext) : undefined;
   }
 
   /**

@@ -1,31 +1,54 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { findFileParts, multipartOperation } from '../platform/graphql/upload.js';
+import { hasFileParts, multipartOperation } from '../platform/graphql/upload.js';
+import { callSubgraph, fetcherResponse, joinOrCall, subgraphFetcher } from './http-fetcher.js';
 
 type GatewayResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
 type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
 
 /**
- * The gateway would serialise uploads into JSON; this data source sends a multipart request
- * instead when the subgraph operation's variables hold files (uploads are buffered at the edge).
+ * Apollo's remote data source, sending over `callSubgraph` (node:http, or in-process; an identical
+ * query in flight for the same caller is joined, see `sharedAs`). The gateway would
+ * serialise uploads into JSON; this data source sends a multipart request instead when the
+ * subgraph operation's variables hold files (uploads are buffered at the edge).
  * `apollo-require-preflight` satisfies the subgraph's CSRF prevention for multipart bodies.
  */
 export class UploadDataSource<TContext extends Record<string, any> = Record<string, any>> extends RemoteGraphQLDataSource<TContext> {
-  override async process(options: GraphQLDataSourceProcessOptions<TContext>): Promise<GatewayResponse> {
-    if (findFileParts(options.request.variables ?? {}, 'variables').size === 0) return super.process(options);
+  constructor(url: string) {
+    super({ url, fetcher: subgraphFetcher as never });
+  }
 
+  /** Who the call is for, when identical calls for the same caller may share one (`joinOrCall`); undefined: never. */
+  protected sharedAs(_options: GraphQLDataSourceProcessOptions<TContext>): string | undefined {
+    return undefined;
+  }
+
+  override async process(options: GraphQLDataSourceProcessOptions<TContext>): Promise<GatewayResponse> {
     const { request } = options;
     const headers = new Headers();
     for (const [name, value] of request.http?.headers ?? []) headers.append(name, value);
-    request.http = { method: 'POST', url: this.url, headers };
-    await this.willSendRequest?.(options);
-    headers.delete('content-type'); // fetch sets the multipart boundary
-    headers.set('apollo-require-preflight', 'true');
+    headers.set('content-type', 'application/json');
+    request.http = { method: 'POST', url: this.url, headers } as never;
+    if (!request.query) throw new Error('Missing query');
 
-    const response = await fetch(this.url, { method: 'POST', headers, body: multipartOperation(request) });
-    const fetcherResponse = response as unknown as FetcherResponse;
-    if (!response.ok) throw await this.errorFromResponse(fetcherResponse);
-    const body = await this.parseBody(fetcherResponse);
+    let response: FetcherResponse;
+    if (hasFileParts(request.variables)) {
+      await this.willSendRequest?.(options);
+      headers.delete('content-type'); // fetch sets the multipart boundary
+      headers.set('apollo-require-preflight', 'true');
+      response = (await fetch(this.url, { method: 'POST', headers, body: multipartOperation(request) })) as unknown as FetcherResponse;
+    } else {
+      const { http: _http, ...operation } = request;
+      const body = JSON.stringify(operation);
+      const sharedAs = this.sharedAs(options);
+      const answer = await joinOrCall(sharedAs === undefined ? undefined : `${this.url}\n${sharedAs}\n${body}`, async () => {
+        await this.willSendRequest?.(options);
+        return callSubgraph(this.url, { method: 'POST', headers: Object.fromEntries(headers), body });
+      });
+      response = fetcherResponse(this.url, answer) as unknown as FetcherResponse;
+    }
+    if (!response.ok) throw await this.errorFromResponse(response);
+    const body = await this.parseBody(response);
     if (typeof body !== 'object' || body === null) throw new Error(`Expected a JSON response from ${this.url}`);
-    return { ...(body as GatewayResponse), http: fetcherResponse };
+    return { ...(body as GatewayResponse), http: response };
   }
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../platform/errors.js';
-import { findFileParts, multipartOperation } from '../platform/graphql/upload.js';
+import { hasFileParts, multipartOperation } from '../platform/graphql/upload.js';
 
 /** Longest wait for one GraphQL operation before answering 503. */
 export const GATEWAY_TIMEOUT_MS = 30_000;
@@ -67,7 +67,7 @@ export function createGatewayClient(url: string): GatewayClient {
       let response: Response;
       let text: string;
       try {
-        response = await (findFileParts(variables, 'variables').size
+        response = await (hasFileParts(variables)
           ? postMultipart(operation, variables, headers)
           : post({ query: operation, variables }, headers, GATEWAY_TIMEOUT_MS));
         text = await response.text();

@@ -21,6 +21,8 @@ const settings = JSON.parse(process.argv[3] ?? '{}') as {
   databaseUrl?: string;
   internalSecret?: string;
   reusePort?: boolean;
+  /** Our gateway: identical subgraph queries in flight share one call (default true). */
+  shareQueries?: boolean;
 };
 const ready = (info: Record<string, unknown>) => process.stdout.write(JSON.stringify(info) + '\n');
 
@@ -49,6 +51,7 @@ if (role === 'subgraphs') {
     port: settings.port ?? 0,
     host: '127.0.0.1',
     reusePort: settings.reusePort,
+    shareQueries: settings.shareQueries,
     production: true,
   });
   ready({ url: gateway.url });

@@ -29,6 +29,14 @@ export function findFileParts(value: unknown, path: string, found = new Map<File
   return found;
 }
 
+/** Whether `value` holds a file anywhere (what `findFileParts` finds, without collecting paths). */
+export function hasFileParts(value: unknown): boolean {
+  if (value instanceof FilePart) return true;
+  if (!value || typeof value !== 'object') return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (hasFileParts(item)) return true;
+  return false;
+}
+
 /** A copy with every file replaced by null, as the multipart spec's `operations` wants. */
 function withoutFileParts(value: unknown): unknown {
   if (value instanceof FilePart) return null;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { findFileParts, multipartOperation } from '../../platform/graphql/upload.js';
+import { hasFileParts, multipartOperation } from '../../platform/graphql/upload.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -91,7 +91,7 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
 
   const gql: TestStack['gql'] = async (query, variables, headers = {}) => {
     // variables holding files go as a multipart request (graphql-multipart-request-spec)
-    const multipart = findFileParts(variables ?? {}, 'variables').size > 0;
+    const multipart = hasFileParts(variables);
     const res = await fetch(gatewayUrl, {
       method: 'POST',
       headers: multipart ? { 'apollo-require-preflight': 'true', ...headers } : { 'content-type': 'application/json', ...headers },
