@@ -310,6 +310,8 @@ export async function run(): Promise<void> {
     ...base,
     { name: 'single, REST over HTTP', root: REPO, env: { STACK_LAYOUT: 'single', REST_IN_PROCESS: 'false' }, operations: false },
     { name: 'single (default)', root: REPO, env: { STACK_LAYOUT: 'single' }, operations: true },
+    // every request makes its own subgraph calls (the reads repeat one record: sharing joins them)
+    { name: 'single, no query sharing', root: REPO, env: { STACK_LAYOUT: 'single', GATEWAY_SHARE_QUERIES: 'false' }, operations: false },
     { name: 'threads', root: REPO, env: { STACK_LAYOUT: 'threads' }, operations: true },
     { name: 'threads, 2 gateways', root: REPO, env: { STACK_LAYOUT: 'threads', GATEWAY_THREADS: '2' }, operations: false },
   ].filter((l) => !process.env.STACK_BENCH_LAYOUTS || process.env.STACK_BENCH_LAYOUTS.split(',').some((x) => l.name.startsWith(x)));

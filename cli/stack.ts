@@ -197,6 +197,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         port: config.GATEWAY_PORT,
         host: config.HOST,
         reusePort: opts.reusePort,
+        shareQueries: config.GATEWAY_SHARE_QUERIES,
       });
       const running = gateway;
       stops.push(() => running.stop());

@@ -80,6 +80,11 @@ const schema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .optional()
     .transform((v) => v !== 'false' && v !== '0'),
+  // identical subgraph queries in flight for the same caller share one call (false: every request calls)
+  GATEWAY_SHARE_QUERIES: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   WEBHOOK_RETRY_DELAYS: secondsList.default([60, 300, 1800]),
   // on first start, import the sanctions lists and IP feeds shipped in data/ (test stacks turn it off)

@@ -681,12 +681,13 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
     });
 
     it('runs graph queries on a bounded pool of their own: a busy pool answers 503, evaluations go on', async () => {
-      const slow = 'MATCH (a:Account), (b:Account), (c:Account), (d:Account) RETURN count(*) AS n';
+      // three different queries: identical ones in flight would share one call (the gateway's query sharing)
+      const slow = (n: number) => `MATCH (a:Account), (b:Account), (c:Account), (d:Account) RETURN count(*) AS n${n}`;
       const [evaluation, ...queries] = await Promise.all([
         stack.rest('POST', '/v1/evaluate', txn(), auth),
-        cypher(slow),
-        cypher(slow),
-        cypher(slow),
+        cypher(slow(1)),
+        cypher(slow(2)),
+        cypher(slow(3)),
       ]);
       expect(evaluation.status).toBe(200);
       const statuses = queries.map((q) => q.status);
