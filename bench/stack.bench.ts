@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../platform/db/embedded-postgres.js';
@@ -58,8 +58,9 @@ export interface Running {
 }
 
 /**
- * `npm start` of a built checkout on free ports, ready (every service's `/ready`): on its own
- * embedded PostgreSQL, or on `databaseUrl`.
+ * `npm start` of a built checkout on free ports, ready (every service's `/ready`) and done with its
+ * first start's import of the shipped data (lists and IP feeds): on its own embedded PostgreSQL, or
+ * on `databaseUrl`.
  */
 export async function startPlatform(layout: Layout, databaseUrl?: string): Promise<Running> {
   const dir = mkdtempSync(path.join(tmpdir(), 'stack-bench-'));
@@ -114,6 +115,22 @@ export async function startPlatform(layout: Layout, databaseUrl?: string): Promi
     );
     if (ready.every(Boolean)) break;
     if (Date.now() > deadline) throw new Error(`${layout.name}: not ready after 3 minutes`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  // a first start imports the shipped IP feeds in the background after the lists: measure once it is done
+  const feeds = (JSON.parse(readFileSync(path.join(layout.root, 'data', 'manifest.json'), 'utf8')) as { ipFeeds: unknown[] }).ipFeeds
+    .length;
+  for (;;) {
+    const res = await fetch(urls.gateway, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-secret': ADMIN_SECRET },
+      body: JSON.stringify({ query: '{ ipFeeds(first: 100) { nodes { feed } } }' }),
+    }).then(
+      (r) => r.json() as Promise<{ data?: { ipFeeds: { nodes: unknown[] } } }>,
+      () => undefined,
+    );
+    if ((res?.data?.ipFeeds.nodes.length ?? 0) >= feeds) break;
+    if (Date.now() > deadline) throw new Error(`${layout.name}: the shipped IP feeds were not imported after 3 minutes`);
     await new Promise((r) => setTimeout(r, 250));
   }
   return {

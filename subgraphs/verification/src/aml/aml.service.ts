@@ -281,13 +281,14 @@ export class AmlService implements PersonalDataHolder {
 
   /** A reviewer marks one match a true or false positive; the screening follows the lifecycle table. */
   async resolveMatch(screeningId: string, matchId: string, cmd: ResolveMatchCommand, actor: AuditActor): Promise<AmlView> {
-    await this.get(screeningId);
+    if (!isUuid(screeningId)) throw notFound('AML screening', screeningId);
     return this.em.transactional(async (em) => {
-      const screening = await em.findOneOrFail(
+      const screening = await em.findOne(
         AmlScreening,
         { id: screeningId, ...this.tenant },
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
+      if (!screening) throw notFound('AML screening', screeningId);
       const hits = await em.find(AmlHit, { screeningId }, { orderBy: { position: 'asc' }, refresh: true });
       const hit = isUuid(matchId) ? hits.find((h) => h.id === matchId) : undefined;
       if (!hit) throw notFound(`Match of AML screening ${screeningId}`, matchId);
