@@ -76,7 +76,7 @@ export interface GatewayOptions {
   reusePort?: boolean;
   /**
    * Identical subgraph queries in flight for the same caller share one call (default true; see
-   * `callSubgraphShared`). Mutations never share.
+   * `joinOrCall`). Mutations never share.
    */
   shareQueries?: boolean;
 }

@@ -45,7 +45,7 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
     readonly name: string,
     url: string,
     private readonly internalSecret: string,
-    /** Identical queries in flight for the same caller share one call (`callSubgraphShared`). */
+    /** Identical queries in flight for the same caller share one call (`joinOrCall`). */
     private readonly shareQueries = true,
   ) {
     super(url);
