@@ -143,6 +143,19 @@ async function measure(layout: Layout): Promise<Figures> {
       return { sent, answered: now() - sent, event: `${s.id} ${type}` };
     };
 
+    /** Every subscriber process's arrivals of one event; a clear failure rather than a wait without end. */
+    const arrived = async (event: string) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the subscribers did not report the event "${event}" within 60 s`)), 60_000);
+      });
+      try {
+        return await Promise.race([Promise.all(procs.map((p) => p.arrivals(event))), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+
     await screened(); // lists loaded
     const before = rssKb(platform.pid);
     const per = Math.ceil(SUBSCRIBERS / PROCESSES);
@@ -155,7 +168,7 @@ async function measure(layout: Layout): Promise<Figures> {
     await Promise.all(procs.map((p) => p.ready));
     // warm-up: every subscriber had one event (its subscription is served)
     const warm = await review(await screened());
-    await Promise.all(procs.map((p) => p.arrivals(warm.event)));
+    await arrived(warm.event);
     const kbPerSubscriber = (rssKb(platform.pid) - before) / SUBSCRIBERS;
 
     const all: number[] = [];
@@ -166,11 +179,11 @@ async function measure(layout: Layout): Promise<Figures> {
     for (let round = 0; round < ROUNDS; round++) {
       const s = await screened();
       // the screening's own event reaches every subscriber first: the review's event is timed alone
-      await Promise.all(procs.map((p) => p.arrivals(`${s.id} `)));
+      await arrived(`${s.id} `);
       const call = await review(s);
       const { sent, event } = call;
       answered.push(call.answered);
-      const arrivals = (await Promise.all(procs.map((p) => p.arrivals(event)))).flat();
+      const arrivals = (await arrived(event)).flat();
       missed += SUBSCRIBERS - arrivals.length;
       const latencies = arrivals.map((at) => at - sent);
       all.push(...latencies);
