@@ -31,15 +31,22 @@ export async function callSubgraph(
 const inFlight = new Map<string, Promise<SubgraphResponse>>();
 
 /**
- * Runs `call`, unless a call with the same `key` is in flight: then its answer is this one's too
- * (undefined never shares). The key is the subgraph's URL, the caller's identity and the body, and
- * only side-effect-free calls (queries) may share: many clients asking the same query at once (a
- * dashboard's poll, a burst on one record) cost the subgraph one execution, and the joining
- * request skips signing its own call. Each caller gets the answer's text and parses its own copy,
- * so no object is shared between requests.
+ * POSTs `body` to the subgraph at `url` with the headers `headers()` gives, unless an identical
+ * call is in flight: same URL and body for the same caller (`sharedAs`; undefined never shares).
+ * Then that call's answer is this one's too. Only side-effect-free calls (queries) may share: many
+ * clients asking the same query at once (a dashboard's poll, a burst on one record) cost the
+ * subgraph one execution, and the joining request skips signing its own call. Each caller gets the
+ * answer's text and parses its own copy, so no object is shared between requests.
  */
-export function joinOrCall(key: string | undefined, call: () => Promise<SubgraphResponse>): Promise<SubgraphResponse> {
-  if (key === undefined) return call();
+export function joinOrCall(
+  url: string,
+  body: string,
+  sharedAs: string | undefined,
+  headers: () => Record<string, string> | Promise<Record<string, string>>,
+): Promise<SubgraphResponse> {
+  const call = async () => callSubgraph(url, { headers: await headers(), body });
+  if (sharedAs === undefined) return call();
+  const key = `${url}\n${sharedAs}\n${body}`;
   let running = inFlight.get(key);
   if (!running) {
     running = call().finally(() => inFlight.delete(key));
@@ -78,15 +85,6 @@ function overHttp(url: string, init: { method?: string; headers?: Record<string,
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/**
- * The data sources' fetcher (@apollo/utils.fetcher's shape) over `callSubgraph`: make-fetch-happen,
- * the default, builds an Error per request to read its stack (agent-base), and fetch pays for web
- * streams.
- */
-export async function subgraphFetcher(url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) {
-  return fetcherResponse(url, await callSubgraph(url, init ?? {}));
 }
 
 /** A subgraph's answer in the shape of a fetch Response (what Apollo's data sources read). */

@@ -26,7 +26,7 @@ import {
 } from 'graphql';
 import { requestDigest } from '../platform/auth/principal.js';
 import { MAX_TOKENS } from './operation-cost.js';
-import { callSubgraph, joinOrCall } from './http-fetcher.js';
+import { joinOrCall } from './http-fetcher.js';
 import { callerIdentity, forwardedHeaders, type GatewayContext } from './subgraph-data-source.js';
 import type { ErrorFormatter } from './format-error.js';
 
@@ -112,16 +112,11 @@ export class SingleFetchShortcut {
     const text = JSON.stringify(request);
     const sharedAs = this.opts.shareQueries !== false && !shortcut.mutation ? callerIdentity(context) : undefined;
     let failure: unknown;
-    const response = await joinOrCall(sharedAs === undefined ? undefined : `${url}\n${sharedAs}\n${text}`, () =>
-      callSubgraph(url, {
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          ...forwardedHeaders(context, this.opts.internalSecret, { audience: shortcut.serviceName, request: requestDigest(request) }),
-        },
-        body: text,
-      }),
-    ).catch((err: unknown) => void (failure = err));
+    const response = await joinOrCall(url, text, sharedAs, () => ({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...forwardedHeaders(context, this.opts.internalSecret, { audience: shortcut.serviceName, request: requestDigest(request) }),
+    })).catch((err: unknown) => void (failure = err));
     if (!response) {
       // it may have run: say so as Apollo would (the formatter names an unreachable subgraph)
       if (!shortcut.mutation) return null;

@@ -1,12 +1,12 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { hasFileParts, multipartOperation } from '../platform/graphql/upload.js';
-import { callSubgraph, fetcherResponse, joinOrCall, subgraphFetcher } from './http-fetcher.js';
+import { fetcherResponse, joinOrCall } from './http-fetcher.js';
 
 type GatewayResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
 type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
 
 /**
- * Apollo's remote data source, sending over `callSubgraph` (node:http, or in-process; an identical
+ * Apollo's remote data source, sending over `joinOrCall` (node:http, or in-process; an identical
  * query in flight for the same caller is joined, see `sharedAs`). The gateway would
  * serialise uploads into JSON; this data source sends a multipart request instead when the
  * subgraph operation's variables hold files (uploads are buffered at the edge).
@@ -14,7 +14,7 @@ type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[
  */
 export class UploadDataSource<TContext extends Record<string, any> = Record<string, any>> extends RemoteGraphQLDataSource<TContext> {
   constructor(url: string) {
-    super({ url, fetcher: subgraphFetcher as never });
+    super({ url });
   }
 
   /** Who the call is for, when identical calls for the same caller may share one (`joinOrCall`); undefined: never. */
@@ -39,10 +39,9 @@ export class UploadDataSource<TContext extends Record<string, any> = Record<stri
     } else {
       const { http: _http, ...operation } = request;
       const body = JSON.stringify(operation);
-      const sharedAs = this.sharedAs(options);
-      const answer = await joinOrCall(sharedAs === undefined ? undefined : `${this.url}\n${sharedAs}\n${body}`, async () => {
+      const answer = await joinOrCall(this.url, body, this.sharedAs(options), async () => {
         await this.willSendRequest?.(options);
-        return callSubgraph(this.url, { method: 'POST', headers: Object.fromEntries(headers), body });
+        return Object.fromEntries(headers);
       });
       response = fetcherResponse(this.url, answer) as unknown as FetcherResponse;
     }
