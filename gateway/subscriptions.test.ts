@@ -113,6 +113,20 @@ describe('subscriptions over graphql-ws', () => {
       await until(() => stack.pubsub.subscriberCount(topic) === 0, 'the upstream subscription to close');
     });
 
+    it('gives every subscriber of a shared event the same formatted errors', async () => {
+      const topic = 'identity:crash';
+      const subs = [connect(), connect()].map((client) => subscribe(client, IDENTITY_UPDATED, { id: 'crash' }));
+      await until(() => stack.pubsub.subscriberCount(topic) === 1 && stack.gateway.sharingSubscribers() === 1, 'two subscribers sharing');
+      stack.pubsub.publish(topic, { id: 'crash', status: 'VERIFIED' });
+      await until(() => subs.every((sub) => sub.results.length === 1), 'the event on both');
+
+      const [[first], [second]] = subs.map((sub) => sub.results);
+      expect(first!.errors).toEqual([expect.objectContaining({ extensions: { code: 'INTERNAL', errorId: expect.any(String) } })]);
+      expect(JSON.stringify(first)).not.toMatch(/stacktrace|db-internal/);
+      // formatted once: one error id for the one failure, whoever received it
+      expect(second).toEqual(first);
+    });
+
     it('runs queries sent over the socket', async () => {
       const sub = subscribe(connect(), '{ identity(id: "q") { status riskScore } }');
       await until(() => sub.state.completed, 'the query to complete');

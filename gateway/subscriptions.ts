@@ -57,9 +57,22 @@ interface UpstreamClient {
   subscriptions: number;
 }
 
+/**
+ * Sends one resolved event to one subscriber. The socket server gives one so that an event shared
+ * by a thousand subscribers is serialized once and written to each socket, instead of going
+ * through graphql-ws's per-subscriber iteration, serialization and awaited send.
+ */
+export type Deliver = (result: ExecutionResult) => void;
+
+/** One client's subscription: events go to `deliver` when there is one, else through the iterator graphql-ws reads. */
+interface Subscriber {
+  events: PushIterator<ExecutionResult>;
+  deliver?: Deliver;
+}
+
 /** The subscribers of one operation for one audience: one upstream subscription, each event resolved once. */
 interface SharedSubscription {
-  subscribers: Set<PushIterator<ExecutionResult>>;
+  subscribers: Set<Subscriber>;
   stop(): void;
 }
 
@@ -74,6 +87,7 @@ interface PreparedOperation {
   operationName?: string;
   variables: Record<string, unknown>;
   operationContext: OperationContext;
+  deliver?: Deliver;
 }
 
 export interface SubscriptionRouterOptions {
@@ -147,18 +161,23 @@ export class SubscriptionRouter {
    * graphql-ws onSubscribe: parse, validate, coerce variables and plan; errors go back to the client.
    * Nothing may throw from here: graphql-ws would close the whole socket (4500) for it.
    */
-  prepare(payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
+  prepare(payload: SubscribePayload, context: GatewayContext, deliver?: Deliver): ExecutionArgs | GraphQLError[] {
     const state = this.state;
     if (!state) return [new GraphQLError('The gateway is starting', { extensions: { code: 'UNAVAILABLE' } })];
     try {
-      return this.prepareWith(state, payload, context);
+      return this.prepareWith(state, payload, context, deliver);
     } catch (error) {
       // Planning failed on a valid operation: ours to fix, so INTERNAL (logged by the formatter).
       return [new GraphQLError('The operation could not be planned', { originalError: error as Error })];
     }
   }
 
-  private prepareWith(state: SchemaState, payload: SubscribePayload, context: GatewayContext): ExecutionArgs | GraphQLError[] {
+  private prepareWith(
+    state: SchemaState,
+    payload: SubscribePayload,
+    context: GatewayContext,
+    deliver?: Deliver,
+  ): ExecutionArgs | GraphQLError[] {
     let document: DocumentNode;
     let invalid: readonly GraphQLError[];
     try {
@@ -192,6 +211,7 @@ export class SubscriptionRouter {
       operationName,
       variables,
       operationContext: buildOperationContext({ schema: state.apiSchema, operationDocument: document, operationName }),
+      deliver,
     };
     return { schema: state.apiSchema, document, operationName, variableValues: variables, contextValue: prepared };
   }
@@ -218,12 +238,15 @@ export class SubscriptionRouter {
     const audience = audienceOf(op.context.principal);
     const key = JSON.stringify([audience, primary.serviceName, op.operationName ?? null, op.text, op.variables]);
     const shared = this.shared.get(key) ?? this.share(key, audience, node, op, source.url, variables);
-    const events: PushIterator<ExecutionResult> = new PushIterator(() => {
-      shared.subscribers.delete(events);
-      if (shared.subscribers.size === 0) shared.stop();
-    });
-    shared.subscribers.add(events);
-    return events;
+    const subscriber: Subscriber = {
+      events: new PushIterator(() => {
+        shared.subscribers.delete(subscriber);
+        if (shared.subscribers.size === 0) shared.stop();
+      }),
+      deliver: op.deliver,
+    };
+    shared.subscribers.add(subscriber);
+    return subscriber.events;
   }
 
   /** Opens the upstream subscription a new operation's subscribers will share (`op` resolves every event for all). */
@@ -237,7 +260,9 @@ export class SubscriptionRouter {
   ): SharedSubscription {
     const { primary } = node;
     const upstream = this.upstream(primary.serviceName, audience, url, op.context);
-    const subscribers = new Set<PushIterator<ExecutionResult>>();
+    const subscribers = new Set<Subscriber>();
+    /** Events are resolved as they come and delivered in order, each once resolved. */
+    let delivered: Promise<void> = Promise.resolve();
     let unsubscribe = () => {};
     let stopped = false;
     const stop = () => {
@@ -250,11 +275,13 @@ export class SubscriptionRouter {
     /** The upstream ended: every subscriber gets `last` (if any) and ends. */
     const end = (last?: ExecutionResult) => {
       stop();
-      for (const events of subscribers) {
-        if (last) events.push(last);
-        events.end();
-      }
-      subscribers.clear();
+      delivered = delivered.then(() => {
+        for (const { events } of subscribers) {
+          if (last) events.push(last);
+          events.end();
+        }
+        subscribers.clear();
+      });
     };
     const shared: SharedSubscription = { subscribers, stop };
     this.shared.set(key, shared);
@@ -263,8 +290,16 @@ export class SubscriptionRouter {
       { query: primary.operation, operationName: primary.operationName, variables },
       {
         next: (event) => {
-          const result = this.resolveEvent(event, node, op);
-          for (const events of subscribers) events.push(result);
+          const resolved = this.resolveEvent(event, node, op);
+          delivered = delivered.then(async () => {
+            const result = await resolved;
+            for (const { events, deliver } of subscribers) {
+              if (deliver) deliver(result);
+              else events.push(result);
+            }
+          });
+          // one subscriber's failure must not stop the events of the others
+          delivered = delivered.catch((error: Error) => this.opts.logger.error({ err: error }, 'subscription event not delivered'));
         },
         error: (error) => end({ errors: this.upstreamErrors(error, primary.serviceName) }),
         complete: () => end(),

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
-import { getOperationAST, GraphQLError, type ExecutionArgs } from 'graphql';
+import { getOperationAST, GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Context } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../platform/auth/principal.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
 import { asAppError, connectionHeaders, WS_CLOSE_CODES, WS_INTERNAL_ERROR, type Authenticate } from './edge-auth.js';
 import type { ErrorFormatter } from './format-error.js';
 import { rateLimitUnits } from './operation-cost.js';
 import type { GatewayContext } from './subgraph-data-source.js';
-import type { SubscriptionRouter } from './subscriptions.js';
+import type { Deliver, SubscriptionRouter } from './subscriptions.js';
 
 /**
  * Largest graphql-ws message, checked by `ws` before anything is parsed (authentication included).
@@ -67,6 +67,20 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
   const sessions = new Map<WsContext, Session>();
   const perClient = new Map<string, number>();
   const format = (error: GraphQLError) => opts.formatError(error.toJSON(), error);
+  const formatResult = (result: ExecutionResult) => (result.errors ? { ...result, errors: result.errors.map(format) } : result);
+  /** An event shared by many subscribers is formatted and serialized once (the router hands each the same object). */
+  const serialized = new WeakMap<ExecutionResult, string>();
+  const serialize = (result: ExecutionResult) => {
+    let json = serialized.get(result);
+    if (json === undefined) serialized.set(result, (json = JSON.stringify(formatResult(result))));
+    return json;
+  };
+  /** A graphql-ws `next` message written straight to the socket (as graphql-ws would: nothing once it is closing). */
+  const deliverer =
+    (socket: WebSocket, id: string): Deliver =>
+    (result) => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(`{"id":${JSON.stringify(id)},"type":"next","payload":${serialize(result)}}`);
+    };
 
   const release = (session: Session, id: string) => {
     if (!session.subscriptions.delete(id)) return;
@@ -106,7 +120,7 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
   const onSubscribe = async (ctx: WsContext, id: string, payload: Parameters<SubscriptionRouter['prepare']>[0]) => {
     const session = sessions.get(ctx)!;
     const context: GatewayContext = { principal: session.principal, requestId: session.requestId, clientIp: session.ip };
-    const prepared = opts.router.prepare(payload, context);
+    const prepared = opts.router.prepare(payload, context, deliverer(ctx.extra.socket, id));
     if (Array.isArray(prepared)) return prepared;
     const operation = getOperationAST(prepared.document, prepared.operationName)!;
     const refused = await authorize(ctx, session, id, rateLimitUnits(prepared.document, operation));
@@ -160,7 +174,7 @@ export function serveGraphqlWs(opts: WebSocketEndpointOptions): { close(): Promi
       execute: (args: ExecutionArgs) => opts.router.execute(args),
       subscribe: (args: ExecutionArgs) => opts.router.subscribe(args),
       onError: (_ctx, _id, _payload, errors) => errors.map(format),
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(format) } : undefined),
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? formatResult(result) : undefined),
     },
     wss,
   );

@@ -160,7 +160,12 @@ export async function startTestStack(overrides: Partial<GatewayOptions> = {}): P
       typeDefs: riskTypeDefs,
       resolvers: {
         Query: { riskPing: () => 'pong' },
-        Identity: { __resolveReference: ({ id }: { id: string }) => ({ id, riskScore: id.length * 10 }) },
+        Identity: {
+          __resolveReference: ({ id }: { id: string }) => {
+            if (id === 'crash') throw new Error('connection to db-internal.example:5432 refused');
+            return { id, riskScore: id.length * 10 };
+          },
+        },
       },
     },
     INTERNAL_SECRET,
