@@ -1,4 +1,4 @@
-import { randomBytes, createHmac } from 'node:crypto';
+import { randomBytes, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
 import { decrypt, encrypt, KEY_BYTES } from './aead.js';
@@ -24,7 +24,7 @@ const BLIND_INDEX_CONTEXT = 'blind-index-key';
 export class OrganizationKeys {
   constructor(
     readonly organizationId: string,
-    private readonly versions: Map<number, Buffer>,
+    private readonly versions: Map<number, KeyObject>,
     readonly current: number,
   ) {}
 
@@ -53,7 +53,7 @@ export class OrganizationKeys {
     return decrypt(this.key(fileVersion(stored)!), stored.subarray(FILE_MAGIC.length + 4), `file|${this.organizationId}`);
   }
 
-  private key(version: number): Buffer {
+  private key(version: number): KeyObject {
     const key = this.versions.get(version);
     if (!key) throw new UnknownKeyVersionError(this.organizationId, version);
     return key;
@@ -233,12 +233,12 @@ export class Keyring {
       await this.insertKey(this.pool, organizationId, 1);
       ({ rows } = await this.selectKeys(organizationId));
     }
-    const versions = new Map<number, Buffer>();
+    const versions = new Map<number, KeyObject>();
     for (const row of rows) {
-      versions.set(
-        row.version,
-        await this.provider.unwrap(row.wrapped_key, row.master_key_id, dataKeyContext(organizationId, row.version)),
-      );
+      const key = await this.provider.unwrap(row.wrapped_key, row.master_key_id, dataKeyContext(organizationId, row.version));
+      // a KeyObject holds its own copy, imported once (raw bytes are imported again on every use)
+      versions.set(row.version, createSecretKey(key));
+      key.fill(0);
     }
     return new OrganizationKeys(organizationId, versions, Math.max(...versions.keys()));
   }
