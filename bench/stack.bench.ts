@@ -24,7 +24,10 @@ import type { LoadResult, LoadSpec } from './support/load.js';
  *   GraphQL and the subgraph directly at 10 connections, for the base and both layouts: the
  *   differences say where the time goes (REST adapter = REST − GraphQL; gateway, i.e. edge
  *   authentication, planning and the hop = GraphQL − subgraph; the subgraph's work and its
- *   database writes = the subgraph directly).
+ *   database writes = the subgraph directly). Through REST also the CPU per request of the
+ *   `npm start` process, of PostgreSQL (every postgres process of the machine: the other layouts'
+ *   idle ones too) and of the load generator, and the requests per second the machine's cores could
+ *   serve at that cost (the ceiling a target must fit under).
  * STACK_BENCH_SECONDS (10) after STACK_BENCH_WARMUP (3) per measurement, STACK_BENCH_ROUNDS (1),
  * STACK_BENCH_LAYOUTS (names' beginnings, comma-separated), STACK_BENCH_OPERATIONS=false (identity read only).
  */
@@ -203,7 +206,7 @@ interface Operation {
   subgraph: 'verification' | 'risk' | 'notify';
 }
 
-function specs(op: Operation, urls: Running['urls'], connections: number) {
+function specs(op: Operation, urls: Running['urls'], connections: number, cpuOf?: LoadSpec['cpuOf']) {
   const variables = op.route.variables({ params: op.params ?? {}, query: {}, body: op.body ?? {}, files: {} });
   const graphqlBody = JSON.stringify({ query: op.route.operation, variables });
   const unique = JSON.stringify(op.body ?? {}).includes(UNIQUE) ? UNIQUE : undefined;
@@ -216,6 +219,7 @@ function specs(op: Operation, urls: Running['urls'], connections: number) {
       method: op.route.method as 'GET' | 'POST',
       headers: auth,
       body: op.body ? JSON.stringify(op.body) : undefined,
+      cpuOf,
     } satisfies LoadSpec,
     graphql: { ...common, url: urls.gateway, method: 'POST', headers: auth, body: graphqlBody } satisfies LoadSpec,
     subgraph: {
@@ -302,7 +306,7 @@ async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared>
 }
 
 /** Every measurement of one layout, in a fixed order: `[name, spec]`. */
-function plan(prepared: Prepared, urls: Running['urls']): Array<[string, LoadSpec]> {
+function plan(prepared: Prepared, { urls, pid }: Running): Array<[string, LoadSpec]> {
   const read = specs(prepared.read, urls, CONNECTIONS);
   const single = specs(prepared.read, urls, 1);
   const steps: Array<[string, LoadSpec]> = [
@@ -313,7 +317,7 @@ function plan(prepared: Prepared, urls: Running['urls']): Array<[string, LoadSpe
     ['identity read GraphQL, 1 conn', single.graphql],
   ];
   for (const op of prepared.operations) {
-    const s = specs(op, urls, OPERATION_CONNECTIONS);
+    const s = specs(op, urls, OPERATION_CONNECTIONS, { 'npm start': pid });
     steps.push([`${op.name} REST`, s.rest], [`${op.name} GraphQL`, s.graphql], [`${op.name} subgraph`, s.subgraph]);
   }
   return steps;
@@ -342,7 +346,7 @@ export async function run(): Promise<void> {
       console.log(`… starting ${layout.name}`);
       const r = await startPlatform(layout);
       running.push(r);
-      plans.push(plan(await prepare(layout, r.urls), r.urls));
+      plans.push(plan(await prepare(layout, r.urls), r));
     }
     const samples = layouts.map(() => new Map<string, LoadResult[]>());
     for (let round = 0; round < ROUNDS; round++) {
@@ -409,6 +413,8 @@ export async function run(): Promise<void> {
         'gateway',
         'subgraph',
         'errors',
+        'REST CPU ms/op: npm start / PG / load',
+        'at most /s',
       ],
       ['identity create', 'AML screening', 'notify send', 'risk evaluate'].map((op) => {
         const [x, g, s] = [r[`${op} REST`], r[`${op} GraphQL`], r[`${op} subgraph`]];
@@ -425,6 +431,8 @@ export async function run(): Promise<void> {
           f1(g.p50 - s.p50),
           f1(s.p50),
           `${x.non2xx + x.errors}/${g.non2xx + g.errors}/${s.non2xx + s.errors}`,
+          x.cpu ? x.cpu.perOp.map(([, ms]) => f2(ms)).join(' / ') : '',
+          x.cpu ? f0(x.cpu.ceiling) : '',
         ];
       }),
     );

@@ -30,11 +30,18 @@ function postgresCpuSeconds(): Map<number, number> {
   return seconds;
 }
 
+/** CPU milliseconds per operation by process, their total, and the operations per second the machine's cores could serve at that cost. */
+export interface CpuPerOperation {
+  perOp: Array<[name: string, ms: number]>;
+  total: number;
+  ceiling: number;
+}
+
 /**
  * Where the CPU of a phase went, from its creation to `end(n)`: CPU milliseconds per operation of
  * each named process, of postgres (the processes alive at the end; a backend that exited meanwhile
  * is not counted) and of this (load-generating) process, and how many operations per second the
- * machine's cores could serve at that cost.
+ * machine's cores could serve at that cost (`measure(n)`; `end(n)` says it in a line).
  */
 export function cpuAccount(processes: Record<string, number>) {
   const read = () => {
@@ -46,20 +53,25 @@ export function cpuAccount(processes: Record<string, number>) {
     };
   };
   const before = read();
+  const measure = (operations: number): CpuPerOperation => {
+    const after = read();
+    let postgres = 0;
+    for (const [pid, s] of after.postgres) postgres += s - (before.postgres.get(pid) ?? 0);
+    const seconds: Array<[string, number]> = [
+      ...Object.entries(after.named).map(([name, s]) => [name, s - before.named[name]] as [string, number]),
+      ['postgres', postgres],
+      ['load generator', after.self - before.self],
+    ];
+    const perOp = seconds.map(([name, s]): [string, number] => [name, (s * 1000) / operations]);
+    const total = perOp.reduce((sum, [, ms]) => sum + (Number.isFinite(ms) ? ms : 0), 0);
+    return { perOp, total, ceiling: (cpus().length * 1000) / total };
+  };
   return {
+    measure,
     end(operations: number): string {
-      const after = read();
-      let postgres = 0;
-      for (const [pid, s] of after.postgres) postgres += s - (before.postgres.get(pid) ?? 0);
-      const seconds: Array<[string, number]> = [
-        ...Object.entries(after.named).map(([name, s]) => [name, s - before.named[name]] as [string, number]),
-        ['postgres', postgres],
-        ['load generator', after.self - before.self],
-      ];
-      const perOp = seconds.map(([name, s]) => [name, (s * 1000) / operations] as const);
-      const total = perOp.reduce((sum, [, ms]) => sum + (Number.isFinite(ms) ? ms : 0), 0);
+      const { perOp, total, ceiling } = measure(operations);
       const parts = perOp.map(([name, ms]) => `${name} ${Number.isFinite(ms) ? ms.toFixed(2) : '?'}`).join(', ');
-      return `CPU ms per operation: ${parts}; total ${total.toFixed(2)} → at most ${Math.round((cpus().length * 1000) / total)}/s on ${cpus().length} cores`;
+      return `CPU ms per operation: ${parts}; total ${total.toFixed(2)} → at most ${Math.round(ceiling)}/s on ${cpus().length} cores`;
     },
   };
 }

@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { principalHeaders, requestDigest, type Principal } from '../../platform/auth/principal.js';
+import { cpuAccount, type CpuPerOperation } from './cpu.js';
 
 /**
  * The load generator, run as a process of its own (never inside the process measured): one
@@ -22,6 +23,8 @@ export interface LoadSpec {
   unique?: string;
   /** Signs a principal for each request as the gateway does (a subgraph called directly). */
   sign?: { internalSecret: string; principal: Principal; audience: string };
+  /** Processes (by name) whose CPU per request of the measured run is reported, with PostgreSQL's and this generator's. */
+  cpuOf?: Record<string, number>;
 }
 
 export interface LoadResult {
@@ -33,6 +36,8 @@ export interface LoadResult {
   /** Answers with a status other than 2xx, and connection errors/timeouts. */
   non2xx: number;
   errors: number;
+  /** When `cpuOf` was given. */
+  cpu?: CpuPerOperation;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -67,6 +72,7 @@ async function run(spec: LoadSpec, seconds: number, record: boolean): Promise<Lo
     timeout: 10,
     ...(vary && { requests: [{ setupRequest }] }),
   };
+  const cpu = record && spec.cpuOf ? cpuAccount(spec.cpuOf) : undefined;
   const instance = autocannon(options, (error, result) => (error ? failed(error) : done(result)));
   if (record) instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
   const result = await finished;
@@ -79,6 +85,7 @@ async function run(spec: LoadSpec, seconds: number, record: boolean): Promise<Lo
     p99: percentile(latencies, 99),
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpu: cpu?.measure(result.requests.total),
   };
 }
 
