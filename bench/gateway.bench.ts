@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { BENCH_DIR, benchDatabase, f0, f1, f2, insertApiClient, load, spawnNode, table, type Spawned } from './support/processes.js';
 import { benchSupergraph, SINGLE_SUBGRAPH_QUERY, TEST_QUERY } from './gateways/subgraphs.js';
 import type { LoadResult } from './support/load.js';
+import { verdict } from './support/targets.js';
 
 /**
  * Gateway workload (issue 14, item 1): The Guild's graphql-gateways-benchmark — four subgraphs
@@ -137,6 +138,20 @@ export async function run(): Promise<void> {
         `ours${suffix}: TestQuery (b)/(a) req/s ${f2(testB.rps / testA.rps)}× (target ≥ 2), p95 ${f1(testB.p95)} vs ${f1(testA.p95)} ms (target: lower); ` +
           `one subgraph (b)/(c) ${f2(oneB.rps / oneC.rps)}× (target ≥ 0.7), (b)/(a) ${f2(oneB.rps / oneA.rps)}×`,
       );
+      verdict({
+        item: '14.1',
+        figure: `TestQuery req/s, ours${suffix} ÷ stock Apollo Gateway; p95`,
+        measured: `${f2(testB.rps / testA.rps)}×; ${f1(testB.p95)} vs ${f1(testA.p95)} ms`,
+        target: '≥ 2×, lower p95',
+        met: testB.rps >= 2 * testA.rps && testB.p95 < testA.p95,
+      });
+      verdict({
+        item: '14.1',
+        figure: `one-subgraph query req/s, ours${suffix} ÷ the subgraph directly`,
+        measured: `${f2(oneB.rps / oneC.rps)}×`,
+        target: '≥ 0.7×',
+        met: oneB.rps >= 0.7 * oneC.rps,
+      });
     }
   } finally {
     for (const s of spawned.reverse()) await s.stop();

@@ -1,10 +1,12 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { printVerdicts } from './support/targets.js';
 
 /**
  * `npm run bench`: runs every `bench/*.bench.ts` (compiled) in turn, or only those whose name
- * contains one of the arguments (`npm run bench -- screening`). Each prints its own figures.
+ * contains one of the arguments (`npm run bench -- screening`). Each prints its own figures; then
+ * one table of every target they measured, met or not.
  */
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2);
@@ -18,3 +20,4 @@ for (const file of files) {
   await mod.run();
 }
 if (!files.length) console.log('no benchmark matched');
+printVerdicts();

@@ -8,6 +8,7 @@ import { routes } from '../rest-adapter/routes.js';
 import type { Route } from '../rest-adapter/route.js';
 import { BENCH_DIR, f0, f1, f2, load, table } from './support/processes.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
+import { verdict } from './support/targets.js';
 
 /**
  * The platform as `npm start` runs it (issue 14, items 2, 3, 4, 7), each layout started in turn in
@@ -436,5 +437,49 @@ export async function run(): Promise<void> {
         ];
       }),
     );
+  }
+  stackVerdicts(results);
+}
+
+/** The targets of issue 14 this bench measures, for the default layout (and against the base when there is one). */
+function stackVerdicts(results: Array<[Layout, Figures]>): void {
+  const of = (name: string) => results.find(([l]) => l.name === name)?.[1];
+  const base = of('base');
+  const ours = of('single (default)');
+  if (!ours) return;
+  const overhead = ours['identity read REST, 1 conn'].p50 - ours['identity read GraphQL, 1 conn'].p50;
+  verdict({
+    item: '14.4',
+    figure: 'REST − GraphQL p50, identity read at 1 connection',
+    measured: `${f2(overhead)} ms`,
+    target: '≤ 1 ms',
+    met: overhead <= 1,
+  });
+  if (!base) return;
+  for (const [name, figures] of [
+    ['default', ours],
+    ['no query sharing', of('single, no query sharing')],
+  ] as const) {
+    if (!figures) continue;
+    const ratio = figures['identity read GraphQL'].rps / base['identity read GraphQL'].rps;
+    verdict({
+      item: '14.2',
+      figure: `identity read through the gateway req/s ÷ base (${name})`,
+      measured: `${f2(ratio)}×`,
+      target: '≥ 3×',
+      met: ratio >= 3,
+    });
+  }
+  const aml = ours['AML screening REST'];
+  const amlBase = base['AML screening REST'];
+  if (aml && amlBase) {
+    const ceiling = aml.cpu ? `; the cores' ceiling at its CPU cost ${f2(aml.cpu.ceiling / amlBase.rps)}×` : '';
+    verdict({
+      item: '14.7',
+      figure: `AML screening through REST req/s ÷ base, p99 (${OPERATION_CONNECTIONS} connections)`,
+      measured: `${f2(aml.rps / amlBase.rps)}×, ${f1(aml.p99)} ms${ceiling}`,
+      target: '≥ 5×, ≤ 50 ms',
+      met: aml.rps >= 5 * amlBase.rps && aml.p99 <= 50,
+    });
   }
 }

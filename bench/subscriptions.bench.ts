@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { BENCH_DIR, f0, f1, table } from './support/processes.js';
 import { ADMIN_SECRET, REPO, rest, startPlatform, type Layout, type Running } from './stack.bench.js';
+import { verdict } from './support/targets.js';
 
 /**
  * Subscriptions (issue 14, item 6): SUBSCRIPTION_BENCH_SUBSCRIBERS (1000) graphql-ws subscribers on
@@ -221,6 +222,15 @@ export async function run(): Promise<void> {
       console.log(`${layout.name}: ${(error as Error).message}`);
       rows.push([layout.name, 'failed', '', '', '', '', '', '', '']);
       continue;
+    }
+    if (layout.name === 'this build') {
+      verdict({
+        item: '14.6',
+        figure: `review call → each of ${SUBSCRIBERS} subscribers, p99; memory per subscriber`,
+        measured: `${f1(f.p99)} ms; ${f1(f.kbPerSubscriber)} kB`,
+        target: '≤ 50 ms',
+        met: f.p99 <= 50 && f.missed === 0,
+      });
     }
     rows.push([
       layout.name,
