@@ -38,10 +38,10 @@ export interface CpuPerOperation {
 }
 
 /**
- * Where the CPU of a phase went, from its creation to `end(n)`: CPU milliseconds per operation of
+ * Where the CPU of a phase went, from its creation to `measure(n)`: CPU milliseconds per operation of
  * each named process, of postgres (the processes alive at the end; a backend that exited meanwhile
  * is not counted) and of this (load-generating) process, and how many operations per second the
- * machine's cores could serve at that cost (`measure(n)`; `end(n)` says it in a line).
+ * machine's cores could serve at that cost (`measure(n)`; `describeCpu` says it in a line).
  */
 export function cpuAccount(processes: Record<string, number>) {
   const read = () => {
@@ -66,12 +66,11 @@ export function cpuAccount(processes: Record<string, number>) {
     const total = perOp.reduce((sum, [, ms]) => sum + (Number.isFinite(ms) ? ms : 0), 0);
     return { perOp, total, ceiling: (cpus().length * 1000) / total };
   };
-  return {
-    measure,
-    end(operations: number): string {
-      const { perOp, total, ceiling } = measure(operations);
-      const parts = perOp.map(([name, ms]) => `${name} ${Number.isFinite(ms) ? ms.toFixed(2) : '?'}`).join(', ');
-      return `CPU ms per operation: ${parts}; total ${total.toFixed(2)} → at most ${Math.round(ceiling)}/s on ${cpus().length} cores`;
-    },
-  };
+  return { measure };
+}
+
+/** A line: CPU ms per operation of each process, their total and the rate the cores could serve. */
+export function describeCpu({ perOp, total, ceiling }: CpuPerOperation): string {
+  const parts = perOp.map(([name, ms]) => `${name} ${Number.isFinite(ms) ? ms.toFixed(2) : '?'}`).join(', ');
+  return `CPU ms per operation: ${parts}; total ${total.toFixed(2)} → at most ${Math.round(ceiling)}/s on ${cpus().length} cores`;
 }
