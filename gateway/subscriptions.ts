@@ -64,10 +64,10 @@ interface UpstreamClient {
  */
 export type Deliver = (result: ExecutionResult) => void;
 
-/** One client's subscription: events go to `deliver` when there is one, else through the iterator graphql-ws reads. */
+/** One client's subscription: its events go to `deliver`; the iterator graphql-ws reads carries only the last result and the end. */
 interface Subscriber {
   events: PushIterator<ExecutionResult>;
-  deliver?: Deliver;
+  deliver: Deliver;
 }
 
 /** The subscribers of one operation for one audience: one upstream subscription, each event resolved once. */
@@ -87,7 +87,7 @@ interface PreparedOperation {
   operationName?: string;
   variables: Record<string, unknown>;
   operationContext: OperationContext;
-  deliver?: Deliver;
+  deliver: Deliver;
 }
 
 export interface SubscriptionRouterOptions {
@@ -161,7 +161,7 @@ export class SubscriptionRouter {
    * graphql-ws onSubscribe: parse, validate, coerce variables and plan; errors go back to the client.
    * Nothing may throw from here: graphql-ws would close the whole socket (4500) for it.
    */
-  prepare(payload: SubscribePayload, context: GatewayContext, deliver?: Deliver): ExecutionArgs | GraphQLError[] {
+  prepare(payload: SubscribePayload, context: GatewayContext, deliver: Deliver): ExecutionArgs | GraphQLError[] {
     const state = this.state;
     if (!state) return [new GraphQLError('The gateway is starting', { extensions: { code: 'UNAVAILABLE' } })];
     try {
@@ -176,7 +176,7 @@ export class SubscriptionRouter {
     state: SchemaState,
     payload: SubscribePayload,
     context: GatewayContext,
-    deliver?: Deliver,
+    deliver: Deliver,
   ): ExecutionArgs | GraphQLError[] {
     let document: DocumentNode;
     let invalid: readonly GraphQLError[];
@@ -291,15 +291,13 @@ export class SubscriptionRouter {
       {
         next: (event) => {
           const resolved = this.resolveEvent(event, node, op);
-          delivered = delivered.then(async () => {
-            const result = await resolved;
-            for (const { events, deliver } of subscribers) {
-              if (deliver) deliver(result);
-              else events.push(result);
-            }
-          });
-          // one subscriber's failure must not stop the events of the others
-          delivered = delivered.catch((error: Error) => this.opts.logger.error({ err: error }, 'subscription event not delivered'));
+          delivered = delivered
+            .then(async () => {
+              const result = await resolved;
+              for (const { deliver } of subscribers) deliver(result);
+            })
+            // a failed delivery must not stop the events after it
+            .catch((error: Error) => this.opts.logger.error({ err: error }, 'subscription event not delivered'));
         },
         error: (error) => end({ errors: this.upstreamErrors(error, primary.serviceName) }),
         complete: () => end(),
