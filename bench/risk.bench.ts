@@ -8,6 +8,7 @@ import { loadConfig } from '../platform/config.js';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../platform/db/embedded-postgres.js';
 import { startStack } from '../cli/stack.js';
 import { cpuAccount, describeCpu } from './support/cpu.js';
+import { jsonClient } from './support/http-client.js';
 import { verdict } from './support/targets.js';
 import { REPO, startPlatform, type Running } from './stack.bench.js';
 import { importSnapshot, parseList, ScreeningEngine, type ListEntry } from '../screening/index.js';
@@ -423,8 +424,11 @@ export async function run(): Promise<void> {
       };
     };
 
+    // the load loop's requests: kept-alive node:http, one socket per outstanding request
+    const load = jsonClient(MAX_INFLIGHT);
+    const evaluate = () => load.send(a.rest + '/v1/evaluate', 'POST', transaction(), auth);
     // warm-up (connections, plans, rule cache)
-    for (let i = 0; i < 50; i++) await rest(a, 'POST', '/v1/evaluate', transaction(), auth);
+    for (let i = 0; i < 50; i++) await evaluate();
 
     // ---- fixed-rate evaluate (open loop, at most MAX_INFLIGHT outstanding) --------------------
     let p50 = NaN;
@@ -454,7 +458,7 @@ export async function run(): Promise<void> {
           late++;
           await Promise.race(inflight);
         }
-        const request: Promise<void> = rest(a, 'POST', '/v1/evaluate', transaction(), auth)
+        const request: Promise<void> = evaluate()
           .then((res) => {
             latencies.push(performance.now() - due);
             statuses.set(String(res.status), (statuses.get(String(res.status)) ?? 0) + 1);
@@ -467,7 +471,7 @@ export async function run(): Promise<void> {
             }
           })
           .catch((err: Error) => {
-            const key = `error ${(err.cause as { code?: string })?.code ?? err.message}`;
+            const key = `error ${(err as { code?: string }).code ?? (err.cause as { code?: string })?.code ?? err.message}`;
             statuses.set(key, (statuses.get(key) ?? 0) + 1);
           })
           .finally(() => inflight.delete(request));
@@ -505,6 +509,7 @@ export async function run(): Promise<void> {
       );
       await sleep(2_000);
     }
+    load.close();
 
     // ---- the engine alone (no HTTP/GraphQL hops), same database, same layers --------------------
     {

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { logDatabaseError } from './connection-errors.js';
 
 export interface ListenOptions {
-  /** The connection settings (a URL, or a pool's `options`): LISTEN holds a connection of its own. */
+  /** The connection settings (a URL, or a pool's `options`). */
   connection: string | pg.ClientConfig;
   channel: string;
   onNotification(payload: string | undefined): void;
@@ -21,54 +21,130 @@ export interface Listening {
 export const RECONNECT_MS = 1_000;
 
 /**
- * LISTEN on a connection of its own that comes back after the server closed it (restart,
- * failover), trying again every second until `stop()`. Resolves once the first LISTEN is active.
+ * The LISTEN connection of one database, shared by every listener of this process: PostgreSQL
+ * wakes each listening connection on every NOTIFY of the database, whatever its channel, so one
+ * connection per process (not one per channel) keeps the cost of a notifying commit flat. It
+ * comes back after the server closed it (restart, failover), trying again every second, and
+ * LISTENs again on every channel still wanted.
  */
-export async function listen(opts: ListenOptions): Promise<Listening> {
-  let client: pg.Client | null = null;
-  let stopped = false;
+class SharedListener {
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  /** Channels LISTENed on the current client. */
+  private listened = new Set<string>();
+  private readonly listeners = new Set<ListenOptions>();
 
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client(typeof opts.connection === 'string' ? { connectionString: opts.connection } : opts.connection);
+  constructor(
+    private readonly settings: pg.ClientConfig,
+    private readonly closed: () => void,
+  ) {}
+
+  /** Resolves once `opts.channel` is LISTENed. */
+  async add(opts: ListenOptions): Promise<void> {
+    this.listeners.add(opts);
+    try {
+      await this.listenOn(await this.connected(), opts.channel);
+    } catch (err) {
+      await this.remove(opts);
+      throw err;
+    }
+  }
+
+  async remove(opts: ListenOptions): Promise<void> {
+    if (!this.listeners.delete(opts)) return;
+    const client = this.client;
+    if (!this.listeners.size) {
+      this.client = null;
+      this.closed();
+      await client?.end().catch(() => undefined);
+    } else if (client && ![...this.listeners].some((l) => l.channel === opts.channel)) {
+      this.listened.delete(opts.channel);
+      await client.query(`UNLISTEN ${opts.channel}`).catch(() => undefined);
+    }
+  }
+
+  private async listenOn(client: pg.Client, channel: string): Promise<void> {
+    if (this.listened.has(channel)) return;
+    this.listened.add(channel);
+    try {
+      await client.query(`LISTEN ${channel}`);
+    } catch (err) {
+      this.listened.delete(channel);
+      throw err;
+    }
+  }
+
+  private connected(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.open().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
+    const c = new pg.Client(this.settings);
     c.on('notification', (msg) => {
-      if (msg.channel === opts.channel) opts.onNotification(msg.payload);
+      for (const l of this.listeners) if (l.channel === msg.channel) l.onNotification(msg.payload);
     });
     c.on('error', (err) => {
-      // errors before the LISTEN is active reject `connect()` instead
-      if (client !== c) return;
-      client = null;
-      opts.onDisconnect?.();
-      logDatabaseError(opts.logger, err, `LISTEN ${opts.channel} (reconnecting)`);
+      // errors before the connection is in use reject `open()` instead
+      if (this.client !== c) return;
+      this.client = null;
+      const listeners = [...this.listeners];
+      for (const l of listeners) l.onDisconnect?.();
+      if (listeners[0]) logDatabaseError(listeners[0].logger, err, `LISTEN ${listeners.map((l) => l.channel).join(', ')} (reconnecting)`);
       c.end().catch(() => undefined);
-      retry();
+      this.retry();
     });
     try {
       await c.connect();
-      await c.query(`LISTEN ${opts.channel}`);
+      this.listened = new Set();
+      for (const channel of new Set([...this.listeners].map((l) => l.channel))) await this.listenOn(c, channel);
     } catch (err) {
       c.end().catch(() => undefined);
       throw err;
     }
-    if (stopped) await c.end().catch(() => undefined);
-    else client = c;
-  };
+    if (!this.listeners.size) {
+      await c.end().catch(() => undefined);
+      throw new Error('no one listens any more');
+    }
+    this.client = c;
+    return c;
+  }
 
-  const retry = (): void => {
-    if (stopped) return;
+  private retry(): void {
     setTimeout(() => {
-      if (stopped) return;
-      connect()
-        .then(() => opts.onReconnect?.())
-        .catch(() => retry());
+      if (!this.listeners.size) return;
+      this.connected()
+        .then(() => {
+          for (const l of this.listeners) l.onReconnect?.();
+        })
+        .catch(() => this.retry());
     }, RECONNECT_MS).unref();
-  };
+  }
+}
 
-  await connect();
-  return {
-    async stop() {
-      stopped = true;
-      await client?.end().catch(() => undefined);
-      client = null;
-    },
-  };
+/** Shared LISTEN connections of this process, by connection settings. */
+const shared = new Map<string, SharedListener>();
+
+function settingsOf(connection: string | pg.ClientConfig): { key: string; settings: pg.ClientConfig } {
+  if (typeof connection === 'string') return { key: connection, settings: { connectionString: connection } };
+  const { connectionString, host, port, user, password, database } = connection;
+  const key = connectionString ?? JSON.stringify({ host, port, user, password: typeof password === 'string' ? password : '', database });
+  return { key, settings: connection };
+}
+
+/**
+ * LISTEN on `channel` over this process's LISTEN connection to that database (shared by every
+ * channel, see SharedListener). Resolves once the LISTEN is active.
+ */
+export async function listen(opts: ListenOptions): Promise<Listening> {
+  const { key, settings } = settingsOf(opts.connection);
+  let listener = shared.get(key);
+  if (!listener) {
+    const created = new SharedListener(settings, () => shared.get(key) === created && shared.delete(key));
+    shared.set(key, (listener = created));
+  }
+  await listener.add(opts);
+  const owner = listener;
+  return { stop: () => owner.remove(opts) };
 }
