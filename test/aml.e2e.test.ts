@@ -165,10 +165,18 @@ describe('AML screening end to end', () => {
     it('reads by id and by user, per organization', async () => {
       const created = (await screen({ userId: 'reader', fullName: 'Jean-Pierre Kabongo Mbeki', nationality: 'CD' })).body;
       expect(created.status).toBe('POTENTIAL_MATCH');
-      await screen({ userId: 'reader', fullName: 'Kofi Annan Owusu' });
+      const clear = (await screen({ userId: 'reader', fullName: 'Kofi Annan Owusu', dateOfBirth: '1980-01-02' })).body;
       const got = await stack.rest('GET', `/v1/screening/aml/${created.id}`, undefined, h);
       expect(got.status).toBe(200);
       expect(got.body).toEqual(created);
+      // the date of birth is stored sealed, and read back
+      expect((await stack.rest('GET', `/v1/screening/aml/${clear.id}`, undefined, h)).body).toEqual(clear);
+      expect(clear.dateOfBirth).toBe('1980-01-02');
+      const { rows } = await pool.query(
+        'select date_of_birth_sealed, date_of_birth_plaintext from verification.aml_screenings where id = $1',
+        [clear.id],
+      );
+      expect(rows[0]).toEqual({ date_of_birth_sealed: expect.stringMatching(/^enc:v1:/), date_of_birth_plaintext: null });
       const list = await stack.rest('GET', '/screening/aml/user/reader?page=1&limit=1', undefined, h);
       expect(list.body).toMatchObject({ total: 2, page: 1, limit: 1 });
       expect(list.body.data).toHaveLength(1);

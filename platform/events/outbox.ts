@@ -72,15 +72,23 @@ export interface RowEvent {
   snapshot: Record<string, unknown>;
 }
 
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 /**
  * One statement that inserts a resource row and its event, for hot paths where a second round
- * trip costs (risk evaluations). `insert` must end with `returning id, organization_id,
- * environment, created_at`; its values come first, the event's after them.
+ * trip costs (risk evaluations, AML screenings). `insert` must end with `returning id,
+ * organization_id, environment, created_at`; its values come first, the event's after them, then
+ * those of `alongside`: another write of the same statement (e.g. the resource's child rows),
+ * whose placeholders start at the number it is given.
  */
-export function insertWithEvent(insert: { text: string; values: unknown[] }, e: RowEvent): { text: string; values: unknown[] } {
+export function insertWithEvent(insert: Statement, e: RowEvent, alongside?: (firstPlaceholder: number) => Statement): Statement {
   const n = insert.values.length;
+  const also = alongside?.(n + 7);
   return {
-    text: `with resource as (${insert.text})
+    text: `with resource as (${insert.text})${also ? `, alongside as (${also.text})` : ''}
      insert into platform.outbox_events (event_id, organization_id, environment, event, resource_type, resource_id, user_id, payload, snapshot, created_at)
      select $${n + 1}, organization_id, environment, $${n + 2}, $${n + 3}, id::text, $${n + 4}, $${n + 5}, $${n + 6}, created_at from resource`,
     values: [
@@ -91,6 +99,7 @@ export function insertWithEvent(insert: { text: string; values: unknown[] }, e: 
       e.userId ?? null,
       JSON.stringify({ event: e.event, timestamp: e.timestamp.toISOString(), data: e.data }),
       JSON.stringify(e.snapshot),
+      ...(also?.values ?? []),
     ],
   };
 }

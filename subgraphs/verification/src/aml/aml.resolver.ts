@@ -35,8 +35,8 @@ const SCREENING_READ = { service: 'verification', permission: 'screening:read' }
 
 function service(ctx: Ctx, access: 'read' | 'write'): AmlService {
   const tenant = authorize(ctx, 'verification', `screening:${access}`);
-  const { screening, amlCatalog: catalog, amlJobs: jobs, config } = ctx.deps;
-  return new AmlService(ctx.em, tenant, { screening, catalog, jobs, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  const { screening, amlCatalog: catalog, amlJobs: jobs, config, keyring } = ctx.deps;
+  return new AmlService(ctx.em, tenant, { screening, catalog, jobs, keyring, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
 }
 
 /**

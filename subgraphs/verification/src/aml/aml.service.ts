@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Keyring } from '../../../../platform/crypto/keyring.js';
 import type pg from 'pg';
 import { AppError, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, paginateOffset, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -22,7 +23,15 @@ import {
 } from './aml.lifecycle.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
-import { amlSnapshot, recordAmlEvent, recordBatchEvent, withCallback, type AmlBatchView, type BatchResult } from './aml.events.js';
+import {
+  amlSnapshot,
+  insertScreening,
+  recordAmlEvent,
+  recordBatchEvent,
+  withCallback,
+  type AmlBatchView,
+  type BatchResult,
+} from './aml.events.js';
 import { MAX_BATCH_SUBJECTS, normaliseAmlRequest, validateAmlRequest } from './aml.validation.js';
 
 /** Hits kept per screening (best first). */
@@ -86,6 +95,12 @@ export class ListCatalog {
   }
 }
 
+/** A screening request normalised, with the lists it is screened against. */
+interface ValidatedRequest {
+  r: ReturnType<typeof normaliseAmlRequest>;
+  lists: ListChecked[];
+}
+
 /** One subject of a batch as the API shows it. */
 export type BatchLine = BatchResult & { fullName: string; screening: AmlView | null };
 
@@ -96,6 +111,8 @@ export interface AmlJobs {
 
 export interface AmlServiceDeps {
   screening: ScreeningSearch;
+  /** Seals the date of birth of a screening written by `screen` (the ORM's writes seal their own). */
+  keyring?: Keyring;
   catalog: ListCatalog;
   jobs?: AmlJobs;
   allowPrivateTargets?: boolean;
@@ -144,19 +161,38 @@ export class AmlService implements PersonalDataHolder {
     private readonly deps: AmlServiceDeps,
   ) {}
 
+  /** Screens one subject and records it with its event: one statement (insertScreening). */
   async screen(req: AmlRequest): Promise<AmlView> {
-    const errors = validateAmlRequest(req);
-    if (errors.length) throw invalid(errors);
-    return this.em.transactional((em) => this.screenIn(em, req, null));
+    const keyring = this.deps.keyring;
+    if (!keyring) throw new Error('AmlService.screen needs the keyring: it seals the date of birth');
+    const { view, event } = this.screened(this.em, await this.validated(req), null, false);
+    await insertScreening(sqlOf(this.em), keyring, event, view.screening, view.hits);
+    return view;
   }
 
   /** Screens one subject and records it (with its event) in the caller's transaction. */
   async screenIn(em: EntityManager, req: AmlRequest, batchId: string | null): Promise<AmlView> {
+    const { view, event } = this.screened(em, await this.validated(req), batchId, true);
+    recordAmlEvent(em, event, view.screening, view.hits);
+    return view;
+  }
+
+  /** The request normalised, with the lists it is screened against; refused while screening could answer a wrong CLEAR. */
+  private async validated(req: AmlRequest): Promise<ValidatedRequest> {
     const errors = validateAmlRequest(req);
     if (errors.length) throw invalid(errors);
-    const r = normaliseAmlRequest(req);
     assertScreenable(this.deps.catalog);
-    const lists = await this.deps.catalog.checked(r.lists);
+    const r = normaliseAmlRequest(req);
+    return { r, lists: await this.deps.catalog.checked(r.lists) };
+  }
+
+  /** The screening of a validated request and its matches, as entities (`persist`: queued in `em`'s unit of work), and its event. */
+  private screened(
+    em: EntityManager,
+    { r, lists }: ValidatedRequest,
+    batchId: string | null,
+    persist: boolean,
+  ): { view: AmlView; event: string } {
     const found = !lists.length
       ? []
       : this.deps.screening.search({
@@ -173,39 +209,46 @@ export class AmlService implements PersonalDataHolder {
     const trigger = found.length ? 'screened.matches' : 'screened.clear';
     const t = AML_SCREENING_LIFECYCLE.fire(null, trigger);
     const status = t.status;
-    const screening = em.create(AmlScreening, {
-      ...this.tenant,
-      ...r,
-      status,
-      riskLevel: amlRiskLevel(
+    const screening = em.create(
+      AmlScreening,
+      {
+        ...this.tenant,
+        ...r,
         status,
-        found.map((h) => h.kind),
-      ),
-      matchCount: found.length,
-      listsChecked: lists.map((l) => l.source),
-      listVersions: lists,
-      batchId,
-      checkedAt: new Date(),
-    });
-    const hits = found.map((h, position) =>
-      em.create(AmlHit, {
-        screeningId: screening.id,
-        position,
-        source: h.source,
-        kind: h.kind,
-        externalId: h.externalId,
-        entityType: h.entityType,
-        primaryName: h.primaryName,
-        matchedName: h.matchedName,
-        score: Math.round(h.score * 1000) / 1000,
-        explanation: h.explanation,
-        programs: h.programs,
-        addedDate: h.addedDate ?? null,
-        listVersion: h.listVersion,
-      }),
+        riskLevel: amlRiskLevel(
+          status,
+          found.map((h) => h.kind),
+        ),
+        matchCount: found.length,
+        listsChecked: lists.map((l) => l.source),
+        listVersions: lists,
+        batchId,
+        checkedAt: new Date(),
+      },
+      { persist },
     );
-    recordAmlEvent(em, t.event, screening, hits);
-    return { screening, hits };
+    const hits = found.map((h, position) =>
+      em.create(
+        AmlHit,
+        {
+          screeningId: screening.id,
+          position,
+          source: h.source,
+          kind: h.kind,
+          externalId: h.externalId,
+          entityType: h.entityType,
+          primaryName: h.primaryName,
+          matchedName: h.matchedName,
+          score: Math.round(h.score * 1000) / 1000,
+          explanation: h.explanation,
+          programs: h.programs,
+          addedDate: h.addedDate ?? null,
+          listVersion: h.listVersion,
+        },
+        { persist },
+      ),
+    );
+    return { view: { screening, hits }, event: t.event };
   }
 
   async exportUser(userId: string): Promise<unknown[]> {
