@@ -9,6 +9,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../platf
 import { startStack } from '../cli/stack.js';
 import { cpuAccount, describeCpu } from './support/cpu.js';
 import { jsonClient } from './support/http-client.js';
+import { FAMILY_NAMES, GIVEN_NAMES } from './support/names.js';
 import { verdict } from './support/targets.js';
 import { REPO, startPlatform, type Running } from './stack.bench.js';
 import { importSnapshot, parseList, ScreeningEngine, type ListEntry } from '../screening/index.js';
@@ -363,46 +364,10 @@ export async function run(): Promise<void> {
     }
 
     const rand = rng(11);
-    const given = [
-      'Amadou',
-      'Fatoumata',
-      'Chinedu',
-      'Kwame',
-      'Aminata',
-      'Ibrahim',
-      'Ngozi',
-      'Tendai',
-      'Moussa',
-      'Aisha',
-      'Wanjiru',
-      'Seydou',
-      'Khadija',
-      'Thabo',
-      'Otieno',
-      'Akosua',
-    ];
-    const family = [
-      'Diallo',
-      'Okafor',
-      'Mensah',
-      'Traoré',
-      'Ndlovu',
-      'Kamau',
-      'Ouédraogo',
-      'Adeyemi',
-      'Nkurunziza',
-      'Sow',
-      'Mbeki',
-      'Kaboré',
-      'Odhiambo',
-      'Boateng',
-      'Sissoko',
-      'Dlamini',
-    ];
     const person = () =>
       rand() < 0.02
         ? lists.names[Math.floor(rand() * lists.names.length)]
-        : `${given[Math.floor(rand() * 16)]} ${family[Math.floor(rand() * 16)]}`;
+        : `${GIVEN_NAMES[Math.floor(rand() * GIVEN_NAMES.length)]} ${FAMILY_NAMES[Math.floor(rand() * FAMILY_NAMES.length)]}`;
     let seq = 0;
     const transaction = () => {
       const s = Math.floor(rand() * ACCOUNTS);

@@ -9,6 +9,7 @@ import type { Route } from '../rest-adapter/route.js';
 import { BENCH_DIR, f0, f1, f2, load, table } from './support/processes.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { verdict } from './support/targets.js';
+import { FAMILY_NAMES, GIVEN_NAMES, person } from './support/names.js';
 
 /**
  * The platform as `npm start` runs it (issue 14, items 2, 3, 4, 7), each layout started in turn in
@@ -45,6 +46,9 @@ function median(results: LoadResult[]): LoadResult {
 export const ADMIN_SECRET = 'bench-admin-secret-0123456789';
 const INTERNAL_SECRET = 'bench-internal-secret-0123456789';
 const UNIQUE = '__UNIQUE__';
+/** Replaced by the next of PEOPLE in turn. */
+const PERSON = '__PERSON__';
+const PEOPLE = Array.from({ length: GIVEN_NAMES.length * FAMILY_NAMES.length }, (_, i) => person(i));
 export const REPO = path.resolve(BENCH_DIR, '..', '..');
 
 export interface Layout {
@@ -211,7 +215,8 @@ function specs(op: Operation, urls: Running['urls'], connections: number, cpuOf?
   const variables = op.route.variables({ params: op.params ?? {}, query: {}, body: op.body ?? {}, files: {} });
   const graphqlBody = JSON.stringify({ query: op.route.operation, variables });
   const unique = JSON.stringify(op.body ?? {}).includes(UNIQUE) ? UNIQUE : undefined;
-  const common = { connections, seconds: SECONDS, warmupSeconds: WARMUP, unique };
+  const rotate = JSON.stringify(op.body ?? {}).includes(PERSON) ? { placeholder: PERSON, values: PEOPLE } : undefined;
+  const common = { connections, seconds: SECONDS, warmupSeconds: WARMUP, unique, rotate };
   const auth = { 'x-api-key': op.client.apiKey, 'content-type': 'application/json' };
   return {
     rest: {
@@ -289,7 +294,8 @@ async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared>
         name: 'AML screening',
         route: aml,
         path: '/screening/aml',
-        body: { ...aml.example, userId: `u-${UNIQUE}` },
+        // a different person each time, of a population that repeats its names (bench/support/names.ts)
+        body: { ...aml.example, userId: `u-${UNIQUE}`, fullName: PERSON },
         client: verification,
         subgraph: 'verification',
       },

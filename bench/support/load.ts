@@ -21,6 +21,8 @@ export interface LoadSpec {
   rate?: number;
   /** Replaced in the body by a value unique to each request (writes that must not repeat). */
   unique?: string;
+  /** Replaced in the body by the next of `values`, in turn (e.g. the names a screening is asked for). */
+  rotate?: { placeholder: string; values: string[] };
   /** Signs a principal for each request as the gateway does (a subgraph called directly). */
   sign?: { internalSecret: string; principal: Principal; audience: string };
   /** Processes (by name) whose CPU per request of the measured run is reported, with PostgreSQL's and this generator's. */
@@ -50,9 +52,11 @@ async function run(spec: LoadSpec, seconds: number, record: boolean): Promise<Lo
   const finished = new Promise<autocannon.Result>((resolve, reject) => ([done, failed] = [resolve, reject]));
   const prefix = randomBytes(4).toString('hex');
   let sequence = 0;
-  const vary = spec.unique !== undefined || spec.sign !== undefined;
+  const vary = spec.unique !== undefined || spec.rotate !== undefined || spec.sign !== undefined;
   const setupRequest = (request: any) => {
-    const body = spec.unique ? spec.body!.replaceAll(spec.unique, `${prefix}-${(sequence += 1)}`) : spec.body!;
+    sequence += 1;
+    let body = spec.unique ? spec.body!.replaceAll(spec.unique, `${prefix}-${sequence}`) : spec.body!;
+    if (spec.rotate) body = body.replaceAll(spec.rotate.placeholder, spec.rotate.values[sequence % spec.rotate.values.length]);
     const signed = spec.sign
       ? principalHeaders(spec.sign.principal, spec.sign.internalSecret, {
           audience: spec.sign.audience,

@@ -170,6 +170,24 @@ describe('ScreeningIndex', () => {
     expect(hit.explanation.tokens.find((t) => t.query === 'youssef')).toMatchObject({ matched: 'yusuf', how: 'equivalent' });
   });
 
+  it('answers a search from the token matches it remembers as a fresh index answers it', () => {
+    const queries = [
+      'Youssef Abdelkarim Al Fakhouri',
+      'Yusuf al-Fakhouri',
+      'Mamadou Kouyate',
+      'M. L. Kouyate',
+      'Sahel Gold Trading',
+      'عبد الرحمن ولد سيدي',
+      'Folasade Adebayo',
+    ].map((fullName) => ({ fullName, threshold: 0.5 }));
+    const first = queries.map((q) => index.search(q));
+    const again = queries.map((q) => index.search(q));
+    const fresh = ScreeningIndex.build(entries, { OFAC_SDN: 'v3', CUSTOM_PEP_NG: 'v1', UN_SC: 'v2' });
+    expect(again).toEqual(first);
+    expect(queries.map((q) => fresh.search(q))).toEqual(first);
+    expect(first.every((hits) => hits.length > 0)).toBe(true);
+  });
+
   it('finds Arabic-script queries through the original-script names', () => {
     const hits = index.search({ fullName: 'عبد الرحمن ولد سيدي' });
     expect(hits[0]).toMatchObject({ externalId: 'QDi.9', score: 1 });

@@ -125,6 +125,16 @@ class Accumulator {
   }
 }
 
+/** A part of the query looked up in the index: one token, adjacent tokens joined, or a token made by a rule (`virtual`). */
+interface QueryUnit {
+  idx: number[];
+  token: NameToken;
+  virtual?: boolean;
+}
+
+/** Query units whose matches a ScreeningIndex remembers (a few MB). */
+const MAX_REMEMBERED = 20_000;
+
 const tokenKey = (t: NameToken) => (t.abjad ? `${t.text}#` : t.text);
 
 function deletions(text: string): string[] {
@@ -286,7 +296,7 @@ export class ScreeningIndex {
     const floor = Math.max(0, threshold - boost - 1e-9);
 
     // query units: single tokens, adjacent pairs joined, number words as digits, initials
-    const units: { idx: number[]; token: NameToken; virtual?: boolean }[] = qt.map((token, i) => ({ idx: [i], token }));
+    const units: QueryUnit[] = qt.map((token, i) => ({ idx: [i], token }));
     for (let i = 0; i + 1 < qt.length; i++) {
       if (qt[i].role === 'initial' || qt[i + 1].role === 'initial') continue;
       units.push({ idx: [i, i + 1], token: joinTokens(qt[i], qt[i + 1]) });
@@ -303,7 +313,6 @@ export class ScreeningIndex {
     // per candidate name: best similarity per query token, and whether a joined token was used
     const W = qt.length;
     const acc = new Accumulator(W);
-    const simCache = new Map<string, TokenSimilarity>();
     const touch = (nameId: number, idx: number[], sim: TokenSimilarity, span: number, create: boolean) => {
       const slot = acc.slot(nameId, create);
       if (slot < 0) return;
@@ -315,21 +324,9 @@ export class ScreeningIndex {
       // a unit of several tokens on either side lets that many more name tokens be covered
       if (span > 1) acc.joined[slot] += span - 1;
     };
-    const lookup = (unit: { idx: number[]; token: NameToken; virtual?: boolean }, keys: string[], create: boolean) => {
-      const candidates = new Set<number>();
-      for (const key of keys) for (const id of this.blocks.get(key) ?? []) candidates.add(id);
-      for (const id of candidates) {
+    const lookup = (unit: QueryUnit, keys: () => string[], create: boolean) => {
+      for (const [id, sim] of this.matchesOf(unit, keys)) {
         const d = this.dict[id];
-        if (unit.idx.length > 1 && d.joined && !(unit.virtual && d.virtual && /^\d+$/.test(d.token.text))) continue;
-        // number words and initials count only as exactly the same digits or letters
-        if ((unit.virtual || d.virtual) && unit.token.text !== d.token.text) continue;
-        const ck = `${unit.idx.join(',')}|${id}`;
-        let sim = simCache.get(ck);
-        if (!sim) {
-          sim = compareTokens(unit.token, d.token);
-          simCache.set(ck, sim);
-        }
-        if (sim.score < MIN_TOKEN_SCORE || ((unit.idx.length > 1 || d.joined) && (sim.score < 0.85 || sim.how === 'initial'))) continue;
         const span = Math.max(unit.idx.length, d.span);
         for (const n of d.names) touch(n, unit.idx, sim, span, create);
       }
@@ -342,13 +339,17 @@ export class ScreeningIndex {
     const acronymKey = (t: NameToken) =>
       prepared.kind !== 'individual' && /^[a-z]{3,8}$/.test(t.text) && !isKnownName(t.text) ? [`k${t.text}`] : [];
     for (const u of opening)
-      lookup(u, u.virtual ? [`x${u.token.text}`] : [...queryKeys(u.token), ...(u.idx.length === 1 ? acronymKey(u.token) : [])], true);
-    for (const u of secondary) lookup(u, u.virtual ? [`x${u.token.text}`] : queryKeys(u.token), openAll);
+      lookup(
+        u,
+        () => (u.virtual ? [`x${u.token.text}`] : [...queryKeys(u.token), ...(u.idx.length === 1 ? acronymKey(u.token) : [])]),
+        true,
+      );
+    for (const u of secondary) lookup(u, () => (u.virtual ? [`x${u.token.text}`] : queryKeys(u.token)), openAll);
     // query initials vs any list token with that first letter, and full query tokens vs list initials
     for (const u of units) {
       if (u.idx.length > 1) continue;
       if (u.token.role === 'initial') this.initialLookup(u.token.text[0], u.idx[0], acc, openAll);
-      else lookup(u, [`x${u.token.text[0]}`], false);
+      else lookup(u, () => [`x${u.token.text[0]}`], false);
     }
 
     // token pairs repeat across candidate names: compare each pair once per query
@@ -412,7 +413,7 @@ export class ScreeningIndex {
       });
     }
 
-    this.lastStats = { candidates: acc.size, scored, tokenPairs: pairCache.size + simCache.size };
+    this.lastStats = { candidates: acc.size, scored, tokenPairs: pairCache.size };
     const hits: ScreeningHit[] = [];
     for (const [e, hit] of best) {
       const qualifiers = qualify(q, this.entries[e]);
@@ -426,6 +427,42 @@ export class ScreeningIndex {
   }
 
   private initialCache: Map<string, number[]> | null = null;
+
+  /** Dictionary tokens matched by a query unit, by the unit and its keys (matchesOf); least recently used first. */
+  private readonly remembered = new Map<string, ReadonlyArray<readonly [id: number, sim: TokenSimilarity]>>();
+
+  /**
+   * The dictionary tokens a query unit matches well enough to count, with their similarity: the
+   * keys' blocks, each token compared once. Remembered across searches (the index never changes,
+   * and names repeat: a given name or a family name common in a country comes back on most
+   * searches), up to MAX_REMEMBERED units.
+   */
+  private matchesOf(unit: QueryUnit, keys: () => string[]): ReadonlyArray<readonly [number, TokenSimilarity]> {
+    const t = unit.token;
+    const keyList = keys();
+    const key = `${unit.idx.length > 1 ? 'j' : 's'}${unit.virtual ? 'v' : ''}|${t.abjad ? '#' : ''}${t.cjk ?? ''}${t.written ?? ''}|${t.text}|${t.spellings?.join('/') ?? ''}|${keyList.join(' ')}`;
+    const known = this.remembered.get(key);
+    if (known) {
+      this.remembered.delete(key);
+      this.remembered.set(key, known);
+      return known;
+    }
+    const candidates = new Set<number>();
+    for (const k of keyList) for (const id of this.blocks.get(k) ?? []) candidates.add(id);
+    const found: Array<readonly [number, TokenSimilarity]> = [];
+    for (const id of candidates) {
+      const d = this.dict[id];
+      if (unit.idx.length > 1 && d.joined && !(unit.virtual && d.virtual && /^\d+$/.test(d.token.text))) continue;
+      // number words and initials count only as exactly the same digits or letters
+      if ((unit.virtual || d.virtual) && t.text !== d.token.text) continue;
+      const sim = compareTokens(t, d.token);
+      if (sim.score < MIN_TOKEN_SCORE || ((unit.idx.length > 1 || d.joined) && (sim.score < 0.85 || sim.how === 'initial'))) continue;
+      found.push([id, sim]);
+    }
+    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
+    this.remembered.set(key, found);
+    return found;
+  }
 
   /** Work done by the last search (candidate names, names fully scored, token pairs compared). */
   lastStats = { candidates: 0, scored: 0, tokenPairs: 0 };
