@@ -69,7 +69,8 @@ export interface RowEvent {
   userId?: string | null;
   timestamp: Date;
   data: Record<string, unknown>;
-  snapshot: Record<string, unknown>;
+  /** The snapshot, or its JSON text (a hot path that has it already). */
+  snapshot: Record<string, unknown> | string;
 }
 
 export interface Statement {
@@ -98,7 +99,7 @@ export function insertWithEvent(insert: Statement, e: RowEvent, alongside?: (fir
       e.resourceType,
       e.userId ?? null,
       JSON.stringify({ event: e.event, timestamp: e.timestamp.toISOString(), data: e.data }),
-      JSON.stringify(e.snapshot),
+      typeof e.snapshot === 'string' ? e.snapshot : JSON.stringify(e.snapshot),
       ...(also?.values ?? []),
     ],
   };

@@ -428,6 +428,11 @@ export class ScreeningIndex {
 
   private initialCache: Map<string, number[]> | null = null;
 
+  /** Drops the token matches remembered across searches (a bench measures searches from cold with it). */
+  forgetMatches(): void {
+    this.remembered.clear();
+  }
+
   /** Dictionary tokens matched by a query unit, by the unit and its keys (matchesOf); least recently used first. */
   private readonly remembered = new Map<string, ReadonlyArray<readonly [id: number, sim: TokenSimilarity]>>();
 

@@ -10,9 +10,13 @@ export const AML_BATCH_RESOURCE = 'aml_batch';
 
 /** The screening as subscribers see it (no tenant columns), with its matches. */
 export function amlSnapshot(s: AmlScreening, hits: AmlHit[]): Record<string, unknown> {
-  const { organizationId: _o, environment: _e, ...visible } = s;
-  return JSON.parse(JSON.stringify({ ...visible, matches: hits }));
+  return JSON.parse(amlSnapshotJson(s, hits));
 }
+
+const amlSnapshotJson = (s: AmlScreening, hits: AmlHit[]): string => {
+  const { organizationId: _o, environment: _e, ...visible } = s;
+  return JSON.stringify({ ...visible, matches: hits });
+};
 
 /** Webhook `data`: resource id, user, status and the decisive fields. */
 function amlData(s: AmlScreening, hits: AmlHit[]): Record<string, unknown> {
@@ -88,7 +92,14 @@ export async function insertScreening(db: Sql, keyring: Keyring, event: string, 
   });
   const statement = insertWithEvent(
     insert,
-    { event, resourceType: AML_RESOURCE, userId: s.userId, timestamp: s.createdAt, data: amlData(s, hits), snapshot: amlSnapshot(s, hits) },
+    {
+      event,
+      resourceType: AML_RESOURCE,
+      userId: s.userId,
+      timestamp: s.createdAt,
+      data: amlData(s, hits),
+      snapshot: amlSnapshotJson(s, hits),
+    },
     hits.length ? matches : undefined,
   );
   await db.query(statement.text, statement.values);
