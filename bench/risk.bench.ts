@@ -306,7 +306,8 @@ export async function run(): Promise<void> {
   try {
     let databaseUrl = process.env.DATABASE_URL;
     if (!databaseUrl) {
-      embedded = await startEmbeddedPostgres({ dir: path.join(dataDir, 'pg'), port: await freePort(), persistent: false });
+      // durable commits, as `npm start`'s database makes them (a throwaway cluster would turn fsync off); removed at the end
+      embedded = await startEmbeddedPostgres({ dir: path.join(dataDir, 'pg'), port: await freePort(), persistent: true });
       databaseUrl = embedded.url;
     }
     const env = {
