@@ -83,26 +83,54 @@ export function acronymTokens(p: PreparedName): { text: string; span: number }[]
 }
 
 /**
+ * Each indexed name's slot in the running search's Accumulator, valid where its stamp is the
+ * search's: one pair of arrays for every search of the index (searches run one at a time), none
+ * cleared or allocated per search.
+ */
+class SlotTable {
+  readonly slotOf: Int32Array;
+  readonly stamps: Uint32Array;
+  private stamp = 0;
+
+  constructor(names: number) {
+    this.slotOf = new Int32Array(names);
+    this.stamps = new Uint32Array(names);
+  }
+
+  /** A stamp no slot carries yet. */
+  next(): number {
+    if (this.stamp === 0xffffffff) {
+      this.stamps.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+}
+
+/**
  * Per candidate name during a search (flat typed arrays, one slot per name: no allocation per
  * candidate): best similarity per query token, whether it matched other than by an initial, and how
  * many joined tokens were used.
  */
 class Accumulator {
-  readonly slotOf = new Map<number, number>();
   readonly names: number[] = [];
   best: Float64Array;
   strong: Uint8Array;
   joined: Int32Array;
+  private readonly stamp: number;
 
-  constructor(readonly width: number) {
+  constructor(
+    readonly width: number,
+    private readonly slots: SlotTable,
+  ) {
     this.best = new Float64Array(256 * width);
     this.strong = new Uint8Array(256 * width);
     this.joined = new Int32Array(256);
+    this.stamp = slots.next();
   }
 
   slot(nameId: number, create: boolean): number {
-    const s = this.slotOf.get(nameId);
-    if (s !== undefined) return s;
+    if (this.slots.stamps[nameId] === this.stamp) return this.slots.slotOf[nameId];
     if (!create) return -1;
     const n = this.names.length;
     if (n === this.joined.length) {
@@ -116,7 +144,8 @@ class Accumulator {
       this.joined = grow(this.joined, n * 2);
     }
     this.names.push(nameId);
-    this.slotOf.set(nameId, n);
+    this.slots.stamps[nameId] = this.stamp;
+    this.slots.slotOf[nameId] = n;
     return n;
   }
 
@@ -312,7 +341,7 @@ export class ScreeningIndex {
 
     // per candidate name: best similarity per query token, and whether a joined token was used
     const W = qt.length;
-    const acc = new Accumulator(W);
+    const acc = new Accumulator(W, (this.slotTable ??= new SlotTable(this.names.length)));
     const touch = (nameId: number, idx: number[], sim: TokenSimilarity, span: number, create: boolean) => {
       const slot = acc.slot(nameId, create);
       if (slot < 0) return;
@@ -427,6 +456,7 @@ export class ScreeningIndex {
   }
 
   private initialCache: Map<string, number[]> | null = null;
+  private slotTable: SlotTable | null = null;
 
   /** Drops the token matches remembered across searches (a bench measures searches from cold with it). */
   forgetMatches(): void {
