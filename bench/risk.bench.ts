@@ -8,7 +8,7 @@ import { loadConfig } from '../platform/config.js';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../platform/db/embedded-postgres.js';
 import { startStack } from '../cli/stack.js';
 import { cpuAccount, describeCpu } from './support/cpu.js';
-import { jsonClient } from './support/http-client.js';
+import { overHttp } from '../gateway/http-fetcher.js';
 import { FAMILY_NAMES, GIVEN_NAMES } from './support/names.js';
 import { verdict } from './support/targets.js';
 import { REPO, startPlatform, type Running } from './stack.bench.js';
@@ -391,8 +391,11 @@ export async function run(): Promise<void> {
     };
 
     // the load loop's requests: kept-alive node:http, one socket per outstanding request
-    const load = jsonClient(MAX_INFLIGHT);
-    const evaluate = () => load.send(a.rest + '/v1/evaluate', 'POST', transaction(), auth);
+    const evaluate = async () => {
+      const body = JSON.stringify(transaction());
+      const res = await overHttp(a.rest + '/v1/evaluate', { headers: { 'content-type': 'application/json', ...auth }, body });
+      return { status: res.status, body: JSON.parse(res.text) as any };
+    };
     // warm-up (connections, plans, rule cache)
     for (let i = 0; i < 50; i++) await evaluate();
 
@@ -475,7 +478,6 @@ export async function run(): Promise<void> {
       );
       await sleep(2_000);
     }
-    load.close();
 
     // ---- the engine alone (no HTTP/GraphQL hops), same database, same layers --------------------
     {

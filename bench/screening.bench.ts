@@ -10,6 +10,7 @@ import { createLogger } from '../platform/logger.js';
 import { importSnapshot, ScreeningEngine, ScreeningIndex, type ListEntry } from '../screening/index.js';
 import { evaluatePairs, type LabelledPair } from '../screening/matching/evaluate.js';
 import { readShippedLists } from './official-pairs.js';
+import { FAMILY_NAMES, GIVEN_NAMES } from './support/names.js';
 
 /**
  * Screening figures (issue 4): the real OFAC SDN (+ aliases) and UN lists shipped in data/ imported into an embedded PostgreSQL, the engine loading them, one name p50/p95 over a few hundred
@@ -55,43 +56,7 @@ export function queryNames(entries: ListEntry[], n: number): { name: string; exp
     }
     out.push({ name, expect: `${e.source}:${e.externalId}` });
   }
-  const given = [
-    'Amadou',
-    'Fatoumata',
-    'Chinedu',
-    'Kwame',
-    'Aminata',
-    'Ibrahim',
-    'Ngozi',
-    'Tendai',
-    'Moussa',
-    'Aisha',
-    'Jean-Baptiste',
-    'Oluwaseun',
-    'Wanjiru',
-    'Seydou',
-    'Khadija',
-    'Thabo',
-  ];
-  const family = [
-    'Diallo',
-    'Okafor',
-    'Mensah',
-    'Traoré',
-    'Ndlovu',
-    'Kamau',
-    'Ouédraogo',
-    'Adeyemi',
-    'Nkurunziza',
-    'Sow',
-    'Mbeki',
-    'Kaboré',
-    'Otieno',
-    'Boateng',
-    'Sissoko',
-    'Dlamini',
-  ];
-  while (out.length < n) out.push({ name: `${pick(given)} ${pick(given)} ${pick(family)}` });
+  while (out.length < n) out.push({ name: `${pick(GIVEN_NAMES)} ${pick(GIVEN_NAMES)} ${pick(FAMILY_NAMES)}` });
   return out;
 }
 

@@ -1,7 +1,7 @@
 /**
- * People's names for load that screens names: given and family names common across East, West and
- * Southern Africa, combined (`person(i)`: 32 × 32 = 1,024 names of 64 tokens, as a customer base
- * repeats its names).
+ * People's names for benches that screen names (their load, and names on no list): given and
+ * family names common across East, West and Southern Africa, combined (`person(i)`: 32 × 32 =
+ * 1,024 names of 64 tokens, as a customer base repeats its names).
  */
 export const GIVEN_NAMES = [
   'Amadou',
