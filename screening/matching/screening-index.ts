@@ -40,14 +40,11 @@ interface IndexedName {
   type: NameType;
   full: string;
   prepared: PreparedName;
-  totalWeight: number;
-  /** token weights, descending */
-  weights: number[];
 }
 
 interface DictToken {
   token: NameToken;
-  /** names containing it; joined = the token stands for several name tokens (span of them) */
+  /** names containing it, ascending ids; joined = the token stands for several name tokens (span of them) */
   names: number[];
   joined: boolean;
   span: number;
@@ -108,45 +105,56 @@ class SlotTable {
 }
 
 /**
- * Per candidate name during a search (flat typed arrays, one slot per name: no allocation per
- * candidate): best similarity per query token, whether it matched other than by an initial, and how
- * many joined tokens were used.
+ * Per candidate name during a search (flat typed arrays, one slot per name, kept from one search
+ * to the next and zeroed as slots are taken: no allocation per candidate or per search): best
+ * similarity per query token, whether it matched other than by an initial, and how many joined
+ * tokens were used.
  */
 class Accumulator {
   readonly names: number[] = [];
-  best: Float64Array;
-  strong: Uint8Array;
-  joined: Int32Array;
-  private readonly stamp: number;
+  width = 0;
+  best = new Float64Array(0);
+  strong = new Uint8Array(0);
+  joined = new Int32Array(0);
+  private stamp = 0;
 
-  constructor(
-    readonly width: number,
-    private readonly slots: SlotTable,
-  ) {
-    this.best = new Float64Array(256 * width);
-    this.strong = new Uint8Array(256 * width);
-    this.joined = new Int32Array(256);
-    this.stamp = slots.next();
+  constructor(private readonly slots: SlotTable) {}
+
+  /** Empties it for a search of `width` query tokens. */
+  start(width: number): this {
+    this.width = width;
+    this.names.length = 0;
+    this.stamp = this.slots.next();
+    if (this.best.length < 256 * width) this.resize(256, width);
+    return this;
   }
 
   slot(nameId: number, create: boolean): number {
     if (this.slots.stamps[nameId] === this.stamp) return this.slots.slotOf[nameId];
     if (!create) return -1;
     const n = this.names.length;
-    if (n === this.joined.length) {
-      const grow = <T extends Float64Array | Uint8Array | Int32Array>(a: T, size: number): T => {
-        const b = new (a.constructor as new (n: number) => T)(size);
-        b.set(a);
-        return b;
-      };
-      this.best = grow(this.best, n * 2 * this.width);
-      this.strong = grow(this.strong, n * 2 * this.width);
-      this.joined = grow(this.joined, n * 2);
+    const W = this.width;
+    if ((n + 1) * W > this.best.length || n === this.joined.length) this.resize(n * 2, W);
+    for (let i = n * W; i < (n + 1) * W; i++) {
+      this.best[i] = 0;
+      this.strong[i] = 0;
     }
+    this.joined[n] = 0;
     this.names.push(nameId);
     this.slots.stamps[nameId] = this.stamp;
     this.slots.slotOf[nameId] = n;
     return n;
+  }
+
+  private resize(slots: number, width: number): void {
+    const grow = <T extends Float64Array | Uint8Array | Int32Array>(a: T, size: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(Math.max(size, a.length));
+      b.set(a);
+      return b;
+    };
+    this.best = grow(this.best, slots * width);
+    this.strong = grow(this.strong, slots * width);
+    this.joined = grow(this.joined, slots);
   }
 
   get size(): number {
@@ -159,6 +167,13 @@ interface QueryUnit {
   idx: number[];
   token: NameToken;
   virtual?: boolean;
+}
+
+/** A dictionary token a query unit matched: its names and span (copied: a search reads no DictToken), and how well. */
+interface TokenMatch {
+  names: number[];
+  span: number;
+  sim: TokenSimilarity;
 }
 
 /** Query units whose matches a ScreeningIndex remembers (a few MB). */
@@ -225,6 +240,20 @@ function queryKeys(t: NameToken): string[] {
   return keys;
 }
 
+/** Whether an ascending array holds a value (binary search). */
+function hasSorted(sorted: number[], value: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid];
+    if (v === value) return true;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 export function entityMatches(queryType: ScreeningQuery['entityType'], entryType: EntityType): boolean {
   if (!queryType || entryType === 'UNKNOWN') return true;
   if (queryType === 'INDIVIDUAL') return entryType === 'INDIVIDUAL';
@@ -235,6 +264,13 @@ export class ScreeningIndex {
   private readonly entries: ListEntry[];
   private readonly versions: Record<string, string>;
   private readonly names: IndexedName[] = [];
+  /**
+   * What a search's first pass reads of a name, side by side in one flat array instead of in the
+   * name's objects (scattered in the heap, each a cache miss): from `weightsFrom[name]`, its
+   * number of tokens, its type's factor, then the running sums of its token weights, descending.
+   */
+  private readonly weightsFrom: number[] = [];
+  private readonly weights: number[] = [];
   private readonly dict: DictToken[] = [];
   private readonly dictByKey = new Map<string, number>();
   private readonly blocks = new Map<string, number[]>();
@@ -281,7 +317,11 @@ export class ScreeningIndex {
       seen.add(prepared.normalized + (prepared.tokens.some((t) => t.role === 'family') ? '|f' : ''));
       const weights = prepared.tokens.map(tokenWeight).sort((a, b) => b - a);
       const id = this.names.length;
-      this.names.push({ entry: e, type: n.type, full: n.full, prepared, totalWeight: weights.reduce((s, w) => s + w, 0), weights });
+      this.names.push({ entry: e, type: n.type, full: n.full, prepared });
+      this.weightsFrom.push(this.weights.length);
+      this.weights.push(weights.length, NAME_TYPE_FACTOR[n.type]);
+      let sum = 0;
+      for (const w of weights) this.weights.push((sum += w));
       const toks = prepared.tokens;
       for (const t of toks) this.addToken(t, id, 1, false);
       for (let i = 0; i + 1 < toks.length; i++) {
@@ -341,10 +381,8 @@ export class ScreeningIndex {
 
     // per candidate name: best similarity per query token, and whether a joined token was used
     const W = qt.length;
-    const acc = new Accumulator(W, (this.slotTable ??= new SlotTable(this.names.length)));
-    const touch = (nameId: number, idx: number[], sim: TokenSimilarity, span: number, create: boolean) => {
-      const slot = acc.slot(nameId, create);
-      if (slot < 0) return;
+    const acc = (this.accumulator ??= new Accumulator(new SlotTable(this.names.length))).start(W);
+    const touchSlot = (slot: number, idx: number[], sim: TokenSimilarity, span: number) => {
       for (const i of idx) {
         const at = slot * W + i;
         if (sim.score > acc.best[at]) acc.best[at] = sim.score;
@@ -353,11 +391,19 @@ export class ScreeningIndex {
       // a unit of several tokens on either side lets that many more name tokens be covered
       if (span > 1) acc.joined[slot] += span - 1;
     };
-    const lookup = (unit: QueryUnit, keys: () => string[], create: boolean) => {
-      for (const [id, sim] of this.matchesOf(unit, keys)) {
-        const d = this.dict[id];
-        const span = Math.max(unit.idx.length, d.span);
-        for (const n of d.names) touch(n, unit.idx, sim, span, create);
+    const lookup = (unit: QueryUnit, keyKind: string, keys: () => string[], create: boolean) => {
+      for (const { names, span: tokenSpan, sim } of this.matchesOf(unit, keyKind, keys)) {
+        const span = Math.max(unit.idx.length, tokenSpan);
+        if (!create && names.length > acc.size * 16) {
+          // a common token (an initial, a frequent word) only adds to the few names already found:
+          // each of those is looked up in its names (ascending ids) instead of the other way round
+          for (let slot = 0; slot < acc.size; slot++) if (hasSorted(names, acc.names[slot])) touchSlot(slot, unit.idx, sim, span);
+          continue;
+        }
+        for (const n of names) {
+          const slot = acc.slot(n, create);
+          if (slot >= 0) touchSlot(slot, unit.idx, sim, span);
+        }
       }
     };
     // significant tokens open candidates; initials and particles only add to existing ones
@@ -367,18 +413,21 @@ export class ScreeningIndex {
     // a query word that may be an acronym also looks up the initials of entity names (k keys)
     const acronymKey = (t: NameToken) =>
       prepared.kind !== 'individual' && /^[a-z]{3,8}$/.test(t.text) && !isKnownName(t.text) ? [`k${t.text}`] : [];
-    for (const u of opening)
-      lookup(
-        u,
-        () => (u.virtual ? [`x${u.token.text}`] : [...queryKeys(u.token), ...(u.idx.length === 1 ? acronymKey(u.token) : [])]),
-        true,
-      );
-    for (const u of secondary) lookup(u, () => (u.virtual ? [`x${u.token.text}`] : queryKeys(u.token)), openAll);
+    const exact = (u: QueryUnit) => [`x${u.token.text}`];
+    for (const u of opening) {
+      if (u.virtual) {
+        lookup(u, 'exact', () => exact(u), true);
+        continue;
+      }
+      const acronym = u.idx.length === 1 ? acronymKey(u.token) : [];
+      lookup(u, acronym.length ? 'keys+acronym' : 'keys', () => [...queryKeys(u.token), ...acronym], true);
+    }
+    for (const u of secondary) lookup(u, u.virtual ? 'exact' : 'keys', () => (u.virtual ? exact(u) : queryKeys(u.token)), openAll);
     // query initials vs any list token with that first letter, and full query tokens vs list initials
     for (const u of units) {
       if (u.idx.length > 1) continue;
       if (u.token.role === 'initial') this.initialLookup(u.token.text[0], u.idx[0], acc, openAll);
-      else lookup(u, () => [`x${u.token.text[0]}`], false);
+      else lookup(u, 'first letter', () => [`x${u.token.text[0]}`], false);
     }
 
     // token pairs repeat across candidate names: compare each pair once per query
@@ -398,10 +447,6 @@ export class ScreeningIndex {
     let scored = 0;
     for (let slot = 0; slot < acc.size; slot++) {
       const nameId = acc.names[slot];
-      const name = this.names[nameId];
-      const entry = this.entries[name.entry];
-      if ((kinds && !kinds.has(entry.kind)) || (sources && !sources.has(entry.source)) || !entityMatches(q.entityType, entry.entityType))
-        continue;
       // upper bound of the name score from the per-token bests
       let qm = 0;
       let k = 0;
@@ -413,12 +458,17 @@ export class ScreeningIndex {
         if (acc.strong[slot * W + i] && qt[i].role !== 'particle' && qt[i].role !== 'initial') strong++;
       }
       const covQ = qm / qTotal;
-      const take = Math.min(name.weights.length, k + acc.joined[slot]);
-      let cm = 0;
-      for (let i = 0; i < take; i++) cm += name.weights[i];
-      const covC = Math.min(1, cm / name.totalWeight);
-      const ub = combine(covQ, covC, strong) * NAME_TYPE_FACTOR[name.type];
+      const from = this.weightsFrom[nameId];
+      const count = this.weights[from];
+      const take = Math.min(count, k + acc.joined[slot]);
+      const cm = take > 0 ? this.weights[from + 1 + take] : 0;
+      const covC = Math.min(1, cm / this.weights[from + 1 + count]);
+      const ub = combine(covQ, covC, strong) * this.weights[from + 1];
       if (ub < floor) continue;
+      const name = this.names[nameId];
+      const entry = this.entries[name.entry];
+      if ((kinds && !kinds.has(entry.kind)) || (sources && !sources.has(entry.source)) || !entityMatches(q.entityType, entry.entityType))
+        continue;
 
       scored++;
       const ns = scorePrepared(prepared, name.prepared, cachedCompare, floor / NAME_TYPE_FACTOR[name.type]);
@@ -456,15 +506,15 @@ export class ScreeningIndex {
   }
 
   private initialCache: Map<string, number[]> | null = null;
-  private slotTable: SlotTable | null = null;
+  private accumulator: Accumulator | null = null;
 
   /** Drops the token matches remembered across searches (a bench measures searches from cold with it). */
   forgetMatches(): void {
     this.remembered.clear();
   }
 
-  /** Dictionary tokens matched by a query unit, by the unit and its keys (matchesOf); least recently used first. */
-  private readonly remembered = new Map<string, ReadonlyArray<readonly [id: number, sim: TokenSimilarity]>>();
+  /** Dictionary tokens matched by a query unit, by the unit and the kind of keys it looked up (matchesOf); least recently used first. */
+  private readonly remembered = new Map<string, readonly TokenMatch[]>();
 
   /**
    * The dictionary tokens a query unit matches well enough to count, with their similarity: the
@@ -472,10 +522,9 @@ export class ScreeningIndex {
    * and names repeat: a given name or a family name common in a country comes back on most
    * searches), up to MAX_REMEMBERED units.
    */
-  private matchesOf(unit: QueryUnit, keys: () => string[]): ReadonlyArray<readonly [number, TokenSimilarity]> {
+  private matchesOf(unit: QueryUnit, keyKind: string, keys: () => string[]): readonly TokenMatch[] {
     const t = unit.token;
-    const keyList = keys();
-    const key = `${unit.idx.length > 1 ? 'j' : 's'}${unit.virtual ? 'v' : ''}|${t.abjad ? '#' : ''}${t.cjk ?? ''}${t.written ?? ''}|${t.text}|${t.spellings?.join('/') ?? ''}|${keyList.join(' ')}`;
+    const key = `${keyKind}|${unit.idx.length > 1 ? 'j' : 's'}${unit.virtual ? 'v' : ''}|${t.abjad ? '#' : ''}${t.cjk ?? ''}${t.written ?? ''}|${t.text}|${t.spellings?.join('/') ?? ''}`;
     const known = this.remembered.get(key);
     if (known) {
       this.remembered.delete(key);
@@ -483,8 +532,8 @@ export class ScreeningIndex {
       return known;
     }
     const candidates = new Set<number>();
-    for (const k of keyList) for (const id of this.blocks.get(k) ?? []) candidates.add(id);
-    const found: Array<readonly [number, TokenSimilarity]> = [];
+    for (const k of keys()) for (const id of this.blocks.get(k) ?? []) candidates.add(id);
+    const found: TokenMatch[] = [];
     for (const id of candidates) {
       const d = this.dict[id];
       if (unit.idx.length > 1 && d.joined && !(unit.virtual && d.virtual && /^\d+$/.test(d.token.text))) continue;
@@ -492,7 +541,7 @@ export class ScreeningIndex {
       if ((unit.virtual || d.virtual) && t.text !== d.token.text) continue;
       const sim = compareTokens(t, d.token);
       if (sim.score < MIN_TOKEN_SCORE || ((unit.idx.length > 1 || d.joined) && (sim.score < 0.85 || sim.how === 'initial'))) continue;
-      found.push([id, sim]);
+      found.push({ names: d.names, span: d.span, sim });
     }
     if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
     this.remembered.set(key, found);
