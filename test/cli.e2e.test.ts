@@ -163,6 +163,11 @@ describe('npm start after a crash', () => {
       const first = await startStackProcess({ dir, pgPort });
       const db = new pg.Client({ connectionString: local(pgPort) });
       await db.connect();
+      // the platform's own connections come through the Unix-domain socket (no client address); psql's TCP still answers
+      const { rows: overTcp } = await db.query(
+        `select count(*)::int as n from pg_stat_activity where backend_type = 'client backend' and client_addr is not null and pid <> pg_backend_pid()`,
+      );
+      expect(overTcp[0].n).toBe(0);
       await db.query(`create table public.crash_marker (note text); insert into public.crash_marker values ('before the crash')`);
       await db.end();
       await first.kill();
