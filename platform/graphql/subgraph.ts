@@ -3,7 +3,7 @@ import http from 'node:http';
 import express from 'express';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
@@ -180,7 +180,12 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     schema,
     formatError: formatError(logger),
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), ApolloServerPluginInlineTraceDisabled()],
+    // no cache hints (the API answers no-store): Apollo's cache-control plugin would otherwise run on every field
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+    ],
   });
   await apollo.start();
   opts.definition.routes?.(app, opts.deps);
