@@ -1,4 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
 import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Keyring } from '../../../../platform/crypto/keyring.js';
@@ -209,44 +209,39 @@ export class AmlService implements PersonalDataHolder {
     const trigger = found.length ? 'screened.matches' : 'screened.clear';
     const t = AML_SCREENING_LIFECYCLE.fire(null, trigger);
     const status = t.status;
-    const screening = em.create(
-      AmlScreening,
-      {
-        ...this.tenant,
-        ...r,
+    // written by insertScreening unless `persist`: then plain instances, without the unit of work's bookkeeping
+    const make = <T extends object>(entity: new () => T, data: RequiredEntityData<T>): T =>
+      persist ? em.create(entity, data, { persist: true }) : Object.assign(new entity(), data);
+    const screening = make(AmlScreening, {
+      ...this.tenant,
+      ...r,
+      status,
+      riskLevel: amlRiskLevel(
         status,
-        riskLevel: amlRiskLevel(
-          status,
-          found.map((h) => h.kind),
-        ),
-        matchCount: found.length,
-        listsChecked: lists.map((l) => l.source),
-        listVersions: lists,
-        batchId,
-        checkedAt: new Date(),
-      },
-      { persist },
-    );
-    const hits = found.map((h, position) =>
-      em.create(
-        AmlHit,
-        {
-          screeningId: screening.id,
-          position,
-          source: h.source,
-          kind: h.kind,
-          externalId: h.externalId,
-          entityType: h.entityType,
-          primaryName: h.primaryName,
-          matchedName: h.matchedName,
-          score: Math.round(h.score * 1000) / 1000,
-          explanation: h.explanation,
-          programs: h.programs,
-          addedDate: h.addedDate ?? null,
-          listVersion: h.listVersion,
-        },
-        { persist },
+        found.map((h) => h.kind),
       ),
+      matchCount: found.length,
+      listsChecked: lists.map((l) => l.source),
+      listVersions: lists,
+      batchId,
+      checkedAt: new Date(),
+    });
+    const hits = found.map((h, position) =>
+      make(AmlHit, {
+        screeningId: screening.id,
+        position,
+        source: h.source,
+        kind: h.kind,
+        externalId: h.externalId,
+        entityType: h.entityType,
+        primaryName: h.primaryName,
+        matchedName: h.matchedName,
+        score: Math.round(h.score * 1000) / 1000,
+        explanation: h.explanation,
+        programs: h.programs,
+        addedDate: h.addedDate ?? null,
+        listVersion: h.listVersion,
+      }),
     );
     return { view: { screening, hits }, event: t.event };
   }
