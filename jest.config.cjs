@@ -15,6 +15,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   setupFilesAfterEnv: ['<rootDir>/test/support/cleanup.ts'],
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+  reporters: ['default', '<rootDir>/test/support/slowest-suites.cjs'],
   testTimeout: 60_000,
   maxWorkers: 2,
 };

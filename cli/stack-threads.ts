@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../platform/config.js';
-import type { Logger } from '../platform/logger.js';
+import { logFormat, type Logger } from '../platform/logger.js';
 import type { ServiceKey } from './stack.js';
 
 /** What one thread runs and with which settings (`stack-thread.ts` reads it as workerData). */
@@ -67,7 +67,8 @@ export async function startThreads(opts: {
     new Promise<Partial<Record<ServiceKey, string>>>((resolve, reject) => {
       const spec: ThreadSpec = {
         services,
-        env,
+        // a thread's stdout is never a terminal: it logs as the main thread decided
+        env: { LOG_FORMAT: logFormat(), ...env },
         databaseUrl: opts.databaseUrl,
         adminSecret: opts.adminSecret,
         internalSecret: opts.internalSecret,

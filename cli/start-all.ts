@@ -24,10 +24,17 @@ const logger = createLogger('platform', config.LOG_LEVEL);
 
 let embedded: EmbeddedDatabase | null = null;
 let stack: { urls: Partial<Record<string, string>>; stop(): Promise<void> } | null = null;
-// from the first moment: a signal during startup must not leave the embedded PostgreSQL running
+/** How long the services may take to finish their work on a stop before the database stops anyway. */
+const STOP_WORK_MS = 10_000;
+// from the first moment: a signal during startup must not leave the embedded PostgreSQL running,
+// nor may work that does not wind down in time (the database keeps what was committed)
 onShutdown(logger, async () => {
-  await stack?.stop();
+  const stopped = await Promise.race([
+    stack?.stop().then(() => true),
+    new Promise<false>((resolve) => setTimeout(resolve, STOP_WORK_MS, false).unref()),
+  ]);
   await embedded?.stop();
+  if (stopped === false) throw new Error(`the services did not finish their work within ${STOP_WORK_MS / 1000} s`);
 });
 
 // the services' ports, by the setting that names each

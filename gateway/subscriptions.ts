@@ -140,7 +140,8 @@ export class SubscriptionRouter {
   }
 
   private load(apiSchema: GraphQLSchema, supergraphSdl: string): void {
-    const supergraph = Supergraph.build(supergraphSdl);
+    // validated at build time, as the gateway's own (gateway.ts)
+    const supergraph = Supergraph.build(supergraphSdl, { validateSupergraph: false });
     this.state = {
       apiSchema,
       planningSchema: supergraph.apiSchema(),

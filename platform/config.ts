@@ -17,6 +17,8 @@ const secondsList = z
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  /** Default: `pretty` (coloured lines) when stdout is a terminal outside production, else `json` (platform/logger.ts). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   DATABASE_URL: z.url().optional(),
   EMBEDDED_PG_DIR: z.string().optional(),
   EMBEDDED_PG_PORT: port(5433),

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { createLogger, scrubText } from './logger.js';
+import { createLogger, logFormat, scrubText, type LogFormat } from './logger.js';
 
-function capture() {
+function capture(format?: LogFormat) {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -9,7 +9,7 @@ function capture() {
       done();
     },
   });
-  return { logger: createLogger('test', 'trace', stream), text: () => lines.join('') };
+  return { logger: createLogger('test', 'trace', stream, format), text: () => lines.join('') };
 }
 
 describe('logs carry no personal data', () => {
@@ -50,5 +50,29 @@ describe('logs carry no personal data', () => {
     expect(scrubText('id 5d7e0f62-2a5c-4c0e-9b7e-2f3f9a4c6b10 at 2026-11-27T00:20:40.316Z, 25000 KES, v1.2.3')).toBe(
       'id 5d7e0f62-2a5c-4c0e-9b7e-2f3f9a4c6b10 at 2026-11-27T00:20:40.316Z, 25000 KES, v1.2.3',
     );
+  });
+});
+
+describe('log format', () => {
+  it('lines for a person on a terminal outside production, JSON otherwise; LOG_FORMAT decides when set', () => {
+    expect(logFormat({}, true)).toBe('pretty');
+    expect(logFormat({ NODE_ENV: 'development' }, true)).toBe('pretty');
+    expect(logFormat({ NODE_ENV: 'production' }, true)).toBe('json');
+    expect(logFormat({}, false)).toBe('json');
+    expect(logFormat({ LOG_FORMAT: 'json' }, true)).toBe('json');
+    expect(logFormat({ LOG_FORMAT: 'pretty', NODE_ENV: 'production' }, false)).toBe('pretty');
+  });
+
+  it('pretty: one readable line per entry, no JSON, the level named, personal data still redacted', () => {
+    const { logger, text } = capture('pretty');
+    logger.info({ verificationId: 'v-1', fullName: 'Amina Grace Wanjiku' }, 'checked for amina@example.com');
+    logger.error({ err: new Error('refused') }, 'provider error');
+    const out = text();
+    expect(out).not.toMatch(/^\{/m);
+    expect(out).toMatch(/INFO.*\(test\): checked for \[redacted\]/);
+    expect(out).toMatch(/ERROR.*provider error/);
+    expect(out).toContain('verificationId: "v-1"');
+    expect(out).toContain('fullName: "[redacted]"');
+    expect(out).not.toContain('Amina');
   });
 });

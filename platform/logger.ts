@@ -1,4 +1,5 @@
 import { pino, stdSerializers, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -78,16 +79,30 @@ export function scrubValues(value: unknown, depth = 0): unknown {
   );
 }
 
+export type LogFormat = 'json' | 'pretty';
+
 /**
- * pino JSON logs; LOG_LEVEL controls verbosity (tests default to `silent`). No personal data
- * reaches a log line: personal fields are redacted by name at any depth, and every message, string
- * value and error (message and stack) has its e-mail addresses and phone numbers blanked.
+ * LOG_FORMAT when set; otherwise lines for a person (`pretty`) when stdout is a terminal outside
+ * production, and JSON (for a log system) when it is not.
+ */
+export function logFormat(env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): LogFormat {
+  if (env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty') return env.LOG_FORMAT;
+  return terminal && env.NODE_ENV !== 'production' ? 'pretty' : 'json';
+}
+
+/**
+ * pino logs, as JSON or as coloured lines (`logFormat`); LOG_LEVEL controls verbosity (tests
+ * default to `silent`). No personal data reaches a log line: personal fields are redacted by name
+ * at any depth, and every message, string value and error (message and stack) has its e-mail
+ * addresses and phone numbers blanked.
  */
 export function createLogger(
   name: string,
   level = process.env.LOG_LEVEL ?? (process.env.JEST_WORKER_ID ? 'silent' : 'info'),
   /** Where lines go (stdout by default). */
   destination?: pino.DestinationStream,
+  /** JSON onto a given destination unless asked otherwise. */
+  format: LogFormat = destination ? 'json' : logFormat(),
 ): Logger {
   const options: pino.LoggerOptions = {
     name,
@@ -101,6 +116,8 @@ export function createLogger(
       },
     },
   };
+  // pretty: the same redacted line, rendered in this thread (no transport worker) onto the destination
+  if (format === 'pretty') return pino(options, pretty({ destination: destination ?? 1, sync: true, ignore: 'pid,hostname' }));
   return destination ? pino(options, destination) : pino(options);
 }
 

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { migrate } from '../platform/db/orm.js';
 import { createLogger } from '../platform/logger.js';
-import { createTestDatabase, eventually } from '../test/support/stack.js';
+import { createTestDatabase, eventually } from '../test/support/database.js';
 import {
   acquireScreeningEngine,
   importSnapshot,
@@ -30,7 +29,6 @@ describe('list snapshots and the screening engine', () => {
 
   beforeEach(async () => {
     const url = await createTestDatabase();
-    await migrate(url);
     pool = new pg.Pool({ connectionString: url, max: 6 });
   });
 

@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { migrate } from '../platform/db/orm.js';
 import { listIndividuals } from './support/lists.js';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { serviceProcess, type ServiceProcess } from './support/service-process.js';
@@ -25,7 +24,6 @@ describe('an AML batch survives the verification process being killed mid-batch'
 
   it('completes with one result for every subject after SIGKILL and restart', async () => {
     const databaseUrl = await createTestDatabase();
-    await migrate(databaseUrl);
     db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     await listIndividuals(databaseUrl, SANCTIONED, 'QDi.90');
     service = await serviceProcess('verification', databaseUrl);

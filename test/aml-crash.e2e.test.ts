@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { migrate } from '../platform/db/orm.js';
 import { importSnapshot } from '../screening/index.js';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
@@ -16,7 +15,6 @@ describe('AML batch callback survives a crash', () => {
   it('calls back after the service was killed while the callback was in flight and restarted', async () => {
     const cert = selfSignedCertificate();
     const databaseUrl = await createTestDatabase();
-    await migrate(databaseUrl);
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     await importSnapshot(pool, 'UN_SC', [
       {

@@ -1,15 +1,11 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './support/chromium.js';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 
 /**
- * GraphiQL (gateway) and Swagger UI (REST adapter) in a real headless Chromium, the Debian
- * `chromium` package (`.ci/run` installs it; CHROMIUM_PATH overrides). No browser is downloaded:
- * without one this suite fails, it does not skip.
+ * GraphiQL (gateway) and Swagger UI (REST adapter) in a real headless Chromium: the one `npm ci`
+ * installs (test/support/chromium.ts), no download at run time.
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (path): path is string => !!path && existsSync(path),
-);
 
 const WELCOME = { name: 'welcome', channels: { email: { subject: 'Hi {{first_name}}', html: '<p>Hi {{first_name}}</p>' } } };
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -24,8 +20,7 @@ describe('browser: GraphiQL and Swagger UI work offline, with a key', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!CHROMIUM) throw new Error('Chromium not found: install the Debian package `chromium` (or set CHROMIUM_PATH)');
-    [stack, browser] = await Promise.all([startTestStack(), chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })]);
+    [stack, browser] = await Promise.all([startTestStack(), launchChromium()]);
     apiKey = (await stack.createClient({ name: 'browser', service: 'notify', environment: 'test' })).apiKey;
     expect((await stack.rest('POST', '/v1/templates', WELCOME, { 'x-api-key': apiKey })).status).toBe(201);
     expect((await stack.rest('PUT', '/v1/recipients/fan-1', { email: 'fan-1@example.com' }, { 'x-api-key': apiKey })).status).toBe(200);

@@ -23,7 +23,7 @@ function cli(script: string, args: string[], env: Record<string, string>) {
 
 describe('command-line tools', () => {
   it('npm run migrate applies every migration to DATABASE_URL, and again is a no-op', async () => {
-    const databaseUrl = await createTestDatabase();
+    const databaseUrl = await createTestDatabase({ empty: true });
     const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     try {
       const first = await cli('migrate.js', [], { DATABASE_URL: databaseUrl });

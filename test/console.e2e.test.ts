@@ -1,22 +1,20 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './support/chromium.js';
 import { AMINA, passportPage } from './support/documents.js';
 import { portrait } from './support/faces.js';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 import { LISTED_PERSON, listPerson } from './support/tenants.js';
 
 /**
- * The review console (/console) in headless Chromium — Debian's `chromium` driven by
- * playwright-core, no browser download (CHROMIUM_PATH overrides; without one this suite fails) —
+ * The review console (/console) in headless Chromium — the one `npm ci` installs, driven by
+ * playwright-core (test/support/chromium.ts) —
  * against the whole stack: two reviewers signed in side by side (a desktop and a tablet), a
  * document sent to review appears in both queues live, one decides it with notes, it leaves both;
  * a rule edited with a CEL error shown where it is, then saved, blocks the next transaction in the
  * risk feed. Screenshots go to test-artifacts/console/ (CONSOLE_ARTIFACTS overrides).
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p): p is string => !!p && existsSync(p),
-);
 const ARTIFACTS = process.env.CONSOLE_ARTIFACTS ?? path.join(__dirname, '..', 'test-artifacts', 'console');
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const REVIEWER = 'Officer Njeri';
@@ -83,9 +81,8 @@ describe('review console in a browser', () => {
   }
 
   beforeAll(async () => {
-    if (!CHROMIUM) throw new Error('Chromium not found: install the Debian package `chromium` (or set CHROMIUM_PATH)');
     mkdirSync(ARTIFACTS, { recursive: true });
-    [stack, browser] = await Promise.all([startTestStack(), chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })]);
+    [stack, browser] = await Promise.all([startTestStack(), launchChromium()]);
     // one key for every service: the verification queues and the risk view
     apiKey = (await stack.createClient({ name: 'review console', service: 'all' })).apiKey;
     await listPerson(stack); // a sanctions list holding LISTED_PERSON: screening them makes a hit

@@ -1,4 +1,3 @@
-import { migrate } from '../platform/db/orm.js';
 import { listIndividuals } from './support/lists.js';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate, startReceiver, verifiedPayload, type ReceivedRequest } from './support/https-receiver.js';
@@ -155,7 +154,6 @@ describe('crash safety under mixed traffic', () => {
     // --- the stack: lists for AML, three service processes, gateway and REST adapter here ---
     const cert = selfSignedCertificate();
     const databaseUrl = await createTestDatabase();
-    await migrate(databaseUrl);
     await listIndividuals(databaseUrl, LISTED, 'QDi.80');
     const env = {
       // an attempt that fails is retried within seconds, not minutes

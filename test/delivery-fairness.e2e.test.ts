@@ -1,7 +1,6 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { migrate } from '../platform/db/orm.js';
 import { createLogger } from '../platform/logger.js';
 import { DEFAULT_CONCURRENCY_PER_TARGET, DeliveryWorker, scheduleDelivery } from '../platform/delivery/delivery.worker.js';
 import { signedPost } from '../platform/delivery/post.js';
@@ -33,7 +32,6 @@ describe('webhook delivery under a tarpit receiver', () => {
 
   it(`a hanging receiver holds at most ${DEFAULT_CONCURRENCY_PER_TARGET} delivery slots; other receivers are served at once`, async () => {
     const databaseUrl = await createTestDatabase();
-    await migrate(databaseUrl);
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
     const tarpit = await startReceiver(cert, () => 'hang');
     const healthy = await startReceiver(cert);

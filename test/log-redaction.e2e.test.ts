@@ -1,4 +1,3 @@
-import { migrate } from '../platform/db/orm.js';
 import { createTestDatabase, eventually } from './support/stack.js';
 import { startStackProcess, type StackProcess } from './support/stack-process.js';
 import { AT_API_KEY, AT_USERNAME, startAfricasTalking } from './support/notify-fakes.js';
@@ -53,7 +52,6 @@ describe('no personal data in the logs and metrics of a whole run', () => {
     at = await startAfricasTalking();
     const databaseUrl = await createTestDatabase();
     // a list to screen against, loaded before the process starts
-    await migrate(databaseUrl);
     await listIndividuals(databaseUrl, [PERSON.listed]);
     stack = await startStackProcess({
       databaseUrl,

@@ -3,8 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { LockMode, type Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import pg from 'pg';
-import { createTestDatabase } from '../../test/support/stack.js';
-import { migrate, openOrm, type Orm } from '../db/orm.js';
+import { createTestDatabase } from '../../test/support/database.js';
+import { openOrm, type Orm } from '../db/orm.js';
 import { LocalKeyProvider } from './key-provider.js';
 import { Keyring } from './keyring.js';
 import { reencryptColumns, sealLegacyColumns } from './reencrypt.js';
@@ -56,7 +56,6 @@ describe('sealed columns (MikroORM subscriber)', () => {
 
   beforeAll(async () => {
     const url = await createTestDatabase();
-    await migrate(url);
     pool = new pg.Pool({ connectionString: url, max: 3 });
     await pool.query(`create table sealed_things (id uuid primary key, organization_id uuid not null, status text not null,
       secret_plaintext jsonb, secret_sealed text, number_index text)`);

@@ -35,6 +35,8 @@ export interface ImportOptions {
   importedBy?: string;
   /** The day the list's authority published this content (YYYY-MM-DD), when known. */
   publishedOn?: string;
+  /** Aborted (a shutdown): the import stops between chunks and its transaction rolls back. */
+  signal?: AbortSignal;
 }
 
 /** Stable JSON (sorted keys) so that equal entries hash equally whatever order fields came in. */
@@ -130,6 +132,7 @@ export async function importSnapshot(pool: pg.Pool, source: string, entries: Lis
       ],
     );
     for (let i = 0; i < rows.length; i += CHUNK) {
+      opts.signal?.throwIfAborted();
       const part = rows.slice(i, i + CHUNK);
       await client.query(
         `insert into screening.list_entries (snapshot_id, external_id, entity_type, primary_name, hash, data)

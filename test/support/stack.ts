@@ -1,34 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import { hasFileParts, multipartOperation } from '../../platform/graphql/upload.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { loadConfig } from '../../platform/config.js';
-import { startStack, type Stack, type StackOptions } from '../../cli/stack.js';
+import vm from 'node:vm';
+import type { Stack, StackOptions } from '../../cli/stack.js';
 import { contractViolation } from './contract.js';
+import { createTestDatabase } from './database.js';
+
+export { createTestDatabase, eventually } from './database.js';
 
 export const ADMIN_SECRET = 'test-admin-secret-0123456789';
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 export const METRICS_TOKEN = 'test-metrics-token-0123456789';
 /** The master key of every test stack and test service process (they share databases). */
 export const TEST_MASTER_KEY = Buffer.from('test-master-key-0123456789abcdef').toString('base64');
-
-/** A database of its own in the run's PostgreSQL cluster (see global-setup.mjs). */
-export async function createTestDatabase(): Promise<string> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DATABASE_URL is not set: run the tests with npm test');
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 export interface TestStack extends Stack {
   databaseUrl: string;
@@ -57,7 +44,21 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/**
+ * The stack's code as Node itself loads it from the build (`npm test` builds first), once per jest
+ * worker: jest's module registry would load and compile its thousands of modules again for every
+ * suite (≈ 5 s of CPU each), and start each stack on code that never got warm.
+ */
+const importBuilt: (specifier: string) => Promise<unknown> = new vm.Script('(specifier) => import(specifier)', {
+  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+}).runInThisContext();
+const built = async () => ({
+  ...((await importBuilt(path.resolve('dist/cli/stack.js'))) as typeof import('../../cli/stack.js')),
+  ...((await importBuilt(path.resolve('dist/platform/config.js'))) as typeof import('../../platform/config.js')),
+});
+
 export async function startTestStack(env: Record<string, string> = {}, extra: Partial<StackOptions> = {}): Promise<TestStack> {
+  const { loadConfig, startStack } = await built();
   const databaseUrl = extra.databaseUrl ?? (await createTestDatabase());
   const storageDir = mkdtempSync(path.join(tmpdir(), 'afri-files-'));
   const config = loadConfig({
@@ -197,21 +198,5 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Polls until `check` returns a truthy value (or throws after `ms`). */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, ms = 10_000, every = 100): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw last instanceof Error ? last : new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, every));
   }
 }

@@ -326,7 +326,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await text.close();
         await amlJobs.stop();
         await workerOrm.close();
-        await defaultData?.done;
+        await defaultData?.stop();
         await releaseScreening();
       },
     };

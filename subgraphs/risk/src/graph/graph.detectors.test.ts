@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { migrate } from '../../../../platform/db/orm.js';
-import { createTestDatabase } from '../../../../test/support/stack.js';
+import { createTestDatabase } from '../../../../test/support/database.js';
 import { readNeighbourhood, type FactsQuery } from './graph.facts.js';
 import { recordTransfer } from './graph.store.js';
 import { DEFAULT_THRESHOLDS, detectPatterns, PATTERN_WEIGHTS, type RawGraphFacts } from './graph.patterns.js';
@@ -69,7 +68,6 @@ describe('graph detectors', () => {
 
     beforeAll(async () => {
       const url = await createTestDatabase();
-      await migrate(url);
       pool = new pg.Pool({ connectionString: url, max: 2 });
       client = await pool.connect();
     });

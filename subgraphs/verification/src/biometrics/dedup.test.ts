@@ -2,12 +2,11 @@ import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { migrate, openOrm, type Orm } from '../../../../platform/db/orm.js';
+import { openOrm, type Orm } from '../../../../platform/db/orm.js';
 import { Keyring } from '../../../../platform/crypto/keyring.js';
 import { LocalKeyProvider } from '../../../../platform/crypto/key-provider.js';
-import { createTestDatabase } from '../../../../test/support/stack.js';
+import { createTestDatabase, eventually } from '../../../../test/support/database.js';
 import { noFace } from '../../../../test/support/faces.js';
-import { eventually } from '../../../../test/support/stack.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { cosineOfScore, scoreOfCosine } from '../vision/face-match.js';
 import type { VisionAnalysis } from '../vision/vision.types.js';
@@ -105,7 +104,6 @@ describe('dedup checks on PostgreSQL', () => {
 
   beforeAll(async () => {
     const url = await createTestDatabase();
-    await migrate(url);
     admin = new pg.Pool({ connectionString: url, max: 2 });
     // enrolled faces are sealed with the organization's data key
     keyring = new Keyring(admin, new LocalKeyProvider(randomBytes(32)));

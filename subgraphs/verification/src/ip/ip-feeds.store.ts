@@ -47,8 +47,11 @@ const CHUNK = 5_000;
 export class IpFeedStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Replaces the feed's ranges with the parsed ones, atomically (readers see the old or the new set). */
-  async import(parsed: ParsedFeed, sourceName: string | null = null): Promise<ImportedFeed> {
+  /**
+   * Replaces the feed's ranges with the parsed ones, atomically (readers see the old or the new set);
+   * `signal` aborted (a shutdown): it stops between chunks and its transaction rolls back.
+   */
+  async import(parsed: ParsedFeed, sourceName: string | null = null, signal?: AbortSignal): Promise<ImportedFeed> {
     return inTransaction(this.pool, async (client) => {
       await client.query(`select pg_advisory_xact_lock(hashtext('ip_feed:' || $1))`, [parsed.feed]);
       const previous = await client.query<{ version: string; entries: number }>(
@@ -79,6 +82,7 @@ export class IpFeedStore {
       );
       await client.query('delete from verification.ip_ranges where feed = $1', [parsed.feed]);
       for (let i = 0; i < parsed.ranges.length; i += CHUNK) {
+        signal?.throwIfAborted();
         const chunk = parsed.ranges.slice(i, i + CHUNK);
         await client.query(
           `insert into verification.ip_ranges (feed, category, provider, network, service, region, country, city)

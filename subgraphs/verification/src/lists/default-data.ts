@@ -47,6 +47,11 @@ export interface DefaultDataImport {
   importing(): boolean;
   /** Settles when the import has finished (or failed: then logged, never thrown). */
   done: Promise<void>;
+  /**
+   * Shutdown: the list or feed being written is rolled back, the rest is left for the next start
+   * (which imports whatever is still missing); settles when nothing is being written.
+   */
+  stop(): Promise<void>;
 }
 
 export interface DefaultDataOptions {
@@ -62,13 +67,28 @@ export function importDefaultData(opts: DefaultDataOptions): DefaultDataImport {
   const ready = () => {
     pending = false;
   };
-  const done = run(opts, ready)
-    .catch((err) => opts.logger.error({ err }, 'could not import the shipped screening data; import lists with npm run lists:import'))
+  const shutdown = new AbortController();
+  const done = run(opts, ready, shutdown.signal)
+    .catch((err) => {
+      if (shutdown.signal.aborted) opts.logger.info('shipped screening data: the import stops with the process; the next start resumes it');
+      else opts.logger.error({ err }, 'could not import the shipped screening data; import lists with npm run lists:import');
+    })
     .finally(ready);
-  return { importing: () => pending, done };
+  return {
+    importing: () => pending,
+    done,
+    stop: () => {
+      shutdown.abort();
+      return done;
+    },
+  };
 }
 
-async function run({ pool, engine, logger, dir = defaultDataDir() }: DefaultDataOptions, listsReady: () => void): Promise<void> {
+async function run(
+  { pool, engine, logger, dir = defaultDataDir() }: DefaultDataOptions,
+  listsReady: () => void,
+  signal: AbortSignal,
+): Promise<void> {
   if (!dir) {
     logger.warn('no data/ folder: the shipped screening lists and IP feeds are not imported');
     return;
@@ -83,6 +103,7 @@ async function run({ pool, engine, logger, dir = defaultDataDir() }: DefaultData
   if (!lists.length && !feeds.length) return;
   logger.info({ lists: lists.map((l) => l.source), feeds: feeds.map((f) => f.feed) }, 'importing the shipped screening data (first start)');
   for (const list of lists) {
+    signal.throwIfAborted();
     const [parsed] = parseList(
       list.files.map((f) => readDataFile(dir, f)),
       { source: list.source },
@@ -92,6 +113,7 @@ async function run({ pool, engine, logger, dir = defaultDataDir() }: DefaultData
       format: parsed.format,
       importedBy: 'shipped data (first start)',
       publishedOn: list.publishedOn,
+      signal,
     });
     logger.info({ source: r.source, version: r.version, total: r.total, publishedOn: list.publishedOn }, 'shipped list imported');
   }
@@ -99,8 +121,9 @@ async function run({ pool, engine, logger, dir = defaultDataDir() }: DefaultData
   if (lists.length) await engine.reload();
   listsReady();
   for (const feed of feeds) {
+    signal.throwIfAborted();
     const parts = feed.files.map((f) => parseFeed(readDataFile(dir, f).content.toString('utf8'), { feed: feed.feed }));
-    const r = await store.import(mergeFeeds(parts), feed.files.map((f) => path.basename(f, '.br')).join(', '));
+    const r = await store.import(mergeFeeds(parts), feed.files.map((f) => path.basename(f, '.br')).join(', '), signal);
     logger.info({ feed: r.feed, entries: r.entries }, 'shipped IP feed imported');
   }
   logger.info({ ms: Math.round(performance.now() - started) }, 'shipped screening data imported');

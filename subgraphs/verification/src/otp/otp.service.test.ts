@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Keyring } from '../../../../platform/crypto/keyring.js';
 import { LocalKeyProvider } from '../../../../platform/crypto/key-provider.js';
-import { migrate, openOrm, type Orm } from '../../../../platform/db/orm.js';
+import { openOrm, type Orm } from '../../../../platform/db/orm.js';
 import { AppError } from '../../../../platform/errors.js';
-import { createTestDatabase } from '../../../../test/support/stack.js';
+import { createTestDatabase } from '../../../../test/support/database.js';
 import { OtpVerification } from './otp.entity.js';
 import { expireOverdueOtps, OtpService, type OtpDeps, type OtpPolicy } from './otp.service.js';
 import type { OtpMessage, OtpSender } from './notify-client.js';
@@ -42,7 +42,6 @@ let pool: pg.Pool;
 let keyring: Keyring;
 beforeAll(async () => {
   const url = await createTestDatabase();
-  await migrate(url);
   pool = new pg.Pool({ connectionString: url, max: 2 });
   // addresses are sealed with the organization's data key
   keyring = new Keyring(pool, new LocalKeyProvider(randomBytes(32)));
