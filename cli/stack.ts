@@ -17,6 +17,7 @@ import { sealLegacyColumns } from '../platform/crypto/reencrypt.js';
 import { startGateway, type RunningGateway } from '../gateway/gateway.js';
 import { startRestAdapter } from '../rest-adapter/rest-adapter.js';
 import type { ServiceRuntime } from '../platform/service-module.js';
+import { LoadedResources } from '../platform/loaded-resources.js';
 import { SERVICE_MODULES, SERVICE_PORT } from './services.js';
 import { readSupergraph } from './schema.js';
 
@@ -33,6 +34,8 @@ export interface StackOptions {
   reusePort?: boolean;
   /** PEM of extra CAs trusted for outgoing TLS (tests' local HTTPS receivers). */
   webhookCa?: string;
+  /** Models and engines shared with the process's other stacks (kept when this one stops); by default its own. */
+  resources?: LoadedResources;
   logger?: Logger;
 }
 
@@ -99,6 +102,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       risk: config.RISK_URL,
       notify: config.NOTIFY_URL,
     };
+    const resources = opts.resources ?? new LoadedResources();
+    if (!opts.resources) stops.push(() => resources.close());
     const keyring = masterKey ? new Keyring(pool, masterKey) : null;
     if (keyring) {
       // rows written before encryption are sealed before anything serves them
@@ -125,6 +130,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       webhookEvents: SERVICE_MODULES.flatMap((m) => m.webhookEvents),
       internalSecret: opts.internalSecret,
       keyring: keyring!,
+      resources,
       // read when called: a service started later in this process (notify after verification) is found then
       serviceUrl: (name) => urls[name as ServiceKey] ?? configuredUrls[name as ServiceKey],
       jobs: () =>

@@ -7,6 +7,7 @@ import type { SubgraphDefinition } from './graphql/subgraph.js';
 import type { ServiceName } from './auth/principal.js';
 import type { DeliveryWorker } from './delivery/delivery.worker.js';
 import type { Keyring } from './crypto/keyring.js';
+import type { LoadedResources } from './loaded-resources.js';
 
 /** What the runtime hands a subgraph service when it starts (shared per process). */
 export interface ServiceRuntime {
@@ -27,6 +28,8 @@ export interface ServiceRuntime {
   keyring: Keyring;
   /** Shared by the gateway and the subgraphs: signs principals and session tokens. */
   internalSecret: string;
+  /** Models and engines loaded once: this stack's own, or shared by every stack of the process. */
+  resources: LoadedResources;
   /** Where another service's GraphQL endpoint answers: this process's own when it runs it, else its configured URL (NOTIFY_URL…). */
   serviceUrl(name: ServiceName): string | undefined;
 }

@@ -174,9 +174,11 @@ describe('npm start after a crash', () => {
       const leftover = postmasterPid(pgDir)!;
       expect(alive(leftover)).toBe(true);
 
-      // same port: the leftover answers and is reused
-      const second = await startStackProcess({ dir, pgPort });
+      // same port: the leftover answers and is reused (logged as a person's terminal shows it)
+      const second = await startStackProcess({ dir, pgPort, env: { LOG_FORMAT: 'pretty' } });
       expect(second.output()).toContain(`reusing the PostgreSQL (pid ${leftover})`);
+      expect(second.output()).toContain('GraphQL (HTTP + graphql-ws)  http://localhost:');
+      expect(second.output()).not.toMatch(/^\{/m);
       expect(postmasterPid(pgDir)).toBe(leftover);
       await second.kill();
 

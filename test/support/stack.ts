@@ -55,10 +55,11 @@ const importBuilt: (specifier: string) => Promise<unknown> = new vm.Script('(spe
 const built = async () => ({
   ...((await importBuilt(path.resolve('dist/cli/stack.js'))) as typeof import('../../cli/stack.js')),
   ...((await importBuilt(path.resolve('dist/platform/config.js'))) as typeof import('../../platform/config.js')),
+  ...((await importBuilt(path.resolve('dist/test/support/worker-resources.js'))) as typeof import('./worker-resources.js')),
 });
 
 export async function startTestStack(env: Record<string, string> = {}, extra: Partial<StackOptions> = {}): Promise<TestStack> {
-  const { loadConfig, startStack } = await built();
+  const { loadConfig, startStack, workerResources } = await built();
   const databaseUrl = extra.databaseUrl ?? (await createTestDatabase());
   const storageDir = mkdtempSync(path.join(tmpdir(), 'afri-files-'));
   const config = loadConfig({
@@ -85,6 +86,7 @@ export async function startTestStack(env: Record<string, string> = {}, extra: Pa
     databaseUrl,
     adminSecret: ADMIN_SECRET,
     internalSecret: INTERNAL_SECRET,
+    resources: workerResources,
     ...extra,
   });
   const gatewayUrl = stack.urls.gateway!;

@@ -204,12 +204,13 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       matchThreshold: rt.config.WATCHLIST_MATCH_THRESHOLD,
     };
     const files = new FileService(rt.pool, new FolderBlobStore(path.resolve(rt.config.STORAGE_DIR)), rt.keyring);
-    const vision = new VisionPool({
-      size: rt.config.VISION_WORKERS,
-      timeoutMs: rt.config.VISION_TIMEOUT_MS,
-      logger: rt.logger.child({ component: 'vision' }),
-    });
-    const text = new TextReader();
+    // the models: loaded on first use, closed with the stack's resources (or kept for the next stack of the process)
+    const vision = rt.resources.get(
+      `vision:${rt.config.VISION_WORKERS}:${rt.config.VISION_TIMEOUT_MS}`,
+      () => new VisionPool({ size: rt.config.VISION_WORKERS, timeoutMs: rt.config.VISION_TIMEOUT_MS, logger: rt.logger.child({ component: 'vision' }) }),
+      (pool) => pool.close(),
+    );
+    const text = rt.resources.get('ocr:eng', () => new TextReader(), (reader) => reader.close());
     const documentJobs = new DocumentWorker({
       orm: workerOrm,
       boss: await rt.jobs(),
@@ -219,7 +220,7 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'documents' }),
     });
     // proofs of address are read with the English and French models together
-    const addressText = new TextReader(['eng', 'fra']);
+    const addressText = rt.resources.get('ocr:eng+fra', () => new TextReader(['eng', 'fra']), (reader) => reader.close());
     const addressJobs = new AddressWorker({
       orm: workerOrm,
       boss: await rt.jobs(),
@@ -321,9 +322,6 @@ export const verificationService: ServiceModule<VerificationDeps> = {
         await businessJobs.stop();
         await documentJobs.stop();
         await addressJobs.stop();
-        await addressText.close();
-        await vision.close();
-        await text.close();
         await amlJobs.stop();
         await workerOrm.close();
         await defaultData?.stop();
