@@ -5,9 +5,18 @@ describe('loaded resources', () => {
     const resources = new LoadedResources();
     const closed: string[] = [];
     let loads = 0;
-    const model = () => resources.get('ocr:eng', () => ({ id: ++loads }), async (m) => void closed.push(`ocr:eng#${m.id}`));
+    const model = () =>
+      resources.get(
+        'ocr:eng',
+        () => ({ id: ++loads }),
+        async (m) => void closed.push(`ocr:eng#${m.id}`),
+      );
     expect(model()).toBe(model());
-    resources.get('vision', () => 'pool', async () => void closed.push('vision'));
+    resources.get(
+      'vision',
+      () => 'pool',
+      async () => void closed.push('vision'),
+    );
     expect(loads).toBe(1);
     await resources.close();
     expect(closed.sort()).toEqual(['ocr:eng#1', 'vision']);

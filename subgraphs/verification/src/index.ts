@@ -207,10 +207,19 @@ export const verificationService: ServiceModule<VerificationDeps> = {
     // the models: loaded on first use, closed with the stack's resources (or kept for the next stack of the process)
     const vision = rt.resources.get(
       `vision:${rt.config.VISION_WORKERS}:${rt.config.VISION_TIMEOUT_MS}`,
-      () => new VisionPool({ size: rt.config.VISION_WORKERS, timeoutMs: rt.config.VISION_TIMEOUT_MS, logger: rt.logger.child({ component: 'vision' }) }),
+      () =>
+        new VisionPool({
+          size: rt.config.VISION_WORKERS,
+          timeoutMs: rt.config.VISION_TIMEOUT_MS,
+          logger: rt.logger.child({ component: 'vision' }),
+        }),
       (pool) => pool.close(),
     );
-    const text = rt.resources.get('ocr:eng', () => new TextReader(), (reader) => reader.close());
+    const text = rt.resources.get(
+      'ocr:eng',
+      () => new TextReader(),
+      (reader) => reader.close(),
+    );
     const documentJobs = new DocumentWorker({
       orm: workerOrm,
       boss: await rt.jobs(),
@@ -220,7 +229,11 @@ export const verificationService: ServiceModule<VerificationDeps> = {
       logger: rt.logger.child({ component: 'documents' }),
     });
     // proofs of address are read with the English and French models together
-    const addressText = rt.resources.get('ocr:eng+fra', () => new TextReader(['eng', 'fra']), (reader) => reader.close());
+    const addressText = rt.resources.get(
+      'ocr:eng+fra',
+      () => new TextReader(['eng', 'fra']),
+      (reader) => reader.close(),
+    );
     const addressJobs = new AddressWorker({
       orm: workerOrm,
       boss: await rt.jobs(),

@@ -7,7 +7,7 @@ import { createLogger } from '../../../../platform/logger.js';
 import { currentVersions } from '../../../../screening/index.js';
 import { createTestDatabase } from '../../../../test/support/database.js';
 import { IpFeedStore } from '../ip/ip-feeds.store.js';
-import { importDefaultData, type DataManifest, type DefaultDataImport } from './default-data.js';
+import { importDefaultData, type DataManifest } from './default-data.js';
 
 const FIXTURES = path.resolve(__dirname, '../../../../screening/fixtures');
 
@@ -44,18 +44,17 @@ describe('the shipped data imported on first start', () => {
 
   it('a shutdown stops it after the list being written; that one stays, the next start imports the rest', async () => {
     const messages: string[] = [];
-    let first: DefaultDataImport | undefined;
     // the process is told to stop as soon as the first list is in
     const lines = new Writable({
       write(chunk: Buffer, _encoding, done) {
         const { msg } = JSON.parse(chunk.toString()) as { msg: string };
         messages.push(msg);
-        if (msg === 'shipped list imported') void first!.stop();
+        if (msg === 'shipped list imported') void first.stop();
         done();
       },
     });
     const engine = { reload: async () => undefined, versions: () => ({}) };
-    first = importDefaultData({ pool, engine, logger: createLogger('shipped-data', 'info', lines), dir });
+    const first = importDefaultData({ pool, engine, logger: createLogger('shipped-data', 'info', lines), dir });
     await first.done;
     expect(first.importing()).toBe(false);
     expect(Object.keys(await currentVersions(pool))).toEqual(['OFAC_SDN']);
