@@ -57,8 +57,6 @@ describe('no personal data in the logs and metrics of a whole run', () => {
       databaseUrl,
       env: {
         LOG_LEVEL: 'trace',
-        // the list above only: the shipped snapshot would pause screenings while it imports
-        DEFAULT_SCREENING_DATA: 'false',
         METRICS_TOKEN: 'log-redaction-metrics-token',
         ADMIN_SECRET: admin['x-admin-secret'],
         SMS_API_URL: at.url,

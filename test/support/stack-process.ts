@@ -69,6 +69,8 @@ export async function startStackProcess(opts: StackProcessOptions = {}): Promise
     EMBEDDED_PG_DIR: pgDir,
     EMBEDDED_PG_PORT: String(pgPort),
     DATABASE_URL: opts.databaseUrl,
+    // as the in-process test stack: suites load the lists they need (test/cli.e2e.test.ts turns the shipped ones on)
+    DEFAULT_SCREENING_DATA: 'false',
   };
   // on a database of the tests' (shared with in-process stacks): their master key; on its own
   // embedded database it makes and keeps its own, as `npm start` does

@@ -6,7 +6,6 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import vm from 'node:vm';
 import type { Stack, StackOptions } from '../../cli/stack.js';
-import { contractViolation } from './contract.js';
 import { createTestDatabase } from './database.js';
 
 export { createTestDatabase, eventually } from './database.js';
@@ -47,7 +46,8 @@ export interface Subscription {
 /**
  * The stack's code as Node itself loads it from the build (`npm test` builds first), once per jest
  * worker: jest's module registry would load and compile its thousands of modules again for every
- * suite (≈ 5 s of CPU each), and start each stack on code that never got warm.
+ * suite (≈ 5 s of CPU each), and start each stack on code that never got warm. So are the models
+ * the worker's stacks share and the REST contract's compiled validators.
  */
 const importBuilt: (specifier: string) => Promise<unknown> = new vm.Script('(specifier) => import(specifier)', {
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
@@ -56,10 +56,11 @@ const built = async () => ({
   ...((await importBuilt(path.resolve('dist/cli/stack.js'))) as typeof import('../../cli/stack.js')),
   ...((await importBuilt(path.resolve('dist/platform/config.js'))) as typeof import('../../platform/config.js')),
   ...((await importBuilt(path.resolve('dist/test/support/worker-resources.js'))) as typeof import('./worker-resources.js')),
+  ...((await importBuilt(path.resolve('dist/test/support/contract.js'))) as typeof import('./contract.js')),
 });
 
 export async function startTestStack(env: Record<string, string> = {}, extra: Partial<StackOptions> = {}): Promise<TestStack> {
-  const { loadConfig, startStack, workerResources } = await built();
+  const { loadConfig, startStack, workerResources, contractViolation } = await built();
   const databaseUrl = extra.databaseUrl ?? (await createTestDatabase());
   const storageDir = mkdtempSync(path.join(tmpdir(), 'afri-files-'));
   const config = loadConfig({
