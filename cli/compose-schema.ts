@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { API_SCHEMA_FILE, composeSupergraph, openApiJson, SCHEMA_DIR, SUPERGRAPH_PATH } from './schema.js';
+import { composeSupergraph, openApiJson } from './schema.js';
+import { API_SCHEMA_FILE, SCHEMA_DIR, SUPERGRAPH_PATH } from './schema-files.js';
 import { OPENAPI_FILE } from '../rest-adapter/openapi.js';
 
 /**

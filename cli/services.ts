@@ -1,12 +1,22 @@
 import type { Config } from '../platform/config.js';
 import type { ServiceName } from '../platform/auth/principal.js';
 import type { ServiceModule } from '../platform/service-module.js';
-import { verificationService } from '../subgraphs/verification/src/index.js';
-import { riskService } from '../subgraphs/risk/src/index.js';
-import { notifyService } from '../subgraphs/notify/src/index.js';
 
-/** The three subgraph services, with their ports (config) and default URLs (supergraph). */
-export const SERVICE_MODULES: ServiceModule[] = [verificationService, riskService, notifyService];
+/**
+ * The three subgraph services, loaded when a process runs them: a process that runs risk alone
+ * (or only the gateway) does not load verification's code and models.
+ */
+const SERVICE_LOADERS: Record<ServiceName, () => Promise<ServiceModule>> = {
+  verification: async () => (await import('../subgraphs/verification/src/index.js')).verificationService,
+  risk: async () => (await import('../subgraphs/risk/src/index.js')).riskService,
+  notify: async () => (await import('../subgraphs/notify/src/index.js')).notifyService,
+};
+export const SERVICE_NAMES = Object.keys(SERVICE_LOADERS) as ServiceName[];
+
+/** The named subgraph services (all by default), in the order the supergraph lists them. */
+export function loadServiceModules(names: readonly string[] = SERVICE_NAMES): Promise<ServiceModule[]> {
+  return Promise.all(SERVICE_NAMES.filter((n) => names.includes(n)).map((n) => SERVICE_LOADERS[n]()));
+}
 
 export const SERVICE_PORT: Record<ServiceName, (c: Config) => number> = {
   verification: (c) => c.VERIFICATION_PORT,

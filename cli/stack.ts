@@ -14,12 +14,11 @@ import { listen } from '../platform/db/listen.js';
 import { DATA_KEYS_CHANGED_CHANNEL, Keyring } from '../platform/crypto/keyring.js';
 import { masterKeyProvider } from '../platform/crypto/master-key.js';
 import { sealLegacyColumns } from '../platform/crypto/reencrypt.js';
-import { startGateway, type RunningGateway } from '../gateway/gateway.js';
-import { startRestAdapter } from '../rest-adapter/rest-adapter.js';
+import type { RunningGateway } from '../gateway/gateway.js';
 import type { ServiceRuntime } from '../platform/service-module.js';
 import { LoadedResources } from '../platform/loaded-resources.js';
-import { SERVICE_MODULES, SERVICE_PORT } from './services.js';
-import { readSupergraph } from './schema.js';
+import { loadServiceModules, SERVICE_PORT } from './services.js';
+import { SUPERGRAPH_PATH } from './schema-files.js';
 
 export const SERVICE_KEYS = ['verification', 'risk', 'notify', 'gateway', 'rest'] as const;
 export type ServiceKey = (typeof SERVICE_KEYS)[number];
@@ -69,7 +68,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   let edgeAuth: EdgeAuthenticator | undefined;
   let gateway: RunningGateway | undefined;
   try {
-    const modules = SERVICE_MODULES.filter((m) => services.has(m.name));
+    // a process loads the code of the services it runs, no other
+    const modules = await loadServiceModules([...services]);
     // envelope encryption, for the subgraphs: the master key from the environment (production
     // refuses to start without one), before anything else
     const masterKey = modules.length ? masterKeyProvider(config, logger) : null;
@@ -127,7 +127,6 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       logger,
       ca,
       deliveries,
-      webhookEvents: SERVICE_MODULES.flatMap((m) => m.webhookEvents),
       internalSecret: opts.internalSecret,
       keyring: keyring!,
       resources,
@@ -187,8 +186,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       });
       stops.push(() => auth.stop());
       edgeAuth = auth;
+      const { startGateway } = await import('../gateway/gateway.js');
       gateway = await startGateway({
-        supergraphSdl: readSupergraph(),
+        supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
         subgraphUrls: {
           verification: runtime.serviceUrl('verification'),
           risk: runtime.serviceUrl('risk'),
@@ -213,6 +213,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       auth.onClientChanged((clientId) => void running.recheckConnections(clientId).catch((err) => logger.warn({ err }, 'recheck failed')));
     }
     if (services.has('rest')) {
+      const { startRestAdapter } = await import('../rest-adapter/rest-adapter.js');
       const rest = await startRestAdapter({
         gatewayUrl: urls.gateway ?? config.GATEWAY_URL,
         // beside the gateway, operations run in-process (REST_IN_PROCESS=false: over loopback HTTP, as a separate adapter does)

@@ -22,8 +22,6 @@ export interface ServiceRuntime {
   ca?: string;
   /** The process's signed-HTTP delivery worker: callbacks register their outcome handler in `setup`. */
   deliveries: DeliveryWorker;
-  /** Every event a webhook may subscribe to, of every service. */
-  webhookEvents: readonly string[];
   /** Envelope encryption of stored files and sealed columns (the ORMs of this process open and seal with it). */
   keyring: Keyring;
   /** Shared by the gateway and the subgraphs: signs principals and session tokens. */

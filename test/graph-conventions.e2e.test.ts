@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { API_SCHEMA_FILE } from '../cli/schema.js';
+import { API_SCHEMA_FILE } from '../cli/schema-files.js';
 import { startTestStack, type TestStack } from './support/stack.js';
 
 /**

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { API_SCHEMA_FILE, composeSupergraph, SUPERGRAPH_PATH } from '../cli/schema.js';
+import { composeSupergraph } from '../cli/schema.js';
+import { API_SCHEMA_FILE, SUPERGRAPH_PATH } from '../cli/schema-files.js';
 import { principalHeaders, requestDigest, type Principal } from '../platform/auth/principal.js';
 import { INTERNAL_SECRET, METRICS_TOKEN, startTestStack, type TestStack } from './support/stack.js';
 

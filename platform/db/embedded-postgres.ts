@@ -225,7 +225,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       '-c',
       `shared_buffers=${SHARED_BUFFERS_MB}MB`,
       ...(SOCKET_DIR ? ['-c', `unix_socket_directories=${SOCKET_DIR}`] : []),
-      ...(opts.persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off']),
+      // no autovacuum either: a run makes a hundred short-lived databases, which it would visit in turn
+      ...(opts.persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'autovacuum=off']),
     ],
   });
   const url = `postgres://${USER}:${PASSWORD}@${SOCKET_DIR ? encodeURIComponent(SOCKET_DIR) : '127.0.0.1'}:${opts.port}/postgres`;

@@ -24,8 +24,6 @@ export interface VerificationDeps {
   config: Config;
   /** Wakes this process's delivery worker (a redelivery is due now). */
   deliveries: { wake(): void };
-  /** Events a webhook may subscribe to (every service's). */
-  webhookEvents: readonly string[];
   /** Sanctions/PEP list matching over the newest list snapshots (reloaded on every new snapshot). */
   screening: ScreeningEngine;
   /** Imported IP feeds (datacenter ranges, Tor, VPN/proxy lists) and the IP analysis over them. */

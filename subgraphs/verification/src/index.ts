@@ -286,7 +286,6 @@ export const verificationService: ServiceModule<VerificationDeps> = {
     const deps: VerificationDeps = {
       config: rt.config,
       deliveries: rt.deliveries,
-      webhookEvents: rt.webhookEvents,
       screening,
       ipFeeds,
       ipIntelligence,

@@ -9,6 +9,7 @@ import type { VerificationDeps } from '../deps.js';
 import { ApiClientType } from '../admin/api-client.type.js';
 import { WebhookService } from './webhook.service.js';
 import { WEBHOOK_DELIVERY_RESOURCE } from './webhook-delivery.events.js';
+import { WEBHOOK_EVENTS } from './webhook-events.js';
 import {
   ConfigureWebhookInput,
   ConfigureWebhookPayload,
@@ -34,7 +35,7 @@ function service(ctx: Ctx, access: 'read' | 'write'): WebhookService {
   const tenant = authorize(ctx, 'verification', `webhooks:${access}`);
   return new WebhookService(ctx.em, tenant, {
     allowPrivateTargets: ctx.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    events: ctx.deps.webhookEvents,
+    events: WEBHOOK_EVENTS,
   });
 }
 
