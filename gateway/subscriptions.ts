@@ -40,6 +40,24 @@ interface SchemaState {
   plans: Map<string, QueryPlan>;
 }
 
+/** The last supergraph planned in this process: the gateways of one process (a test run's stacks) share its planner and plans. */
+let lastPlanning: { supergraphSdl: string; planning: Omit<SchemaState, 'apiSchema'> } | undefined;
+
+function planningOf(supergraphSdl: string): Omit<SchemaState, 'apiSchema'> {
+  if (lastPlanning?.supergraphSdl !== supergraphSdl) {
+    // validated at build time, as the gateway's own (gateway.ts)
+    const supergraph = Supergraph.build(supergraphSdl, { validateSupergraph: false });
+    const planning = {
+      planningSchema: supergraph.apiSchema(),
+      supergraphSchema: supergraph.schema.toGraphQLJSSchema(),
+      planner: new QueryPlanner(supergraph),
+      plans: new Map<string, QueryPlan>(),
+    };
+    lastPlanning = { supergraphSdl, planning };
+  }
+  return lastPlanning.planning;
+}
+
 /**
  * Who a subscription is for, as far as the subgraph can tell: what filters and authorizes its
  * events (organization, environment, service, permissions, a session's user). Subscribers with the
@@ -140,15 +158,7 @@ export class SubscriptionRouter {
   }
 
   private load(apiSchema: GraphQLSchema, supergraphSdl: string): void {
-    // validated at build time, as the gateway's own (gateway.ts)
-    const supergraph = Supergraph.build(supergraphSdl, { validateSupergraph: false });
-    this.state = {
-      apiSchema,
-      planningSchema: supergraph.apiSchema(),
-      supergraphSchema: supergraph.schema.toGraphQLJSSchema(),
-      planner: new QueryPlanner(supergraph),
-      plans: new Map(),
-    };
+    this.state = { apiSchema, ...planningOf(supergraphSdl) };
   }
 
   /** Subscribers served by another's upstream subscription (the subgraph counts one for all of them). */

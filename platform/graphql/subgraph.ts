@@ -61,8 +61,18 @@ export interface SubgraphDefinition<Deps = unknown> {
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@listSize"])';
 
+/** Built once per definition in a process: the schema holds no state (resolvers reach a stack's services through the context). */
+const builtSubgraphs = new WeakMap<SubgraphDefinition<never>, Promise<{ schema: GraphQLSchema; sdl: string }>>();
+
 /** type-graphql → federation subgraph schema (ARCHITECTURE.md "type-graphql → federation"). */
-export async function buildSubgraph<Deps>(def: SubgraphDefinition<Deps>): Promise<{ schema: GraphQLSchema; sdl: string }> {
+export function buildSubgraph<Deps>(def: SubgraphDefinition<Deps>): Promise<{ schema: GraphQLSchema; sdl: string }> {
+  const key = def as SubgraphDefinition<never>;
+  let built = builtSubgraphs.get(key);
+  if (!built) builtSubgraphs.set(key, (built = buildSubgraphSchemaOf(def)));
+  return built;
+}
+
+async function buildSubgraphSchemaOf<Deps>(def: SubgraphDefinition<Deps>): Promise<{ schema: GraphQLSchema; sdl: string }> {
   const base = await buildSchema({
     resolvers: def.resolvers,
     orphanedTypes: def.orphanedTypes,

@@ -14,6 +14,8 @@ import { createLogger } from '../../dist/platform/logger.js';
  * are copies of it (test/support/database.ts), made in milliseconds instead of migrated each time.
  */
 export default async function globalSetup() {
+  // the stacks, services and CLIs the suites start as processes (dozens) reuse V8's compiled code
+  process.env.NODE_COMPILE_CACHE ??= path.resolve('node_modules/.cache/node-compile-cache');
   if (!process.env.TEST_DATABASE_URL) {
     const port = await freePort();
     const dir = path.join(tmpdir(), `afri-test-pg-${process.pid}`);
