@@ -36,7 +36,7 @@ export class DocumentReader {
         ocrConfidence: text.lines.length ? text.lines.reduce((sum, l) => sum + l.confidence, 0) / text.lines.length : 0,
       },
       lines: text.lines.map((l) => l.text),
-      mrz: await readMrz(jpeg, text.lines, this.models.text, today),
+      mrz: await readMrz(jpeg, this.models.text, { lines: text.lines, today }),
       embedding: largestFace(analysis.faces)?.embedding ?? null,
     };
   }

@@ -9,7 +9,7 @@ describe('machine-readable zone', () => {
   const text = new TextReader();
   afterAll(() => text.close());
 
-  const read = async (image: Buffer) => readMrz(image, (await text.read(image)).lines, text, TODAY);
+  const read = (image: Buffer) => readMrz(image, text, { today: TODAY });
 
   it('reads an ID card zone (TD1) and its check digits hold', async () => {
     const lines = td1(AMINA);

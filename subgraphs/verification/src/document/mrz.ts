@@ -278,12 +278,18 @@ export function parseMrz(lines: string[], today = new Date()): MrzReading | null
 }
 
 /**
- * Reads the machine-readable zone of an image whose lines OCR already read (`lines`), or null
- * when it has none. The zone is read again with the MRZ alphabet only; of the layouts its line
- * count allows, the one with the fewest failed check digits wins.
+ * Reads the machine-readable zone of a document image, or null when it has none. `lines`: what
+ * OCR already read of the whole image (read here when not given). The zone is read again with the
+ * MRZ alphabet only; of the layouts its line count allows, the one with the fewest failed check
+ * digits wins.
  */
-export async function readMrz(image: Buffer, lines: ReadLine[], text: TextReader, today = new Date()): Promise<MrzReading | null> {
-  const zone = mrzLines(lines);
+export async function readMrz(
+  image: Buffer,
+  text: TextReader,
+  opts: { lines?: ReadLine[]; today?: Date } = {},
+): Promise<MrzReading | null> {
+  const today = opts.today ?? new Date();
+  const zone = mrzLines(opts.lines ?? (await text.read(image)).lines);
   if (zone.length < 2) return null;
   const meta = await sharp(image).metadata();
   const bounds = union(zone.map((l) => l.box));
