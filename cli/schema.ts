@@ -20,7 +20,6 @@ export async function composeSupergraph(): Promise<{ subgraphs: Record<string, s
   return { subgraphs, supergraph: result.supergraphSdl, api: apiSchemaSdl(result.supergraphSdl) };
 }
 
-
 /** The REST adapter's OpenAPI document (schema/openapi.json) for the graph's API schema. */
 export function openApiJson(apiSdl: string): string {
   return `${JSON.stringify(openApiDocument(routes, buildSchema(apiSdl)), null, 2)}\n`;

@@ -80,7 +80,7 @@ describe('AI identity check and fraud history (REST and GraphQL, real models, re
       verify({ userId: 'ck-user-6', selfieBase64: womanSelfie, documentBase64: faceless }),
     ]);
     expect(tampered.body).toMatchObject({ decision: 'REJECTED', fraudIndicators: { tampering: true } });
-    expect(tampered.body.reasons).toContain('MRZ_CHECK_DIGIT_FAILED');
+    expect(tampered.body.reasons).toContain('MRZ_CHECK_DIGIT_FAILED:expirationDate');
     expect(expired.body).toMatchObject({
       decision: 'REJECTED',
       fraudIndicators: { expiredDocument: true },

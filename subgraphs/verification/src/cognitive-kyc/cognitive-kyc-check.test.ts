@@ -73,7 +73,7 @@ describe('AI identity check decision', () => {
     const broken = [TD3[0], corrupt(TD3[1], 22)]; // a digit of the expiry date
     const tampered = decideCognitiveKyc(evidence({ document: { ...evidence().document, outcome: documentOutcome(broken) } }));
     expect(tampered).toMatchObject({ decision: 'REJECTED', fraudIndicators: { tampering: true } });
-    expect(tampered.reasons).toContain('MRZ_CHECK_DIGIT_FAILED');
+    expect(tampered.reasons).toContain('MRZ_CHECK_DIGIT_FAILED:expirationDate');
 
     const expired = decideCognitiveKyc(evidence({ document: { ...evidence().document, outcome: documentOutcome(TD3, '2030-01-02') } }));
     expect(expired).toMatchObject({ decision: 'REJECTED', reasons: ['DOCUMENT_EXPIRED'], fraudIndicators: { expiredDocument: true } });

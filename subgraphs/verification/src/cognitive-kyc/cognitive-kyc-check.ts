@@ -126,7 +126,9 @@ export function decideCognitiveKyc(e: CognitiveKycEvidence): CognitiveKycOutcome
   else if (score < FACE_MATCH_THRESHOLD) review.push('FACE_MATCH_UNCERTAIN');
 
   const tampering = outcome.checks.mrzValid === false || outcome.reasons.includes('PRINTED_FIELDS_DIFFER_FROM_MRZ');
-  if (outcome.checks.mrzValid === false) rejected.push('MRZ_CHECK_DIGIT_FAILED');
+  // the document check names each failed check digit (MRZ_CHECK_DIGIT_FAILED:birthDate)
+  const failedCheckDigits = outcome.reasons.filter((r) => r.startsWith('MRZ_CHECK_DIGIT_FAILED:'));
+  rejected.push(...failedCheckDigits);
   if (outcome.reasons.includes('PRINTED_FIELDS_DIFFER_FROM_MRZ')) rejected.push('PRINTED_FIELDS_DIFFER_FROM_MRZ');
 
   const expiredDocument = outcome.checks.expired === true;
@@ -144,7 +146,7 @@ export function decideCognitiveKyc(e: CognitiveKycEvidence): CognitiveKycOutcome
   const settled = new Set([
     'IMAGE_TOO_BLURRY',
     'NO_FACE_ON_DOCUMENT',
-    'MRZ_CHECK_DIGIT_FAILED',
+    ...failedCheckDigits,
     'PRINTED_FIELDS_DIFFER_FROM_MRZ',
     'DOCUMENT_EXPIRED',
   ]);

@@ -136,7 +136,7 @@ export class CognitiveKycCheckType {
 
   @Field(() => [String], {
     description:
-      'Why it was rejected or sent to review, as codes: FACE_MISMATCH, NO_FACE_ON_DOCUMENT, MRZ_CHECK_DIGIT_FAILED, PRINTED_FIELDS_DIFFER_FROM_MRZ, DOCUMENT_EXPIRED, SELFIE_COPIED_FROM_DOCUMENT, SELFIE_SPOOF_SUSPECTED, FACE_MATCH_UNCERTAIN, IMAGE_TOO_BLURRY, HIGH_FRAUD_RISK_HISTORY and the document check’s review reasons (FIELDS_NOT_READ:<fields>, LOW_TEXT_CONFIDENCE…); empty when approved',
+      'Why it was rejected or sent to review, as codes: FACE_MISMATCH, NO_FACE_ON_DOCUMENT, MRZ_CHECK_DIGIT_FAILED:<field>, PRINTED_FIELDS_DIFFER_FROM_MRZ, DOCUMENT_EXPIRED, SELFIE_COPIED_FROM_DOCUMENT, SELFIE_SPOOF_SUSPECTED, FACE_MATCH_UNCERTAIN, IMAGE_TOO_BLURRY, HIGH_FRAUD_RISK_HISTORY and the document check’s review reasons (FIELDS_NOT_READ:<fields>, LOW_TEXT_CONFIDENCE…); empty when approved',
   })
   reasons!: string[];
 

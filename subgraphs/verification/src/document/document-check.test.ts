@@ -36,7 +36,10 @@ describe('document decision', () => {
 
   it('rejects for certain failures, and names each', () => {
     const broken = parseMrz([TD1[0], TD1[1].replace('3001019', '3001029'), TD1[2]])!;
-    expect(decideDocument(evidence({ mrz: broken })).reasons).toContain('MRZ_CHECK_DIGIT_FAILED');
+    const outcome = decideDocument(evidence({ mrz: broken }));
+    expect(outcome.reasons).toEqual(['MRZ_CHECK_DIGIT_FAILED:expirationDate', 'MRZ_CHECK_DIGIT_FAILED:composite']);
+    // the fields whose own check digits hold are still read from the zone
+    expect(outcome).toMatchObject({ decision: 'REJECTED', extractedData: { documentNumber: 'A12345678', dateOfBirth: '1984-02-29' } });
     expect(decideDocument(evidence({ today: '2030-01-02' }))).toMatchObject({ decision: 'REJECTED', reasons: ['DOCUMENT_EXPIRED'] });
     expect(decideDocument(evidence({ front: { ...image, faceScores: [] } })).reasons).toEqual(['NO_FACE_ON_DOCUMENT']);
     expect(decideDocument(evidence({ back: { ...image, sharpness: 40 } })).reasons).toEqual(['IMAGE_TOO_BLURRY']);

@@ -103,13 +103,14 @@ export function decideDocument(e: DocumentEvidence): DocumentOutcome {
   const mrz = e.mrz;
   const trustedMrz = mrz?.valid ? mrz : null;
 
-  // the MRZ, when its check digits hold, is the authority; the printed fields fill the gaps
+  // the MRZ is the authority, field by field: its reading holds a checked field (number, dates)
+  // only when that field's own check digit holds; the printed fields fill the gaps
   const extractedData: ExtractedData = {
-    fullName: (trustedMrz && fullNameOf(trustedMrz)) ?? e.printed.fullName,
-    dateOfBirth: trustedMrz?.dateOfBirth ?? e.printed.dateOfBirth,
-    documentNumber: trustedMrz?.documentNumber ?? e.printed.documentNumber,
-    expiryDate: trustedMrz?.expiryDate ?? e.printed.expiryDate,
-    nationality: (trustedMrz?.nationality ? countryCode(trustedMrz.nationality) : null) ?? e.printed.nationality,
+    fullName: (mrz && fullNameOf(mrz)) ?? e.printed.fullName,
+    dateOfBirth: mrz?.dateOfBirth ?? e.printed.dateOfBirth,
+    documentNumber: mrz?.documentNumber ?? e.printed.documentNumber,
+    expiryDate: mrz?.expiryDate ?? e.printed.expiryDate,
+    nationality: (mrz?.nationality ? countryCode(mrz.nationality) : null) ?? e.printed.nationality,
   };
 
   const images = [e.front, ...(e.back ? [e.back] : [])];
@@ -122,7 +123,8 @@ export function decideDocument(e: DocumentEvidence): DocumentOutcome {
   if (e.front.faceScores.length === 0) rejected.push('NO_FACE_ON_DOCUMENT');
   else if (face < DOUBTFUL_FACE) review.push('FACE_UNCLEAR');
 
-  if (mrz && !mrz.valid) rejected.push('MRZ_CHECK_DIGIT_FAILED');
+  // each failed check named: MRZ_CHECK_DIGIT_FAILED:birthDate
+  for (const field of mrz?.failedChecks ?? []) rejected.push(`MRZ_CHECK_DIGIT_FAILED:${field}`);
   if (!mrz && e.documentType === 'PASSPORT') review.push('MRZ_NOT_FOUND');
   if (trustedMrz) {
     if (!MRZ_CODES[e.documentType].test(trustedMrz.documentCode)) review.push('DOCUMENT_TYPE_MISMATCH');

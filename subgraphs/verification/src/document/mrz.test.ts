@@ -50,6 +50,51 @@ describe('machine-readable zone', () => {
     expect(parseMrz(correctByShape(misread), TODAY)?.valid).toBe(true);
   });
 
+  // ICAO 9303's own specimens: the state UTO is in no country list, the zone is valid all the same
+  const SPECIMEN = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+
+  it('parses every ICAO 9303 form field by field (the specimen state UTO, a long TD1 number, D<< for Germany)', () => {
+    expect(parseMrz(SPECIMEN, TODAY)).toMatchObject({
+      format: 'TD3',
+      valid: true,
+      failedChecks: [],
+      issuingState: 'UTO',
+      nationality: 'UTO',
+      documentNumber: 'L898902C3',
+      dateOfBirth: '1974-08-12',
+      expiryDate: '2012-04-15',
+      sex: 'F',
+      surname: 'ERIKSSON',
+      givenNames: 'ANNA MARIA',
+    });
+    // a number longer than 9: `<` in the check digit's place, the rest and its check digit in the optional field
+    expect(
+      parseMrz(['I<UTOD23145890<7349<<<<<<<<<<<', '3407127M9507122UTO<<<<<<<<<<<2', 'STEVENSON<<PETER<JOHN<<<<<<<<<'], TODAY),
+    ).toMatchObject({ format: 'TD1', valid: true, documentNumber: 'D23145890734', dateOfBirth: '1934-07-12', surname: 'STEVENSON' });
+    // Germany's code is D<<; an empty personal number's check digit is <
+    expect(parseMrz(['P<D<<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<<<<<<<<<', 'C01X00T478D<<6408125F2702283<<<<<<<<<<<<<<<4'], TODAY)).toMatchObject(
+      {
+        valid: true,
+        issuingState: 'D',
+        nationality: 'D',
+        documentNumber: 'C01X00T47',
+      },
+    );
+  });
+
+  it('reports a field whose own check digit holds, and names each that fails', () => {
+    const birthChanged = [SPECIMEN[0], SPECIMEN[1].replace('740812', '740813')];
+    expect(parseMrz(birthChanged, TODAY)).toMatchObject({
+      valid: false,
+      failedChecks: ['birthDate', 'composite'],
+      documentNumber: 'L898902C3',
+      dateOfBirth: null,
+      expiryDate: '2012-04-15',
+    });
+    const numberChanged = [SPECIMEN[0], SPECIMEN[1].replace('L898902C3', 'L898902C4')];
+    expect(parseMrz(numberChanged, TODAY)).toMatchObject({ failedChecks: ['documentNumber', 'composite'], documentNumber: null });
+  });
+
   it('finds no zone on an image without one', async () => {
     expect(await read(await portrait('man'))).toBeNull();
   }, 60_000);

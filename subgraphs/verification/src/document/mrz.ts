@@ -247,7 +247,12 @@ const CHECKS: Record<string, string> = {
   compositeCheckDigit: 'composite',
 };
 
-/** Parses corrected MRZ lines; null when they are no known format. */
+/**
+ * Parses corrected MRZ lines, field by field; null when they are no known format. A field with a
+ * check digit (document number, dates) is reported only when its own digit holds, whatever the
+ * others do; `valid` means every check digit holds. Country codes are reported as read: the
+ * document check judges them (ICAO's specimen state `UTO` is in no country list).
+ */
 export function parseMrz(lines: string[], today = new Date()): MrzReading | null {
   let result;
   try {
@@ -257,20 +262,21 @@ export function parseMrz(lines: string[], today = new Date()): MrzReading | null
   }
   if (!['TD1', 'TD2', 'TD3'].includes(result.format)) return null;
   const f = result.fields;
-  const isCheck = (field: string | null): field is string => field !== null && field in CHECKS;
-  const failedChecks = result.details.filter((d) => !d.valid && isCheck(d.field)).map((d) => CHECKS[d.field!]);
+  const failed = new Set(result.details.filter((d) => !d.valid && d.field !== null && d.field in CHECKS).map((d) => CHECKS[d.field!]));
+  const checked = <T>(field: string, value: T): T | null => (failed.has(field) ? null : value);
   const clean = (v: string | null | undefined) => (v ? v.trim() || null : null);
+  const td1 = lines[0].length === 30;
   return {
     format: result.format as MrzReading['format'],
     lines,
-    valid: failedChecks.length === 0 && result.details.every((d) => d.valid || isCheck(d.field) || d.field === 'issuingState'),
-    failedChecks,
+    valid: failed.size === 0,
+    failedChecks: Object.values(CHECKS).filter((field) => failed.has(field)),
     documentCode: lines[0].slice(0, 2).replace(/</g, ''),
     issuingState: clean(lines[0].slice(2, 5).replace(/</g, '')),
-    documentNumber: clean(f.documentNumber),
-    dateOfBirth: isoDate(lines[0].length === 30 ? lines[1].slice(0, 6) : lines[1].slice(13, 19), 'birth', today),
-    expiryDate: isoDate(lines[0].length === 30 ? lines[1].slice(8, 14) : lines[1].slice(21, 27), 'expiry', today),
-    nationality: clean(lines[0].length === 30 ? lines[1].slice(15, 18).replace(/</g, '') : lines[1].slice(10, 13).replace(/</g, '')),
+    documentNumber: checked('documentNumber', clean(f.documentNumber)),
+    dateOfBirth: checked('birthDate', isoDate(td1 ? lines[1].slice(0, 6) : lines[1].slice(13, 19), 'birth', today)),
+    expiryDate: checked('expirationDate', isoDate(td1 ? lines[1].slice(8, 14) : lines[1].slice(21, 27), 'expiry', today)),
+    nationality: clean((td1 ? lines[1].slice(15, 18) : lines[1].slice(10, 13)).replace(/</g, '')),
     sex: f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : null,
     surname: clean(f.lastName),
     givenNames: clean(f.firstName),
