@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { AMINA, corrupt, idCardBack, passportPage, td1, td3 } from '../../../../test/support/documents.js';
 import { portrait } from '../../../../test/support/faces.js';
 import { TextReader } from '../vision/text-reader.js';
@@ -35,6 +36,19 @@ describe('machine-readable zone', () => {
     const reading = await read(await passportPage(AMINA, await portrait('woman')));
     expect(reading).toMatchObject({ format: 'TD3', lines: td3(AMINA), valid: true, documentNumber: 'A12345678', expiryDate: '2030-01-01' });
   }, 60_000);
+
+  it.each([-7, 5])(
+    'levels a page turned by %s° before reading its zone',
+    async (degrees) => {
+      const lines = td1(AMINA);
+      const turned = await sharp(await idCardBack(lines))
+        .rotate(degrees, { background: '#f1efe6' })
+        .jpeg({ quality: 85 })
+        .toBuffer();
+      expect(await read(turned)).toMatchObject({ format: 'TD1', lines, valid: true, documentNumber: 'A12345678' });
+    },
+    60_000,
+  );
 
   it('names the check digits a changed character breaks', async () => {
     const lines = td1(AMINA);
