@@ -1,0 +1,349 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { readMrz, type MrzReading } from '../subgraphs/verification/src/document/mrz.js';
+import { TextReader } from '../subgraphs/verification/src/vision/text-reader.js';
+import { FORMATS, plan, TODAY, type Planned, type Truth } from './support/mrz-corpus.js';
+import { FONTS, loadFonts, type LoadedFont } from './support/mrz-fonts.js';
+import { CONDITIONS, renderDocument, type Condition } from './support/mrz-render.js';
+import { verdict } from './support/targets.js';
+
+/**
+ * The MRZ reader (`readMrz`) on documents it was never tuned on: a generated corpus (seeded,
+ * made at run time, `support/mrz-corpus.ts`) of TD1, TD2 and TD3 zones, about one in ten with
+ * one wrong check digit, plus ICAO's specimens, each set in one monospace font (OCR-B and others,
+ * `support/mrz-fonts.ts`) at the bottom of a printed page and rendered under one condition
+ * (`support/mrz-render.ts`: clean, JPEG 40–90, blur, noise, rotation ±7°, a phone photo in
+ * perspective with uneven light, 150–200 dpi), balanced over format × condition × font.
+ * Per format × condition and per font: zone found, document number exact, all fields exact
+ * (number, dates, nationality, issuing state, sex, names as the zone encodes them), valid
+ * readings of sound zones, bad check digits caught (valid false, that field named); and the
+ * readings a check would accept (valid) with a field that differs from the zone: must be none.
+ * Targets of issue 29.2, measured on the report corpus only.
+ *
+ * Settings: DOCUMENTS_BENCH_CORPUS (`report`, the default, whose figures are published; `tune`,
+ * another seed, for tuning the reader: never tune on the report corpus), DOCUMENTS_BENCH_DOCS
+ * (315, about 8 minutes on 2 busy cores: each format × condition 15 times, each with every font
+ * of three 5 times; any number: a corpus's first documents are the same whatever its size),
+ * DOCUMENTS_BENCH_FONTS / _CONDITIONS (comma-separated names: only those),
+ * DOCUMENTS_BENCH_READERS (OCR workers at once: 2, or 1 on one core), DOCUMENTS_BENCH_SAVE (a
+ * folder: every JPEG, and truth.json with each zone, its truth and the reading),
+ * DOCUMENTS_BENCH_ERRORS (print that many wrong readings, zone against reading). Tesseract
+ * writes "Detected N diacritics" on stderr.
+ */
+
+const SEEDS = { report: 'mrz-corpus/report/1', tune: 'mrz-corpus/tune/1' } as const;
+const DEFAULT_DOCS = 315;
+
+type Corpus = keyof typeof SEEDS;
+type Doc = Planned<Condition, LoadedFont>;
+
+/** What the bench checks of each reading, field names as `MrzReading` and `Truth` share them. */
+const FIELDS = ['documentNumber', 'dateOfBirth', 'expiryDate', 'nationality', 'issuingState', 'sex', 'surname', 'givenNames'] as const;
+type Field = (typeof FIELDS)[number];
+
+interface Scored {
+  doc: Doc;
+  reading: MrzReading | null;
+  /** Fields whose reading differs from the zone (all of them when no zone was found). */
+  wrong: Field[];
+  /** A bad check digit reported: valid false and its field among the failed checks. */
+  caught: boolean;
+  renderMs: number;
+  readMs: number;
+  /** What readMrz threw, if it did. */
+  threw?: string;
+}
+
+interface Settings {
+  corpus: Corpus;
+  docs: number;
+  fonts: string[] | undefined;
+  conditions: Condition[];
+  readers: number;
+  save: string | undefined;
+  errors: number;
+}
+
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** A whole number from the environment, at least `min`. */
+function whole(name: string, fallback: number, min: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
+  return value;
+}
+
+function settings(): Settings {
+  const corpus = (process.env.DOCUMENTS_BENCH_CORPUS ?? 'report') as Corpus;
+  if (!(corpus in SEEDS)) throw new Error(`DOCUMENTS_BENCH_CORPUS must be one of ${Object.keys(SEEDS).join(', ')}`);
+  const conditions = (list(process.env.DOCUMENTS_BENCH_CONDITIONS) ?? [...CONDITIONS]) as Condition[];
+  const unknownConditions = conditions.filter((c) => !CONDITIONS.includes(c));
+  if (unknownConditions.length) throw new Error(`unknown conditions ${unknownConditions.join(', ')}: they are ${CONDITIONS.join(', ')}`);
+  const fonts = list(process.env.DOCUMENTS_BENCH_FONTS);
+  const unknownFonts = fonts?.filter((name) => !FONTS.some((f) => f.name === name)) ?? [];
+  if (unknownFonts.length) throw new Error(`unknown fonts ${unknownFonts.join(', ')}: they are ${FONTS.map((f) => f.name).join(', ')}`);
+  return {
+    corpus,
+    docs: whole('DOCUMENTS_BENCH_DOCS', DEFAULT_DOCS, 1),
+    fonts,
+    conditions,
+    readers: whole('DOCUMENTS_BENCH_READERS', Math.min(2, availableParallelism()), 1),
+    save: process.env.DOCUMENTS_BENCH_SAVE,
+    errors: whole('DOCUMENTS_BENCH_ERRORS', 0, 0),
+  };
+}
+
+const normalized = (value: string | null | undefined) => (value ?? '').replace(/\s+/g, ' ').trim();
+
+function score(doc: Doc, reading: MrzReading | null, times: Pick<Scored, 'renderMs' | 'readMs' | 'threw'>): Scored {
+  const truth: Truth = doc.doc.truth;
+  const wrong = FIELDS.filter((field) => !reading || normalized(reading[field]) !== normalized(truth[field]));
+  const broken = doc.doc.broken;
+  const caught = !!broken && !!reading && !reading.valid && reading.failedChecks.includes(broken.field);
+  return { doc, reading, wrong, caught, ...times };
+}
+
+/** One document rendered and read; a reader that throws reads nothing (counted, the bench goes on). */
+async function readOne(doc: Doc, text: TextReader, s: Settings): Promise<Scored> {
+  const started = performance.now();
+  const jpeg = await renderDocument(doc.doc, doc.font, doc.condition, doc.seed);
+  if (s.save) writeFileSync(path.join(s.save, fileName(doc)), jpeg);
+  const rendered = performance.now();
+  let reading: MrzReading | null = null;
+  let threw: string | undefined;
+  try {
+    reading = await readMrz(jpeg, text, { today: TODAY });
+  } catch (error) {
+    threw = String(error);
+  }
+  return score(doc, reading, { renderMs: rendered - started, readMs: performance.now() - rendered, threw });
+}
+
+/** Renders and reads every document, `readers` at a time (one OCR worker each). */
+async function readAll(docs: Doc[], s: Settings): Promise<Scored[]> {
+  const scored: Scored[] = new Array<Scored>(docs.length);
+  let next = 0;
+  const worker = async (text: TextReader) => {
+    while (next < docs.length) {
+      const i = next++;
+      scored[i] = await readOne(docs[i], text, s);
+      if ((i + 1) % 50 === 0) console.log(`  ${i + 1}/${docs.length} documents read`);
+    }
+  };
+  const readers = Array.from({ length: s.readers }, () => new TextReader());
+  try {
+    // a worker starts and loads its model on first use: not part of any document's time
+    const blank = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    await Promise.all(readers.map((r) => r.read(blank)));
+    await Promise.all(readers.map(worker));
+  } finally {
+    await Promise.all(readers.map((r) => r.close()));
+  }
+  return scored;
+}
+
+const fileName = (doc: Doc) => `${String(doc.index).padStart(4, '0')}-${doc.doc.format}-${doc.condition}-${doc.font.name}.jpg`;
+
+// ---- figures ----
+
+interface Tally {
+  docs: number;
+  found: number;
+  numberExact: number;
+  fieldsExact: number;
+  sound: number;
+  soundValid: number;
+  bad: number;
+  caught: number;
+  validWrong: number;
+}
+
+function tally(scored: Scored[]): Tally {
+  const sound = scored.filter((x) => !x.doc.doc.broken);
+  const bad = scored.filter((x) => x.doc.doc.broken);
+  return {
+    docs: scored.length,
+    found: scored.filter((x) => x.reading).length,
+    numberExact: scored.filter((x) => !x.wrong.includes('documentNumber')).length,
+    fieldsExact: scored.filter((x) => !x.wrong.length).length,
+    sound: sound.length,
+    soundValid: sound.filter((x) => x.reading?.valid).length,
+    bad: bad.length,
+    caught: bad.filter((x) => x.caught).length,
+    validWrong: scored.filter(validWithWrongField).length,
+  };
+}
+
+/** A reading a check would accept although a field differs from the zone. */
+const validWithWrongField = (x: Scored) => !!x.reading?.valid && x.wrong.length > 0;
+
+const percent = (part: number, total: number) => (total ? `${((100 * part) / total).toFixed(1)} %` : '—');
+
+function printTable(title: string, rows: string[][]): void {
+  console.log(`\n${title}`);
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const row of rows) console.log(row.map((cell, i) => (i ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  '));
+}
+
+const HEADER = [
+  '',
+  'docs',
+  'zone found',
+  'doc no. exact',
+  'all fields exact',
+  'valid (sound)',
+  'bad check',
+  'caught',
+  'valid, wrong field',
+];
+
+function tallyRow(label: string, t: Tally): string[] {
+  return [
+    label,
+    String(t.docs),
+    percent(t.found, t.docs),
+    percent(t.numberExact, t.docs),
+    percent(t.fieldsExact, t.docs),
+    percent(t.soundValid, t.sound),
+    String(t.bad),
+    percent(t.caught, t.bad),
+    String(t.validWrong),
+  ];
+}
+
+/** A row of a table: its label, and which documents it counts. */
+type Group = [label: string, member: (x: Scored) => boolean];
+
+function printBy(title: string, scored: Scored[], groups: Group[]): void {
+  const rows = groups.map(([label, member]) => [label, scored.filter(member)] as const).filter(([, xs]) => xs.length);
+  printTable(title, [HEADER, ...rows.map(([label, xs]) => tallyRow(label, tally(xs))), tallyRow('all', tally(scored))]);
+}
+
+function printFigures(scored: Scored[], s: Settings, fonts: LoadedFont[]): void {
+  const byFormatAndCondition = FORMATS.flatMap((format) =>
+    s.conditions.map((condition): Group => [`${format} ${condition}`, (x) => x.doc.doc.format === format && x.doc.condition === condition]),
+  );
+  printBy('by format × condition', scored, byFormatAndCondition);
+  printBy(
+    'by condition',
+    scored,
+    s.conditions.map((condition): Group => [condition, (x) => x.doc.condition === condition]),
+  );
+  printBy(
+    'by font',
+    scored,
+    fonts.map((font): Group => [font.name, (x) => x.doc.font.name === font.name]),
+  );
+  const fieldRows = FIELDS.map((field) => [field, percent(scored.filter((x) => !x.wrong.includes(field)).length, scored.length)]);
+  printTable('each field exact (all documents)', [['field', 'exact'], ...fieldRows]);
+  console.log('');
+  for (const x of scored.filter((x) => x.doc.doc.specimen)) {
+    console.log(`ICAO ${x.doc.doc.format} specimen (${x.doc.condition}, ${x.doc.font.name}): ${describe(x)}`);
+  }
+}
+
+function describe(x: Scored): string {
+  if (!x.reading) return 'no zone found';
+  const failed = x.reading.failedChecks.length ? ` (failed ${x.reading.failedChecks.join(', ')})` : '';
+  return `${x.reading.valid ? 'valid' : 'not valid'}${failed}, wrong: ${x.wrong.join(', ') || 'none'}`;
+}
+
+/** Throws of the reader, the documents a check would have accepted with a wrong field, and the first `count` other wrong readings. */
+function printErrors(scored: Scored[], count: number): void {
+  const threw = scored.filter((x) => x.threw);
+  if (threw.length)
+    console.log(`\nreadMrz threw on ${threw.length} documents (counted as no zone found), first #${threw[0].doc.index}: ${threw[0].threw}`);
+  const accepted = scored.filter(validWithWrongField);
+  const others = scored.filter((x) => !validWithWrongField(x) && (x.wrong.length || (x.doc.doc.broken && !x.caught))).slice(0, count);
+  for (const [title, xs] of [
+    ['valid readings with a wrong field', accepted],
+    [`wrong readings (first ${count})`, others],
+  ] as const) {
+    if (!xs.length) continue;
+    console.log(`\n${title}:`);
+    for (const x of xs) {
+      const broken = x.doc.doc.broken ? `, ${x.doc.doc.broken.field} broken by its ${x.doc.doc.broken.change}` : '';
+      console.log(`  #${x.doc.index} ${x.doc.doc.format} ${x.doc.condition} ${x.doc.font.name}${broken}: ${describe(x)}`);
+      console.log(`    zone    ${x.doc.doc.lines.join(' / ')}`);
+      console.log(`    reading ${x.reading?.lines.join(' / ') ?? '—'}`);
+    }
+  }
+}
+
+function printTimes(scored: Scored[], seconds: number, readers: number): void {
+  const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+  const reads = scored.map((x) => x.readMs);
+  const renders = scored.map((x) => x.renderMs);
+  console.log(
+    `\ntime: readMrz p50 ${p(reads, 0.5).toFixed(0)} ms, p95 ${p(reads, 0.95).toFixed(0)} ms; rendering p50 ${p(renders, 0.5).toFixed(0)} ms; ` +
+      `${scored.length} documents in ${seconds.toFixed(0)} s with ${readers} OCR worker(s): ${((1000 * seconds) / scored.length).toFixed(0)} ms per document`,
+  );
+}
+
+/** The targets of issue 29.2; met or not only on the whole report corpus (`—` on the tune corpus or a filtered one). */
+function recordVerdicts(scored: Scored[], s: Settings): void {
+  const comparable = s.corpus === 'report' && !s.fonts && s.conditions.length === CONDITIONS.length;
+  const judged = (ok: boolean) => (comparable ? ok : null);
+  const clean = tally(scored.filter((x) => x.doc.condition === 'clean'));
+  const degraded = tally(scored.filter((x) => x.doc.condition !== 'clean'));
+  const all = tally(scored);
+  const rows = [
+    ['clean documents: all fields exact', clean.fieldsExact, clean.docs, '100 %', 1],
+    ['degraded documents: document number exact', degraded.numberExact, degraded.docs, '≥ 97 %', 0.97],
+    ['bad check digits caught (not valid, the field named)', all.caught, all.bad, '100 %', 1],
+  ] as const;
+  for (const [figure, part, total, target, share] of rows) {
+    if (total) verdict({ item: '29.2', figure, measured: percent(part, total), target, met: judged(part >= share * total) });
+  }
+  verdict({
+    item: '29.2',
+    figure: 'valid readings with a wrong field',
+    measured: String(all.validWrong),
+    target: '0',
+    met: judged(all.validWrong === 0),
+  });
+}
+
+function saveTruth(scored: Scored[], dir: string): void {
+  const entries = scored.map((x) => ({
+    file: fileName(x.doc),
+    format: x.doc.doc.format,
+    condition: x.doc.condition,
+    font: x.doc.font.name,
+    lines: x.doc.doc.lines,
+    truth: x.doc.doc.truth,
+    broken: x.doc.doc.broken,
+    specimen: x.doc.doc.specimen,
+    reading: x.reading,
+    wrong: x.wrong,
+  }));
+  writeFileSync(path.join(dir, 'truth.json'), `${JSON.stringify(entries, null, 2)}\n`);
+}
+
+export async function run(): Promise<void> {
+  const s = settings();
+  const { fonts, notes } = await loadFonts(s.fonts);
+  for (const note of notes) console.log(note);
+  if (!fonts.length) throw new Error('no font to render with');
+  if (s.save) mkdirSync(s.save, { recursive: true });
+  const docs = plan(SEEDS[s.corpus], s.docs, s.conditions, fonts);
+  console.log(
+    `${s.corpus} corpus: ${docs.length} documents (${docs.filter((d) => d.doc.broken).length} with a bad check digit), ` +
+      `fonts ${fonts.map((f) => f.name).join(', ')}; conditions ${s.conditions.join(', ')}`,
+  );
+  const started = performance.now();
+  const scored = await readAll(docs, s);
+  printFigures(scored, s, fonts);
+  printErrors(scored, s.errors);
+  printTimes(scored, (performance.now() - started) / 1000, s.readers);
+  if (s.save) saveTruth(scored, s.save);
+  recordVerdicts(scored, s);
+}
