@@ -125,6 +125,8 @@ export function decideDocument(e: DocumentEvidence): DocumentOutcome {
 
   // each failed check named: MRZ_CHECK_DIGIT_FAILED:birthDate
   for (const field of mrz?.failedChecks ?? []) rejected.push(`MRZ_CHECK_DIGIT_FAILED:${field}`);
+  // no check digit covers the state codes: one that is no ICAO code was misread, or made up
+  for (const field of mrz?.unknownStates ?? []) review.push(`MRZ_UNKNOWN_STATE_CODE:${field}`);
   if (!mrz && e.documentType === 'PASSPORT') review.push('MRZ_NOT_FOUND');
   if (trustedMrz) {
     if (!MRZ_CODES[e.documentType].test(trustedMrz.documentCode)) review.push('DOCUMENT_TYPE_MISMATCH');

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { AMINA, corrupt, idCardBack, passportPage, td1, td3 } from '../../../../test/support/documents.js';
 import { portrait } from '../../../../test/support/faces.js';
 import { TextReader } from '../vision/text-reader.js';
-import { correctByShape, parseMrz, readMrz } from './mrz.js';
+import { correctByShape, mrzLines, parseMrz, readMrz } from './mrz.js';
 
 const TODAY = new Date('2026-11-25T00:00:00Z');
 
@@ -105,8 +105,29 @@ describe('machine-readable zone', () => {
       dateOfBirth: null,
       expiryDate: '2012-04-15',
     });
+    // a check digit read as `<` with nothing after it is no long number
+    const td1Lines = td1(AMINA);
+    const fillerCheck = [td1Lines[0].slice(0, 14) + '<' + td1Lines[0].slice(15), td1Lines[1], td1Lines[2]];
+    expect(parseMrz(fillerCheck, TODAY)).toMatchObject({
+      valid: false,
+      failedChecks: expect.arrayContaining(['documentNumber']),
+      documentNumber: null,
+    });
+    // no check digit covers a state code: one that is none (CIV read as CTV) makes the zone not valid
+    expect(parseMrz([SPECIMEN[0].replace('UTO', 'CTV'), SPECIMEN[1]], TODAY)).toMatchObject({
+      valid: false,
+      failedChecks: [],
+      unknownStates: ['issuingState'],
+    });
     const numberChanged = [SPECIMEN[0], SPECIMEN[1].replace('L898902C3', 'L898902C4')];
     expect(parseMrz(numberChanged, TODAY)).toMatchObject({ failedChecks: ['documentNumber', 'composite'], documentNumber: null });
+  });
+
+  it('finds the zone whatever order OCR gives its blocks in', () => {
+    const line = (text: string, y: number) => ({ text, confidence: 90, box: { x0: 10, y0: y, x1: 900, y1: y + 30 }, symbols: [] });
+    const zone = [line(SPECIMEN[0], 700), line(SPECIMEN[1], 750)];
+    // the zone's block first, the printed text after it
+    expect(mrzLines([...zone, line('PASSPORT', 40), line('SURNAME ERIKSSON', 200)])).toEqual(zone);
   });
 
   it('finds no zone on an image without one', async () => {

@@ -1,4 +1,4 @@
-import { parse } from 'mrz';
+import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import type { Box, ReadLine, TextReader } from '../vision/text-reader.js';
 import { estimateSkew, otsu } from './skew.js';
@@ -17,10 +17,12 @@ const MIN_SKEW_DEGREES = 0.5;
 export interface MrzReading {
   format: 'TD1' | 'TD2' | 'TD3';
   lines: string[];
-  /** Every check digit holds. */
+  /** Every check digit holds and both state codes are ICAO codes. */
   valid: boolean;
   /** The fields whose check digit failed (`documentNumber`, `birthDate`, `expirationDate`, `composite`…). */
   failedChecks: string[];
+  /** `issuingState` and/or `nationality` when the code read is no ICAO state code (a misread one): the zone is then not valid. */
+  unknownStates: string[];
   documentCode: string;
   issuingState: string | null;
   documentNumber: string | null;
@@ -80,7 +82,8 @@ function looksLikeMrz(text: string): boolean {
 /** The last run of consecutive MRZ-looking lines (the zone is at the bottom of a page). */
 export function mrzLines(lines: ReadLine[]): ReadLine[] {
   const found: ReadLine[] = [];
-  for (const line of lines) {
+  // top to bottom: OCR gives its lines block by block, and the zone's block often comes first
+  for (const line of [...lines].sort((a, b) => a.box.y0 - b.box.y0)) {
     if (looksLikeMrz(line.text)) found.push(line);
     else if (found.length) found.length = 0;
   }
@@ -225,6 +228,9 @@ const isoDate = (yymmdd: string | null, kind: 'birth' | 'expiry', today: Date): 
   return `${century + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
 };
 
+/** ICAO 9303 state codes as the zone writes them (`D` for Germany), and the specimens' Utopia. */
+const isStateCode = (code: string | null) => code !== null && (code === 'UTO' || code in states);
+
 const CHECKS: Record<string, string> = {
   documentNumberCheckDigit: 'documentNumber',
   birthDateCheckDigit: 'birthDate',
@@ -248,21 +254,31 @@ export function parseMrz(lines: string[], today = new Date()): MrzReading | null
   }
   if (!['TD1', 'TD2', 'TD3'].includes(result.format)) return null;
   const f = result.fields;
+  const td1 = lines[0].length === 30;
   const failed = new Set(result.details.filter((d) => !d.valid && d.field !== null && d.field in CHECKS).map((d) => CHECKS[d.field!]));
+  // `<` in the number's check digit place says the number goes on in the optional field: with
+  // that field empty, it is a digit misread (the parser would take it for a long number)
+  const [checkPlace, optionalStart] = td1 ? [lines[0][14], lines[0][15]] : [lines[1][9], lines[1][28]];
+  if (checkPlace === '<' && optionalStart === '<') failed.add('documentNumber').add('composite');
   const checked = <T>(field: string, value: T): T | null => (failed.has(field) ? null : value);
   const clean = (v: string | null | undefined) => (v ? v.trim() || null : null);
-  const td1 = lines[0].length === 30;
+  const issuingState = clean(lines[0].slice(2, 5).replace(/</g, ''));
+  const nationality = clean((td1 ? lines[1].slice(15, 18) : lines[1].slice(10, 13)).replace(/</g, ''));
+  const unknownStates = Object.entries({ issuingState, nationality })
+    .filter(([, code]) => !isStateCode(code))
+    .map(([field]) => field);
   return {
     format: result.format as MrzReading['format'],
     lines,
-    valid: failed.size === 0,
+    valid: failed.size === 0 && unknownStates.length === 0,
     failedChecks: Object.values(CHECKS).filter((field) => failed.has(field)),
+    unknownStates,
     documentCode: lines[0].slice(0, 2).replace(/</g, ''),
-    issuingState: clean(lines[0].slice(2, 5).replace(/</g, '')),
+    issuingState,
     documentNumber: checked('documentNumber', clean(f.documentNumber)),
     dateOfBirth: checked('birthDate', isoDate(td1 ? lines[1].slice(0, 6) : lines[1].slice(13, 19), 'birth', today)),
     expiryDate: checked('expirationDate', isoDate(td1 ? lines[1].slice(8, 14) : lines[1].slice(21, 27), 'expiry', today)),
-    nationality: clean((td1 ? lines[1].slice(15, 18) : lines[1].slice(10, 13)).replace(/</g, '')),
+    nationality,
     sex: f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : null,
     surname: clean(f.lastName),
     givenNames: clean(f.firstName),
