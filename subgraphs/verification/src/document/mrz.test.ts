@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { AMINA, corrupt, idCardBack, passportPage, td1, td3 } from '../../../../test/support/documents.js';
 import { portrait } from '../../../../test/support/faces.js';
 import { TextReader } from '../vision/text-reader.js';
-import { correctByShape, mrzLines, parseMrz, readMrz } from './mrz.js';
+import { correctByCheckDigits, correctByShape, fillNameTail, mrzLines, parseMrz, readMrz } from './mrz.js';
 
 const TODAY = new Date('2026-11-25T00:00:00Z');
 
@@ -121,6 +121,22 @@ describe('machine-readable zone', () => {
     });
     const numberChanged = [SPECIMEN[0], SPECIMEN[1].replace('L898902C3', 'L898902C4')];
     expect(parseMrz(numberChanged, TODAY)).toMatchObject({ failedChecks: ['documentNumber', 'composite'], documentNumber: null });
+  });
+
+  it('corrects one confused glyph of a document number when that alone makes every check digit hold', () => {
+    const misread = [SPECIMEN[0], SPECIMEN[1].replace('L898902C3', 'L8989O2C3')];
+    expect(correctByCheckDigits(misread, TODAY)).toEqual(SPECIMEN);
+    // a wrong check digit stays wrong: no single confusion satisfies both it and the composite
+    const wrongDigit = [SPECIMEN[0], SPECIMEN[1].replace('L898902C36', 'L898902C37')];
+    expect(correctByCheckDigits(wrongDigit, TODAY)).toEqual(wrongDigit);
+    expect(parseMrz(correctByCheckDigits(wrongDigit, TODAY), TODAY)?.failedChecks).toEqual(['documentNumber', 'composite']);
+  });
+
+  it('takes the K and L OCR reads in a run of fillers after a name for fillers', () => {
+    expect(fillNameTail('SALMA<KLLL<LLLLLLLLLLK<<<<<<<')).toBe('SALMA<<<<<<<<<<<<<<<<<<<<<<<<');
+    expect(fillNameTail('HASSAN<K<LLLLLLLL<L<<<<')).toBe('HASSAN<<<<<<<<<<<<<<<<<');
+    expect(fillNameTail('ERIKSSON<<ANNA<MARIA<<<<')).toBe('ERIKSSON<<ANNA<MARIA<<<<');
+    expect(fillNameTail('KILLIAN<<KELLY<<<<<<<<<<')).toBe('KILLIAN<<KELLY<<<<<<<<<<');
   });
 
   it('finds the zone whatever order OCR gives its blocks in', () => {
