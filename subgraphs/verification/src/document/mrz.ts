@@ -219,47 +219,6 @@ async function rereadDigit(region: Buffer, cells: Cells, i: number, text: TextRe
   return digit?.text ?? null;
 }
 
-/** Glyphs OCR takes for one another in the MRZ alphabet (a document number may hold either). */
-const CONFUSIONS: Record<string, string[]> = {
-  '0': ['O', 'Q', 'D'],
-  O: ['0'],
-  Q: ['0', 'O'],
-  D: ['0'],
-  '1': ['I'],
-  I: ['1'],
-  '2': ['Z'],
-  Z: ['2'],
-  '5': ['S'],
-  S: ['5'],
-  '6': ['G'],
-  G: ['6'],
-  '8': ['B'],
-  B: ['8'],
-};
-/** Where the document number's first 9 characters are, by line length: line, first and end index. */
-const NUMBER_CELLS: Record<number, [number, number, number]> = { 30: [0, 5, 14], 36: [1, 0, 9], 44: [1, 0, 9] };
-
-/**
- * A document number whose check digit fails may hold a glyph OCR confused (0/O, 1/I, 2/Z, 5/S,
- * 6/G, 8/B): each single confusion is tried, and kept only when it is the one change that makes
- * every check digit of the zone hold (the number's and the composite, which covers it again). A
- * wrong check digit on a genuine document stays wrong: no one change satisfies both.
- */
-export function correctByCheckDigits(lines: string[], today = new Date()): string[] {
-  const reading = parseMrz(lines, today);
-  const cells = NUMBER_CELLS[lines[0].length];
-  if (!reading || !cells || !reading.failedChecks.includes('documentNumber')) return lines;
-  const [l, from, to] = cells;
-  const fixes: string[][] = [];
-  for (let i = from; i < to; i++) {
-    for (const other of CONFUSIONS[lines[l][i]] ?? []) {
-      const variant = lines.map((line, n) => (n === l ? line.slice(0, i) + other + line.slice(i + 1) : line));
-      if (parseMrz(variant, today)?.failedChecks.length === 0) fixes.push(variant);
-    }
-  }
-  return fixes.length === 1 ? fixes[0] : lines;
-}
-
 /**
  * OCR reads a run of fillers after a name as K and L ("SALMA<KLLL<LLLL<<"): trailing name parts
  * made of K and L only are fillers (no name is), when there are two of them or one of 3+.
@@ -391,7 +350,7 @@ export async function readMrz(
       shaped.length === 3
         ? [shaped[0], shaped[1], fillNameTail(shaped[2])]
         : [shaped[0].slice(0, 5) + fillNameTail(shaped[0].slice(5)), shaped[1]];
-    const reading = parseMrz(correctByCheckDigits(named, today), today);
+    const reading = parseMrz(named, today);
     if (reading) readings.push(reading);
   }
   return readings.sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
