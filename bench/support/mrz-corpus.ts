@@ -88,17 +88,22 @@ interface Layout {
   compositeOver: Span[];
 }
 
+/** TD2 and TD3 share their second line's first 28 characters. */
+const PASSPORT_SECOND_LINE = {
+  number: span(1, 0, 9),
+  numberCheck: span(1, 9),
+  nationality: span(1, 10, 13),
+  birth: span(1, 13, 19),
+  birthCheck: span(1, 19),
+  sex: span(1, 20),
+  expiry: span(1, 21, 27),
+  expiryCheck: span(1, 27),
+};
+
 const LAYOUTS: Record<Format, Layout> = {
   TD3: {
     name: span(0, 5, 44),
-    number: span(1, 0, 9),
-    numberCheck: span(1, 9),
-    nationality: span(1, 10, 13),
-    birth: span(1, 13, 19),
-    birthCheck: span(1, 19),
-    sex: span(1, 20),
-    expiry: span(1, 21, 27),
-    expiryCheck: span(1, 27),
+    ...PASSPORT_SECOND_LINE,
     optional: null,
     personal: span(1, 28, 42),
     personalCheck: span(1, 42),
@@ -107,14 +112,7 @@ const LAYOUTS: Record<Format, Layout> = {
   },
   TD2: {
     name: span(0, 5, 36),
-    number: span(1, 0, 9),
-    numberCheck: span(1, 9),
-    nationality: span(1, 10, 13),
-    birth: span(1, 13, 19),
-    birthCheck: span(1, 19),
-    sex: span(1, 20),
-    expiry: span(1, 21, 27),
-    expiryCheck: span(1, 27),
+    ...PASSPORT_SECOND_LINE,
     optional: span(1, 28, 35),
     personal: null,
     personalCheck: null,
