@@ -15,20 +15,18 @@ export interface MonoFont {
   files: string[];
 }
 
-const SYSTEM_DEJAVU = '/usr/share/fonts/truetype/dejavu';
-
 export const FONTS: readonly MonoFont[] = [
   // the typeface of real zones (public domain)
   { name: 'ocr-b', family: 'OCR B', files: ['test/fixtures/fonts/OCRB.otf'] },
   {
     name: 'dejavu-mono',
     family: 'DejaVu Sans Mono',
-    files: ['dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf', `${SYSTEM_DEJAVU}/DejaVuSansMono.ttf`],
+    files: ['dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf'],
   },
   {
     name: 'dejavu-mono-bold',
     family: 'DejaVu Sans Mono Bold',
-    files: ['dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf', `${SYSTEM_DEJAVU}/DejaVuSansMono-Bold.ttf`],
+    files: ['dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf'],
   },
   { name: 'roboto-mono', family: 'Roboto Mono', files: ['@expo-google-fonts/roboto-mono/400Regular/RobotoMono_400Regular.ttf'] },
   { name: 'ibm-plex-mono', family: 'IBM Plex Mono', files: ['@expo-google-fonts/ibm-plex-mono/400Regular/IBMPlexMono_400Regular.ttf'] },

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
 
@@ -6,7 +7,17 @@ import sharp from 'sharp';
  * fields, back with a TD1 machine-readable zone) and a passport data page (TD3 zone). Text is
  * set in OCR-B (test/fixtures/fonts, public domain), the typeface of real machine-readable zones.
  */
-const FONT = path.resolve('test/fixtures/fonts/OCRB.otf');
+export interface ZoneFont {
+  file: string;
+  /** Pango's name of the family (and style) in the file. */
+  family: string;
+}
+const OCR_B: ZoneFont = { file: path.resolve('test/fixtures/fonts/OCRB.otf'), family: 'OCR B' };
+/** A common monospace font (dev dependency `dejavu-fonts-ttf`): zones are not always set in OCR-B. */
+export const DEJAVU_MONO_BOLD: ZoneFont = {
+  file: createRequire(path.resolve('package.json')).resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf'),
+  family: 'DejaVu Sans Mono Bold',
+};
 
 export interface Holder {
   surname: string;
@@ -80,9 +91,9 @@ export function corrupt(line: string, position: number): string {
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Lines of text in OCR-B as a transparent PNG. */
-function textBlock(lines: string[], dpi: number): Promise<Buffer> {
+function textBlock(lines: string[], dpi: number, font = OCR_B): Promise<Buffer> {
   return sharp({
-    text: { text: lines.map(escape).join('\n'), fontfile: FONT, font: 'OCR B', dpi, rgba: true, spacing: Math.round(dpi / 15) },
+    text: { text: lines.map(escape).join('\n'), fontfile: font.file, font: font.family, dpi, rgba: true, spacing: Math.round(dpi / 15) },
   })
     .png()
     .toBuffer();
@@ -128,13 +139,13 @@ export async function idCardBack(mrz: string[]): Promise<Buffer> {
 }
 
 /** A passport data page: portrait, printed fields and the TD3 zone at the bottom. */
-export async function passportPage(h: Holder, photo: Buffer, mrz = td3(h)): Promise<Buffer> {
+export async function passportPage(h: Holder, photo: Buffer, mrz = td3(h), zoneFont = OCR_B): Promise<Buffer> {
   const portrait = await sharp(photo).resize(300, 380, { fit: 'cover' }).jpeg().toBuffer();
   return card({ width: 1500, height: 900 }, [
     { input: await textBlock(['PASSPORT'], 200), left: 40, top: 30 },
     { input: portrait, left: 40, top: 160 },
     { input: await textBlock(printedFields(h, 'PASSPORT'), 150), left: 380, top: 160 },
-    ...(mrz.length ? [{ input: await textBlock(mrz, 250), left: 40, top: 680 }] : []),
+    ...(mrz.length ? [{ input: await textBlock(mrz, 250, zoneFont), left: 40, top: 680 }] : []),
   ]);
 }
 

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { AMINA, corrupt, idCardBack, passportPage, td1, td3 } from '../../../../test/support/documents.js';
+import { AMINA, corrupt, DEJAVU_MONO_BOLD, idCardBack, passportPage, td1, td3 } from '../../../../test/support/documents.js';
 import { portrait } from '../../../../test/support/faces.js';
 import { TextReader } from '../vision/text-reader.js';
 import { correctByShape, fillNameTail, mrzLines, parseMrz, readMrz } from './mrz.js';
@@ -46,6 +46,16 @@ describe('machine-readable zone', () => {
         .jpeg({ quality: 85 })
         .toBuffer();
       expect(await read(turned)).toMatchObject({ format: 'TD1', lines, valid: true, documentNumber: 'A12345678' });
+    },
+    60_000,
+  );
+
+  it.each(['FO90658'])(
+    'tells O from 0 in a document number (%s, a common monospace font) by reading its look-alikes again',
+    async (documentNumber) => {
+      const holder = { ...AMINA, documentNumber };
+      const reading = await read(await passportPage(holder, await portrait('woman'), td3(holder), DEJAVU_MONO_BOLD));
+      expect(reading).toMatchObject({ valid: true, documentNumber });
     },
     60_000,
   );

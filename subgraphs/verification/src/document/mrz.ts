@@ -195,10 +195,11 @@ function rebuildLine(line: ReadLine, length: number, shape: string, ink: Ink): {
 }
 
 /**
- * A digit position where the line's reading found a letter, read again with its neighbours and
- * digits only (a line model reads a lone `8` after fillers as `S`); null when that fails too.
+ * The cell `i` of a line read again on its own terms: a window of its neighbours read with `charset`
+ * only (a line model reads a lone `8` after fillers as `S`; with `<` in it, the fillers around stay
+ * fillers), the best symbol other than `<` found in the cell kept; null when none is.
  */
-async function rereadDigit(region: Buffer, cells: Cells, i: number, text: TextReader): Promise<string | null> {
+async function rereadCell(region: Buffer, cells: Cells, i: number, text: TextReader, charset: string): Promise<string | null> {
   const meta = await sharp(region).metadata();
   const left = Math.max(0, Math.round(cells.first + (i - 2) * cells.pitch));
   const right = Math.min(meta.width!, Math.round(cells.first + (i + 2) * cells.pitch));
@@ -210,14 +211,34 @@ async function rereadDigit(region: Buffer, cells: Cells, i: number, text: TextRe
     .extract({ left, top, width: right - left, height: bottom - top })
     .extend({ top: height, bottom: height, left: height, right: height, extendWith: 'copy' })
     .toBuffer();
-  const read = await text.read(window, { charset: '0123456789<', line: true });
+  const read = await text.read(window, { charset, line: true });
   const offset = left - height;
-  const digit = read.lines
+  const best = read.lines
     .flatMap((line) => symbolsByCell(line, cells, i + 1, offset)[i] ?? [])
-    .filter((s) => /\d/.test(s.text))
+    .filter((s) => s.text !== '<' && charset.includes(s.text))
     .sort((a, b) => b.confidence - a.confidence)[0];
-  return digit?.text ?? null;
+  return best?.text ?? null;
 }
+
+/** Glyphs a line model takes for one another in the MRZ alphabet (a document number may hold either). */
+const LOOK_ALIKE: Record<string, string> = {
+  '0': '0OQD',
+  O: '0OQD',
+  Q: '0OQD',
+  D: '0OQD',
+  '1': '1I',
+  I: '1I',
+  '2': '2Z',
+  Z: '2Z',
+  '5': '5S',
+  S: '5S',
+  '6': '6G',
+  G: '6G',
+  '8': '8B',
+  B: '8B',
+};
+/** Where the document number's first 9 characters are, by line length: line, first and end index. */
+const NUMBER_CELLS: Record<number, [number, number, number]> = { 30: [0, 5, 14], 36: [1, 0, 9], 44: [1, 0, 9] };
 
 /**
  * OCR reads a run of fillers after a name as K and L ("SALMA<KLLL<LLLL<<"): trailing name parts
@@ -341,7 +362,7 @@ export async function readMrz(
     const lines: string[] = [];
     for (const line of rebuilt as NonNullable<(typeof rebuilt)[number]>[]) {
       const chars = [...line.text];
-      for (const i of line.doubtful) chars[i] = (await rereadDigit(region, line.cells, i, text)) ?? chars[i];
+      for (const i of line.doubtful) chars[i] = (await rereadCell(region, line.cells, i, text, '0123456789<')) ?? chars[i];
       lines.push(chars.join(''));
     }
     const shaped = correctByShape(lines);
@@ -350,7 +371,23 @@ export async function readMrz(
       shaped.length === 3
         ? [shaped[0], shaped[1], fillNameTail(shaped[2])]
         : [shaped[0].slice(0, 5) + fillNameTail(shaped[0].slice(5)), shaped[1]];
-    const reading = parseMrz(named, today);
+    let reading = parseMrz(named, today);
+    // a number whose check digit fails: its look-alike glyphs (0/O, 1/I, 8/B…) are read again one
+    // by one, each choosing only among its look-alikes; the image decides, the check digit then judges
+    if (reading?.failedChecks.includes('documentNumber')) {
+      const [l, from, to] = NUMBER_CELLS[length];
+      const chars = [...named[l]];
+      for (let i = from; i < to; i++) {
+        const alike = LOOK_ALIKE[chars[i]];
+        if (alike)
+          chars[i] =
+            (await rereadCell(region, (rebuilt[l] as NonNullable<(typeof rebuilt)[number]>).cells, i, text, `${alike}<`)) ?? chars[i];
+      }
+      reading = parseMrz(
+        named.map((line, n) => (n === l ? chars.join('') : line)),
+        today,
+      );
+    }
     if (reading) readings.push(reading);
   }
   return readings.sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
