@@ -17,7 +17,7 @@ export interface MonoFont {
 
 export const FONTS: readonly MonoFont[] = [
   // the typeface of real zones (public domain)
-  { name: 'ocr-b', family: 'OCR B', files: ['test/fixtures/fonts/OCRB.otf'] },
+  { name: 'ocr-b', family: 'OCR B', files: ['data/fonts/OCRB.otf'] },
   {
     name: 'dejavu-mono',
     family: 'DejaVu Sans Mono',

@@ -5,14 +5,14 @@ import sharp from 'sharp';
 /**
  * Identity documents rendered for tests: an ID card (front with the portrait and the printed
  * fields, back with a TD1 machine-readable zone) and a passport data page (TD3 zone). Text is
- * set in OCR-B (test/fixtures/fonts, public domain), the typeface of real machine-readable zones.
+ * set in OCR-B (data/fonts, public domain), the typeface of real machine-readable zones.
  */
 export interface ZoneFont {
   file: string;
   /** Pango's name of the family (and style) in the file. */
   family: string;
 }
-const OCR_B: ZoneFont = { file: path.resolve('test/fixtures/fonts/OCRB.otf'), family: 'OCR B' };
+const OCR_B: ZoneFont = { file: path.resolve('data/fonts/OCRB.otf'), family: 'OCR B' };
 /** A common monospace font (dev dependency `dejavu-fonts-ttf`): zones are not always set in OCR-B. */
 export const DEJAVU_MONO_BOLD: ZoneFont = {
   file: createRequire(path.resolve('package.json')).resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf'),

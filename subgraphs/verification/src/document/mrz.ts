@@ -1,16 +1,20 @@
 import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import type { Box, ReadLine, TextReader } from '../vision/text-reader.js';
+import { binarise, cellCentres, MRZ_CHARSET, readCells, trackLine, type Choice } from './mrz-glyphs.js';
 import { estimateSkew, otsu } from './skew.js';
 
 /**
- * The machine-readable zone (ICAO 9303) of a document image: found among the lines OCR read,
- * read again with the MRZ alphabet only, rebuilt cell by cell (the zone is monospaced, so the
- * line's width gives every character its cell), corrected per field (letters where digits must
- * be and back), then parsed and its check digits verified with the `mrz` package.
+ * The machine-readable zone (ICAO 9303) of a document image. OCR finds the zone's lines on the
+ * levelled page; then two readers read it: the glyph reader (mrz-glyphs.ts: cells from the ink,
+ * each glyph against the MRZ alphabet in OCR-B and two common monospace typefaces) and OCR's line
+ * model again with the MRZ alphabet only, rebuilt cell by cell. Cell by cell the glyph reader
+ * decides where it is sure or the typeface is one it knows, OCR elsewhere; a failed check digit is
+ * mended only by a close look-alike the glyph reader itself saw; then the zone is parsed field by
+ * field and its check digits verified with the `mrz` package.
  */
 
-export const MRZ_CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+export { MRZ_CHARSET };
 /** A tilt below this reads as it is; above, the page is levelled first (half a degree moves a 44-character line's end by a third of its height). */
 const MIN_SKEW_DEGREES = 0.5;
 
@@ -320,11 +324,126 @@ export function parseMrz(lines: string[], today = new Date()): MrzReading | null
   };
 }
 
+/** How much worse than a cell's best choice another may score and still be tried when a check digit fails. */
+const MEND_MARGIN = 0.12;
+
+const fitsShape = (c: string, want: string | undefined) => c === '<' || fits(c, want);
+
+/**
+ * Failed check digits mended from the image's own doubts: in a failed check's cells (its field
+ * and itself), one glyph replaced by a look-alike (0/O, 1/I, 8/B…) that scored within
+ * MEND_MARGIN of the cell's best, when that alone makes the check hold and breaks no other. One
+ * glyph only: two look-alike swaps can cancel out in a check digit (0→O at weights 7 and 3 adds
+ * 240), and a glyph the image shows clearly has no close second: a forged digit stays a failed check.
+ */
+export function mendByChoices(lines: string[], choices: Choice[][][], today: Date): string[] {
+  let current = lines;
+  for (let round = 0; round < 5; round++) {
+    let details;
+    try {
+      details = parse(current).details;
+    } catch {
+      return current;
+    }
+    const failed = details.find((d) => !d.valid && d.field !== null && d.field in CHECKS);
+    if (!failed) return current;
+    const cells = failed.ranges.flatMap((r) => Array.from({ length: r.end - r.start }, (_, i) => [r.line, r.start + i] as const));
+    const failedBefore = parseMrz(current, today)?.failedChecks.length ?? Infinity;
+    const mended = cells
+      .flatMap(([line, i]) => {
+        const cell = choices[line][i];
+        const best = cell[0]?.score ?? 0;
+        const alike = LOOK_ALIKE[current[line][i]] ?? '';
+        return cell
+          .filter((c) => c.char !== current[line][i] && alike.includes(c.char) && best - c.score <= MEND_MARGIN)
+          .map((c) => ({ line, i, char: c.char, cost: best - c.score }));
+      })
+      .sort((x, y) => x.cost - y.cost)
+      .map(({ line, i, char }) => current.map((text, l) => (l === line ? text.slice(0, i) + char + text.slice(i + 1) : text)))
+      .find((candidate) => {
+        const reading = parseMrz(candidate, today);
+        return reading && reading.failedChecks.length < failedBefore && !reading.failedChecks.includes(CHECKS[failed.field!]);
+      });
+    if (!mended) return current;
+    current = mended;
+  }
+  return current;
+}
+
+/**
+ * The zone read glyph by glyph: per line, per cell, the choices its position allows, best first;
+ * `match`, the mean score of the cells' first choices (about 0.9 and more in a typeface of the
+ * templates, 0.7–0.9 in others, below 0.3 for a grid of the wrong line length).
+ */
+interface GlyphReading {
+  cells: Choice[][][];
+  match: number;
+}
+/** Below this mean score the glyphs are no zone of that layout. */
+const MIN_LAYOUT_MATCH = 0.5;
+/** From this mean score the zone is in a typeface of the templates: the glyph reading may overrule OCR. */
+const KNOWN_TYPEFACE_MATCH = 0.88;
+
+/**
+ * The zone read glyph by glyph (mrz-glyphs.ts) as `length`-character lines, each through the
+ * glyphs OCR found on it (`rows`, the region's coordinates); null when a line's glyphs sit on no
+ * grid of that length.
+ */
+async function readGlyphs(region: Buffer, rows: Box[][], length: number): Promise<GlyphReading | null> {
+  const { data, info } = await sharp(region).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const grey = { data, width: info.width, height: info.height };
+  const tracked = rows.map((glyphs) => trackLine(glyphs, grey.width));
+  if (tracked.some((line) => !line)) return null;
+  // the zone's lines start and end together: OCR's misses at one line's end are the others' width
+  const lines = (tracked as NonNullable<(typeof tracked)[number]>[]).map((line, _, all) => ({
+    ...line,
+    x0: Math.min(...all.map((l) => l.x0)),
+    x1: Math.max(...all.map((l) => l.x1)),
+  }));
+  const ink = binarise(grey, lines[0].capital * 2);
+  const shapes = SHAPES[length];
+  const choices: Choice[][][] = [];
+  for (const [l, line] of lines.entries()) {
+    const centres = cellCentres(ink, grey.width, grey.height, line, length);
+    if (!centres) return null;
+    // only what the position allows, so that mending keeps digits where digits must be
+    choices.push((await readCells(grey, ink, line, centres)).map((cell, i) => cell.filter((c) => fitsShape(c.char, shapes[l][i]))));
+  }
+  const firsts = choices.flat().map((cell) => cell[0]?.score ?? 0);
+  const match = firsts.reduce((sum, score) => sum + score, 0) / firsts.length;
+  return match >= MIN_LAYOUT_MATCH ? { cells: choices, match } : null;
+}
+
+/** How much better than OCR's character the glyph reading's own must score to overrule it. */
+const OVERRULE_MARGIN = 0.03;
+
+/**
+ * The glyph reading and OCR's line model together, cell by cell: the glyph reading's character
+ * unless it matches the glyph hardly better than OCR's (a typeface the templates do not know
+ * scores every character alike; OCR's model reads it better).
+ */
+function combine(glyphs: GlyphReading, ocr: string[] | null): string[] {
+  const margin = glyphs.match >= KNOWN_TYPEFACE_MATCH ? OVERRULE_MARGIN : Infinity;
+  return glyphs.cells.map((line, l) =>
+    line
+      .map((cell, i) => {
+        const [best] = cell;
+        const other = ocr?.[l]?.[i];
+        if (!best) return other ?? '<';
+        const otherScore = cell.find((c) => c.char === other)?.score;
+        // a filler or not is the glyphs' call: OCR's line model inserts and drops fillers
+        if (other === '<' || best.char === '<') return best.char;
+        return other && otherScore !== undefined && best.score - otherScore < margin ? other : best.char;
+      })
+      .join(''),
+  );
+}
+
 /**
  * Reads the machine-readable zone of a document image, or null when it has none. `lines`: what
- * OCR already read of the whole image (read here when not given). The zone is read again with the
- * MRZ alphabet only; of the layouts its line count allows, the one with the fewest failed check
- * digits wins.
+ * OCR already read of the whole image (read here when not given). Of the readings of the layouts
+ * the glyphs fit (any the line count allows when they fit none), the one with the fewest failed
+ * check digits wins; on a tie, the glyph reader's.
  */
 export async function readMrz(
   image: Buffer,
@@ -351,12 +470,26 @@ export async function readMrz(
   const region = await sharp(image)
     .extract({ left: crop.x0, top: crop.y0, width: crop.x1 - crop.x0, height: crop.y1 - crop.y0 })
     .toBuffer();
+  // the glyphs OCR found on each line, in the region's coordinates
+  const rows = zone.map((l) => l.symbols.map(({ box }) => ({ x0: box.x0 - crop.x0, y0: box.y0 - crop.y0, x1: box.x1 - crop.x0, y1: box.y1 - crop.y0 })));
+  const glyphReadings = new Map<number, GlyphReading>();
+  for (const length of LAYOUTS[zone.length as 2 | 3] ?? []) {
+    const glyphs = await readGlyphs(region, rows, length);
+    if (glyphs) glyphReadings.set(length, glyphs);
+  }
+  const byGlyphs = (ocr: MrzReading[]) =>
+    [...glyphReadings].flatMap(([length, glyphs]) => {
+      const lines = combine(glyphs, ocr.find((r) => r.lines[0].length === length)?.lines ?? null);
+      return parseMrz(mendByChoices(lines, glyphs.cells, today), today) ?? [];
+    });
   const reread = (await text.read(region, { charset: MRZ_CHARSET })).lines.filter((l) => l.text.replace(/\s/g, '').length >= 20);
-  if (reread.length !== zone.length) return null;
+  if (reread.length !== zone.length) return byGlyphs([]).sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
   // the re-read's boxes are in the region's coordinates
   const ink = await inkOf(region);
   const readings: MrzReading[] = [];
-  for (const length of LAYOUTS[reread.length as 2 | 3] ?? []) {
+  // the layouts whose grid the glyphs fit, when they fit any (OCR's line model fits a line to any length)
+  const layouts = glyphReadings.size ? [...glyphReadings.keys()] : (LAYOUTS[reread.length as 2 | 3] ?? []);
+  for (const length of layouts) {
     const rebuilt = reread.map((line, l) => rebuildLine(line, length, SHAPES[length][l], ink));
     if (rebuilt.some((line) => !line)) continue;
     const lines: string[] = [];
@@ -390,5 +523,5 @@ export async function readMrz(
     }
     if (reading) readings.push(reading);
   }
-  return readings.sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
+  return [...byGlyphs(readings), ...readings].sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
 }

@@ -1,0 +1,372 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+/**
+ * The machine-readable zone read glyph by glyph, without a language model: the zone is
+ * monospaced and its line lengths are known, so each line's cells are found from the ink itself
+ * (a regular grid fitted to the glyphs' centres), and each cell's glyph is compared with the
+ * MRZ alphabet rendered in OCR-B (the typeface of real zones) and a common monospace font. Every
+ * cell keeps its ranked choices with their scores: a check digit that fails may then be mended
+ * only where the image itself leaves two readings close (a second choice), never by the check
+ * digit alone.
+ */
+
+export const MRZ_CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+/** A greyscale image, one byte per pixel (0 black). */
+export interface Grey {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** One choice for a cell: a character and how well the glyph matches it (correlation, at most 1). */
+export interface Choice {
+  char: string;
+  score: number;
+}
+
+/** Glyphs are compared on a grid of this many columns × rows of their ink box. */
+const GRID_COLUMNS = 8;
+const GRID_ROWS = 12;
+
+interface Features {
+  grid: Float64Array;
+  /** Width over height of the ink box. */
+  aspect: number;
+  /** Height of the ink box over the line's capital height. */
+  height: number;
+}
+
+/**
+ * The template fonts: OCR-B (shipped in data/fonts), and two common monospace typefaces of
+ * different build (dependencies): DejaVu Sans Mono (sans-serif, the Linux default) and Courier
+ * Prime (a Courier, slab serifs).
+ */
+function templateFonts(): Array<{ file: string; family: string }> {
+  const fonts: Array<{ file: string; family: string }> = [];
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = path.join(dir, 'data', 'fonts', 'OCRB.otf');
+    if (existsSync(file)) {
+      fonts.push({ file, family: 'OCR B' });
+      break;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  const require = createRequire(import.meta.url);
+  fonts.push({ file: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf'), family: 'DejaVu Sans Mono' });
+  fonts.push({ file: require.resolve('@expo-google-fonts/courier-prime/400Regular/CourierPrime_400Regular.ttf'), family: 'Courier Prime' });
+  return fonts;
+}
+
+/** Subtracts the mean and scales to unit length, so a dot product is a correlation. */
+function standardise(grid: Float64Array): Float64Array {
+  const mean = grid.reduce((s, v) => s + v, 0) / grid.length;
+  let norm = 0;
+  for (let i = 0; i < grid.length; i++) {
+    grid[i] -= mean;
+    norm += grid[i] * grid[i];
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < grid.length; i++) grid[i] /= norm;
+  return grid;
+}
+
+/**
+ * The grid of a glyph: the darkness (0 paper – 1 ink) of its ink box, averaged over each grid
+ * cell by sampling 3×3 points per cell bilinearly (a glyph of 15 px and one of 60 px alike).
+ */
+function gridOf(darkness: (x: number, y: number) => number, box: { x0: number; y0: number; x1: number; y1: number }): Float64Array {
+  const grid = new Float64Array(GRID_COLUMNS * GRID_ROWS);
+  const w = box.x1 - box.x0;
+  const h = box.y1 - box.y0;
+  for (let r = 0; r < GRID_ROWS; r++) {
+    for (let c = 0; c < GRID_COLUMNS; c++) {
+      let sum = 0;
+      for (let sy = 0; sy < 3; sy++) {
+        for (let sx = 0; sx < 3; sx++) {
+          sum += darkness(box.x0 + ((c + (sx + 0.5) / 3) / GRID_COLUMNS) * w, box.y0 + ((r + (sy + 0.5) / 3) / GRID_ROWS) * h);
+        }
+      }
+      grid[r * GRID_COLUMNS + c] = sum / 9;
+    }
+  }
+  return standardise(grid);
+}
+
+/** Bilinear darkness of an image given per pixel by `at` (outside: paper). */
+function bilinear(at: (x: number, y: number) => number, width: number, height: number) {
+  return (x: number, y: number) => {
+    const fx = x - 0.5;
+    const fy = y - 0.5;
+    const x0 = Math.floor(fx);
+    const y0 = Math.floor(fy);
+    const tx = fx - x0;
+    const ty = fy - y0;
+    const px = (xx: number, yy: number) => (xx < 0 || yy < 0 || xx >= width || yy >= height ? 0 : at(xx, yy));
+    return (
+      px(x0, y0) * (1 - tx) * (1 - ty) + px(x0 + 1, y0) * tx * (1 - ty) + px(x0, y0 + 1) * (1 - tx) * ty + px(x0 + 1, y0 + 1) * tx * ty
+    );
+  };
+}
+
+interface Template extends Features {
+  char: string;
+}
+
+let templates: Promise<Template[]> | null = null;
+
+/** The alphabet rendered in every template font, measured once per process. */
+export function glyphTemplates(): Promise<Template[]> {
+  templates ??= (async () => {
+    const all: Template[] = [];
+    for (const font of templateFonts()) {
+      const render = async (char: string) => {
+        const { data, info } = await sharp({ text: { text: char === '<' ? '&lt;' : char, fontfile: font.file, font: `${font.family} 64px` } })
+          .extractChannel(0)
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        return { data, width: info.width, height: info.height };
+      };
+      const cap = (await render('H')).height;
+      for (const char of MRZ_CHARSET) {
+        const glyph = await render(char);
+        // the rendering is cropped to its ink: white on black
+        const darkness = bilinear((x, y) => glyph.data[y * glyph.width + x] / 255, glyph.width, glyph.height);
+        const box = { x0: 0, y0: 0, x1: glyph.width, y1: glyph.height };
+        all.push({ char, grid: gridOf(darkness, box), aspect: glyph.width / glyph.height, height: glyph.height / cap });
+      }
+    }
+    return all;
+  })();
+  return templates;
+}
+
+/**
+ * Which pixels are ink: Sauvola's local threshold (mean and deviation over a window about two
+ * glyphs wide), which holds under uneven light where one threshold for the zone does not.
+ */
+export function binarise(image: Grey, window: number): Uint8Array {
+  const { data, width, height } = image;
+  const stride = width + 1;
+  const sum = new Float64Array(stride * (height + 1));
+  const squares = new Float64Array(stride * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    let rowSquares = 0;
+    for (let x = 0; x < width; x++) {
+      const v = data[y * width + x];
+      row += v;
+      rowSquares += v * v;
+      sum[(y + 1) * stride + x + 1] = sum[y * stride + x + 1] + row;
+      squares[(y + 1) * stride + x + 1] = squares[y * stride + x + 1] + rowSquares;
+    }
+  }
+  const half = Math.max(4, Math.round(window / 2));
+  const ink = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - half);
+    const y1 = Math.min(height, y + half + 1);
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.max(0, x - half);
+      const x1 = Math.min(width, x + half + 1);
+      const n = (x1 - x0) * (y1 - y0);
+      const s = sum[y1 * stride + x1] - sum[y0 * stride + x1] - sum[y1 * stride + x0] + sum[y0 * stride + x0];
+      const q = squares[y1 * stride + x1] - squares[y0 * stride + x1] - squares[y1 * stride + x0] + squares[y0 * stride + x0];
+      const mean = s / n;
+      const deviation = Math.sqrt(Math.max(0, q / n - mean * mean));
+      // k = 0.3, R = 128: a flat patch of paper (small deviation) stays paper
+      ink[y * width + x] = data[y * width + x] < mean * (1 + 0.3 * (deviation / 128 - 1)) ? 1 : 0;
+    }
+  }
+  return ink;
+}
+
+/** A line of the zone: its capitals' middle at column x is `y0 + slope·x`, `capital` pixels tall. */
+export interface Line {
+  y0: number;
+  slope: number;
+  capital: number;
+  /** Where OCR found its first and last glyph: ink beyond (a table's edge in a photo) is not the line's. */
+  x0: number;
+  x1: number;
+}
+
+const middleAt = (line: Line, x: number) => line.y0 + line.slope * x;
+
+/**
+ * The line through the glyphs OCR found on it (their boxes): the middles of their boxes fitted by
+ * the median of pairwise slopes (Theil–Sen: a few glyphs misplaced by OCR do not tilt it), so a
+ * line tilted by a photo's perspective (which levelling the page does not straighten: its lines
+ * converge) is followed where it goes; capital height, the tall glyphs' box height.
+ */
+export function trackLine(glyphs: ReadonlyArray<{ x0: number; y0: number; x1: number; y1: number }>, width: number): Line | null {
+  if (glyphs.length < 3) return null;
+  const points = glyphs.map((g) => [(g.x0 + g.x1) / 2, (g.y0 + g.y1) / 2] as const);
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const dx = points[j][0] - points[i][0];
+      if (Math.abs(dx) > 1) slopes.push((points[j][1] - points[i][1]) / dx);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
+  const slope = median(slopes);
+  const y0 = median(points.map(([x, y]) => y - slope * x));
+  const heights = glyphs.map((g) => g.y1 - g.y0).sort((p, q) => p - q);
+  const capital = heights[Math.floor(heights.length * 0.75)];
+  const x0 = Math.max(0, Math.round(Math.min(...glyphs.map((g) => g.x0)) - capital * 0.5));
+  const x1 = Math.min(width, Math.round(Math.max(...glyphs.map((g) => g.x1)) + capital * 0.5));
+  return { y0, slope, capital, x0, x1 };
+}
+
+/**
+ * The centres of a line's `length` cells: runs of inked columns are glyphs (a run twice as wide is
+ * two glyphs touching); the first and last glyph fix a first grid, which a least-squares fit of
+ * every glyph's centre then refines (a quadratic term absorbs a photo's perspective). Null when
+ * the glyphs do not sit on a grid of that length.
+ */
+export function cellCentres(ink: Uint8Array, width: number, height: number, line: Line, length: number): number[] | null {
+  const columns = new Uint16Array(width);
+  for (let x = line.x0; x < line.x1; x++) {
+    const middle = middleAt(line, x);
+    const y0 = Math.max(0, Math.round(middle - line.capital / 2));
+    const y1 = Math.min(height, Math.round(middle + line.capital / 2));
+    for (let y = y0; y < y1; y++) columns[x] += ink[y * width + x];
+  }
+  const runs: Array<{ x0: number; x1: number }> = [];
+  for (let x = 0; x < width; x++) {
+    if (!columns[x]) continue;
+    const last = runs.at(-1);
+    if (last && last.x1 === x) last.x1 = x + 1;
+    else runs.push({ x0: x, x1: x + 1 });
+  }
+  // specks (a pixel or two of noise) are no glyphs
+  const glyphs = runs.filter((r) => r.x1 - r.x0 >= Math.max(2, line.capital / 8));
+  if (glyphs.length < length / 3) return null;
+  const centre = (r: { x0: number; x1: number }) => (r.x0 + r.x1) / 2;
+  // the line's extent: the zone fills every cell (fillers are ink), so its first and last cells hold glyphs
+  const first = glyphs[0];
+  const last = glyphs.at(-1)!;
+  // one run per cell (glyphs apart, the usual case): the runs are the cells, in order
+  if (glyphs.length === length) {
+    const [a, b, c] = leastSquares(
+      glyphs.map((run, n) => [n, centre(run)]),
+      true,
+    );
+    return Array.from({ length }, (_, n) => a + b * n + c * n * n);
+  }
+  let fit = [centre(first), (centre(last) - centre(first)) / (length - 1), 0];
+  for (let round = 0; round < 3; round++) {
+    const [a, b, c] = fit;
+    const grid = Array.from({ length }, (_, n) => a + b * n + c * n * n);
+    const points: Array<[number, number]> = [];
+    for (const run of glyphs) {
+      if (run.x1 - run.x0 > 1.2 * b) continue;
+      // the nearest cell of the grid (a perspective's grid widens along the line)
+      const n = grid.reduce((best, x, i) => (Math.abs(x - centre(run)) < Math.abs(grid[best] - centre(run)) ? i : best), 0);
+      if (Math.abs(centre(run) - grid[n]) < (round ? 0.3 : 0.4) * b) points.push([n, centre(run)]);
+    }
+    // most glyphs on the grid: a grid of another line length fits every other glyph at best
+    if (points.length < (round === 2 ? 0.7 : 0.5) * length) return null;
+    fit = leastSquares(points, points.length >= length * 0.6 && round > 0);
+  }
+  const [a, b, c] = fit;
+  return Array.from({ length }, (_, n) => a + b * n + c * n * n);
+}
+
+/** Fits x = a + b·n (+ c·n²) to the points (n, x). */
+function leastSquares(points: Array<[number, number]>, quadratic: boolean): number[] {
+  const k = quadratic ? 3 : 2;
+  const m = Array.from({ length: k }, () => new Array<number>(k + 1).fill(0));
+  for (const [n, x] of points) {
+    const basis = [1, n, n * n].slice(0, k);
+    for (let i = 0; i < k; i++) {
+      for (let j = 0; j < k; j++) m[i][j] += basis[i] * basis[j];
+      m[i][k] += basis[i] * x;
+    }
+  }
+  for (let col = 0; col < k; col++) {
+    for (let r = col + 1; r < k; r++) {
+      const f = m[r][col] / m[col][col];
+      for (let c = col; c <= k; c++) m[r][c] -= f * m[col][c];
+    }
+  }
+  const x = new Array<number>(k).fill(0);
+  for (let r = k - 1; r >= 0; r--) x[r] = (m[r][k] - x.reduce((s, v, i) => (i > r ? s + m[r][i] * v : s), 0)) / m[r][r];
+  return quadratic ? x : [...x, 0];
+}
+
+/** Where a glyph's ink is in its cell: the rows of its tallest run of inked rows, the columns of those rows. */
+function glyphBox(ink: Uint8Array, width: number, x0: number, x1: number, y0: number, y1: number) {
+  let best: { y0: number; y1: number } | null = null;
+  let runStart = -1;
+  for (let y = y0; y <= y1; y++) {
+    let inked = false;
+    if (y < y1) for (let x = x0; x < x1 && !inked; x++) inked = ink[y * width + x] === 1;
+    if (inked && runStart < 0) runStart = y;
+    if (!inked && runStart >= 0) {
+      if (!best || y - runStart > best.y1 - best.y0) best = { y0: runStart, y1: y };
+      runStart = -1;
+    }
+  }
+  if (!best) return null;
+  let left = x1;
+  let right = x0;
+  for (let y = best.y0; y < best.y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      if (ink[y * width + x]) {
+        left = Math.min(left, x);
+        right = Math.max(right, x + 1);
+      }
+    }
+  }
+  return right > left ? { x0: left, y0: best.y0, x1: right, y1: best.y1 } : null;
+}
+
+/** Ranks the alphabet for every cell of one line: the best score per character over the template fonts. */
+export async function readCells(image: Grey, ink: Uint8Array, line: Line, centres: number[]): Promise<Choice[][]> {
+  const all = await glyphTemplates();
+  const pitch = (centres.at(-1)! - centres[0]) / (centres.length - 1);
+  const capital = line.capital;
+  const boxes = centres.map((cx) => {
+    // a little above and below the capitals (a blurred glyph spreads), not so far as the next line
+    const top = Math.max(0, Math.round(middleAt(line, cx) - capital * 0.75));
+    const bottom = Math.min(image.height, Math.round(middleAt(line, cx) + capital * 0.75));
+    return glyphBox(ink, image.width, Math.max(0, Math.round(cx - pitch / 2)), Math.min(image.width, Math.round(cx + pitch / 2)), top, bottom);
+  });
+  // the line's capital height: the median ink height of its tall glyphs (fillers are shorter)
+  const heights = boxes.flatMap((b) => (b ? [b.y1 - b.y0] : [])).sort((a, b) => a - b);
+  const cap = heights[Math.floor(heights.length * 0.75)] ?? capital;
+  return boxes.map((box) => {
+    if (!box) return [{ char: '<', score: 0 }];
+    // darkness relative to the cell's own paper and ink (uneven light)
+    let paper = 0;
+    let darkest = 255;
+    const values: number[] = [];
+    for (let y = box.y0; y < box.y1; y++) for (let x = box.x0; x < box.x1; x++) values.push(image.data[y * image.width + x]);
+    values.sort((a, b) => a - b);
+    darkest = values[Math.floor(values.length * 0.05)];
+    paper = Math.max(values.at(-1)!, darkest + 1);
+    const at = (x: number, y: number) => Math.min(1, Math.max(0, (paper - image.data[y * image.width + x]) / (paper - darkest)));
+    const features: Features = {
+      grid: gridOf(bilinear(at, image.width, image.height), box),
+      aspect: (box.x1 - box.x0) / (box.y1 - box.y0),
+      height: (box.y1 - box.y0) / cap,
+    };
+    const best = new Map<string, number>();
+    for (const t of all) {
+      let correlation = 0;
+      for (let i = 0; i < t.grid.length; i++) correlation += t.grid[i] * features.grid[i];
+      const score = correlation - 0.5 * Math.abs(Math.log(features.aspect / t.aspect)) - 0.5 * Math.abs(features.height - t.height);
+      if (score > (best.get(t.char) ?? -Infinity)) best.set(t.char, score);
+    }
+    return [...best].map(([char, score]) => ({ char, score })).sort((a, b) => b.score - a.score);
+  });
+}
