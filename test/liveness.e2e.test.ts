@@ -8,8 +8,9 @@ import { createTestDatabase, eventually, startTestStack, type TestStack } from '
 
 /**
  * Liveness end to end, with the real face models judging real photos (test/support/poses.ts: one
- * woman in the poses the challenges ask for, the 'man' portrait smiling). Challenges are random:
- * a test that needs some types creates sessions until one has them (creation is cheap).
+ * woman in the poses the challenges ask for, her smile rendered; the 'man' portrait smiling).
+ * Challenges are random: a test that needs some types creates sessions until one has them
+ * (creation is cheap).
  */
 
 const cert = selfSignedCertificate();
