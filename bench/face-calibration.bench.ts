@@ -5,6 +5,7 @@ import { createLogger } from '../platform/logger.js';
 import { VisionPool } from '../subgraphs/verification/src/vision/vision.pool.js';
 import { cosineOfScore, faceSimilarity, FACE_SCORE, scoreOfCosine } from '../subgraphs/verification/src/vision/face-match.js';
 import type { FaceAnalysis } from '../subgraphs/verification/src/vision/vision.types.js';
+import { regionAround } from './support/face-render.js';
 
 /**
  * Face-score calibration (issue 11): the model's cosine for pairs of one person and of two people,
@@ -24,11 +25,11 @@ import type { FaceAnalysis } from '../subgraphs/verification/src/vision/vision.t
  */
 
 const require = createRequire(path.resolve('package.json'));
-const HUMAN_ASSETS = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'assets');
-const FACE_API_DEMO = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
+export const HUMAN_ASSETS = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'assets');
+export const FACE_API_DEMO = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
 
 /** The demo grid's geometry in screenshot-facematch.jpg (1920 × 954). */
-const GRID = { top: 283, rowHeight: 111.8, columnWidth: 1920 / 18, rows: 6, columns: 18, cell: { width: 106, height: 110 } };
+export const GRID = { top: 283, rowHeight: 111.8, columnWidth: 1920 / 18, rows: 6, columns: 18, cell: { width: 106, height: 110 } };
 const AUTHOR_ROW = 0;
 /** Second-row faces that may be the author (sunglasses, blur, a younger photo): in neither set. */
 const UNCERTAIN = new Set(['1:0', '1:1', '1:2', '1:3', '1:4', '1:8']);
@@ -190,17 +191,8 @@ async function variantsEffect(vision: VisionPool, faces: PhotoFace[]): Promise<R
   const out: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   await Promise.all(
     faces.map(async (face) => {
-      const [x, y, w, h] = face.box;
       const file = path.join(FACE_API_DEMO, `sample${face.photo}.jpg`);
-      const meta = await sharp(file).metadata();
-      const left = Math.max(0, Math.round(x - 0.4 * w));
-      const top = Math.max(0, Math.round(y - 0.4 * h));
-      const region = {
-        left,
-        top,
-        width: Math.min(meta.width! - left, Math.round(1.8 * w)),
-        height: Math.min(meta.height! - top, Math.round(1.8 * h)),
-      };
+      const region = regionAround(face.box, await sharp(file).metadata(), 0.4);
       const original = await sharp(file).extract(region).resize(320).jpeg().toBuffer();
       const base = largest((await vision.analyze(original)).faces);
       if (!base) return;

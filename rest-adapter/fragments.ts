@@ -593,6 +593,16 @@ export const LIVENESS_SESSION = /* GraphQL */ `
         pitchChange
         smile
         eyeOpenness
+        mouthWidth
+        mouthCornerLift
+        reference {
+          headYaw
+          headPitch
+          smile
+          eyeOpenness
+          mouthWidth
+          mouthCornerLift
+        }
         antiSpoofScore
         faceMatchScore
       }

@@ -8,8 +8,9 @@ import { createTestDatabase, eventually, startTestStack, type TestStack } from '
 
 /**
  * Liveness end to end, with the real face models judging real photos (test/support/poses.ts: one
- * woman in the poses the challenges ask for, the 'man' portrait smiling). Challenges are random:
- * a test that needs some types creates sessions until one has them (creation is cheap).
+ * woman in the poses the challenges ask for, her smile rendered; the 'man' portrait smiling).
+ * Challenges are random: a test that needs some types creates sessions until one has them
+ * (creation is cheap).
  */
 
 const cert = selfSignedCertificate();
@@ -182,15 +183,34 @@ describe('liveness sessions end to end (REST, GraphQL, subscriptions, webhooks)'
     });
   });
 
-  it('judges a smile: the smiling portrait passes SMILE, the neutral one fails it', async () => {
-    const outcomes: string[] = [];
-    for (const photo of [await portrait('man'), p.frontal]) {
+  it('judges a smile against the user’s own reference selfie: her rendered smile passes though the emotion model sees none; a still face, smiling or not, fails', async () => {
+    const man = await portrait('man');
+    const cases = {
+      'her rendered smile': [p.frontal, p.smiling],
+      'her face again': [p.frontal, p.frontal],
+      'the smiling man again': [man, man],
+    };
+    const outcomes: Record<string, string> = {};
+    for (const [name, [reference, photo]] of Object.entries(cases)) {
       const session = await client.createWith('user-smiles', hasAll(['SMILE']));
+      expect((await client.reference(session.sessionToken, reference)).status).toBe(200);
       const smile = session.challenges.find((c) => c.type === 'SMILE')!;
       const res = await client.challenge(session.sessionToken, smile.id, photo);
-      outcomes.push(res.body.challenges.find((c: { id: string }) => c.id === smile.id).outcome);
+      const judged = res.body.challenges.find((c: { id: string }) => c.id === smile.id);
+      outcomes[name] = judged.outcome;
+      expect(judged.measured).toMatchObject({
+        smile: expect.any(Number),
+        mouthWidth: expect.any(Number),
+        mouthCornerLift: expect.any(Number),
+        reference: { smile: expect.any(Number), mouthWidth: expect.any(Number), mouthCornerLift: expect.any(Number) },
+      });
+      if (photo === p.smiling) {
+        // the emotion model alone failed this smile (issue 29.3): the mouth, against her own, shows it
+        expect(judged.measured.smile).toBeLessThan(0.5);
+        expect(judged.measured.mouthWidth).toBeGreaterThan(judged.measured.reference.mouthWidth * 1.1);
+      }
     }
-    expect(outcomes).toEqual(['PASSED', 'FAILED']);
+    expect(outcomes).toEqual({ 'her rendered smile': 'PASSED', 'her face again': 'FAILED', 'the smiling man again': 'FAILED' });
   });
 
   it('passes a complete session (a nod in two photos), step by step, with liveness.passed to webhooks and subscribers', async () => {
@@ -304,7 +324,12 @@ describe('liveness sessions end to end (REST, GraphQL, subscriptions, webhooks)'
     }
     expect(last!.body).toMatchObject({ status: 'IN_PROGRESS', challengesCompleted: session.challenges.length, result: null });
     expect(last!.body.nextStep).toMatch(/^Upload a reference selfie/);
+    // judged against a typical face until the reference comes, then again against it
+    expect(last!.body.challenges.map((c: { measured: { reference: unknown } }) => c.measured.reference)).toEqual(
+      session.challenges.map(() => null),
+    );
     const decided = await client.reference(session.sessionToken, p.frontal);
+    expect(decided.body.challenges.every((c: { measured: { reference: unknown } }) => c.measured.reference !== null)).toBe(true);
     expect(decided.body).toMatchObject({
       status: 'FAILED',
       isComplete: true,

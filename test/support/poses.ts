@@ -1,11 +1,14 @@
 import sharp, { type Sharp } from 'sharp';
+import { jpegOf, rgbOf, smiled } from '../../bench/support/face-render.js';
+import type { FaceLandmarks } from '../../subgraphs/verification/src/vision/vision.types.js';
 import { portrait } from './faces.js';
 
 /**
  * One person (the 'woman' portrait of faces.ts) in the poses liveness challenges ask for, made
  * from the one photo with plain image operations, so a whole session can be sent with real
- * judgments by the face models. There is no smile: no distortion of her neutral face made the
- * emotion model read one reliably (the 'man' portrait smiles). The values in brackets are what the models read (measured once,
+ * judgments by the face models. Her smile is rendered from the mesh's landmarks (the mouth's
+ * corners pulled out and up), and the emotion model does not see it: it reads `happy` 0.15, as on
+ * her neutral face; the mesh reads the wider mouth. The values in brackets are what the models read (measured once,
  * deterministic for these bytes; the liveness rules' thresholds are explained in liveness.rules.ts).
  *
  * The portrait's head is turned to the woman's own left (yaw −0.41 rad): as a camera sees it,
@@ -122,7 +125,26 @@ export interface Poses {
   lookingDown: Buffer;
   /** Eyes closed [mean openness 0.16]. */
   eyesClosed: Buffer;
+  /**
+   * `frontal` smiling, lips closed [mouth width 0.335 → 0.406 of the face's, corners 0.010 of its
+   * height higher; happy 0.19 → 0.15]: each corner pulled out by 10 % of the mouth's width and up by 6 %.
+   */
+  smiling: Buffer;
 }
+
+/** The mesh's landmarks of `frontal` (measured once, as the values in brackets). */
+const FRONTAL_LANDMARKS: FaceLandmarks = {
+  mouthLeft: [118, 118],
+  mouthRight: [143, 121],
+  upperLip: [136, 115],
+  lowerLip: [131, 132],
+  leftEye: { outer: [115, 79], inner: [129, 84], upper: [121, 77], lower: [121, 84] },
+  rightEye: { outer: [159, 87], inner: [148, 85], upper: [155, 84], lower: [154, 87] },
+  leftCheek: [107, 96],
+  rightCheek: [158, 104],
+  forehead: [143, 57],
+  chin: [127, 145],
+};
 
 let made: Promise<Poses> | undefined;
 
@@ -130,14 +152,16 @@ let made: Promise<Poses> | undefined;
 export function poses(): Promise<Poses> {
   made ??= (async () => {
     const woman = await portrait('woman');
+    // the near half of her face narrowed: the head turns back toward the camera
+    const frontal = await squeezed(woman, 60, 145, 230, 0.75);
     return {
-      // the near half of her face narrowed: the head turns back toward the camera
-      frontal: await squeezed(woman, 60, 145, 230, 0.75),
+      frontal,
       turnedLeft: woman,
       turnedRight: await jpeg(sharp(woman).flop()),
       lookingUp: await stretched(woman, 40, 100, 160, 0.4),
       lookingDown: await tilted(woman, 60, 150),
       eyesClosed: await eyesCovered(woman),
+      smiling: await jpegOf(smiled(await rgbOf(frontal), FRONTAL_LANDMARKS, 0.1, 0.06)),
     };
   })();
   return made;

@@ -94,6 +94,8 @@ describe('dedup checks on PostgreSQL', () => {
         facing: 'center',
         eyesOpen: { left: 1, right: 1 },
         mouthOpen: 0,
+        mouth: null,
+        landmarks: null,
         emotion: {},
         real: 1,
         live: 1,

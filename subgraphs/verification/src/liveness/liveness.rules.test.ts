@@ -9,70 +9,128 @@ import {
   requireFrontal,
   scoreOf,
   sessionInstructions,
+  smileChange,
   soleFace,
+  TYPICAL_FACE,
   type FaceReading,
 } from './liveness.rules.js';
 
-const still: FaceReading = { yaw: 0, pitch: 0.1, eyeOpenness: 0.35, smile: 0, antiSpoof: 0.6 };
+const still: FaceReading = { yaw: 0, pitch: 0.1, eyeOpenness: 0.35, smile: 0, mouthWidth: 0.36, mouthCornerLift: 0.02, antiSpoof: 0.6 };
 const face = (over: Partial<FaceReading>): FaceReading => ({ ...still, ...over });
 
 describe('liveness rules', () => {
   describe('scores', () => {
     it('are 0.5 at the threshold, 1 at a clear reading, for rising and falling measures', () => {
-      expect(scoreOf(0.3, LIVENESS_RULES.turn)).toBe(0.5);
-      expect(scoreOf(0.6, LIVENESS_RULES.turn)).toBe(1);
-      expect(scoreOf(0.9, LIVENESS_RULES.turn)).toBe(1);
-      expect(scoreOf(0.45, LIVENESS_RULES.turn)).toBeCloseTo(0.75);
-      expect(scoreOf(-0.5, LIVENESS_RULES.turn)).toBe(0);
-      // eyes: lower is more closed
-      expect(scoreOf(0.2, LIVENESS_RULES.blink)).toBe(0.5);
-      expect(scoreOf(0.1, LIVENESS_RULES.blink)).toBe(1);
-      expect(scoreOf(0.35, LIVENESS_RULES.blink)).toBe(0);
+      const { turn, blink } = LIVENESS_RULES;
+      expect(scoreOf(turn.pass, turn)).toBe(0.5);
+      expect(scoreOf(turn.full, turn)).toBe(1);
+      expect(scoreOf(turn.full + 0.3, turn)).toBe(1);
+      expect(scoreOf((turn.pass + turn.full) / 2, turn)).toBeCloseTo(0.75);
+      expect(scoreOf(-0.5, turn)).toBe(0);
+      // eyes: a lower ratio is more closed
+      expect(scoreOf(blink.pass, blink)).toBe(0.5);
+      expect(scoreOf(blink.full, blink)).toBe(1);
+      expect(scoreOf(1, blink)).toBe(0);
     });
   });
 
-  describe('challenges (happy path)', () => {
-    it('a head turned to the user’s left (negative yaw, unmirrored) passes TURN_LEFT and fails TURN_RIGHT, and the mirror image the reverse', () => {
+  describe('challenges, against the reference selfie (happy path)', () => {
+    it('a head turned to the user’s left (yaw falling from the reference’s, unmirrored) passes TURN_LEFT and fails TURN_RIGHT, and the mirror image the reverse', () => {
+      // the sample portrait: reference −0.19, turned to her left −0.41, mirrored +0.35
+      const reference = face({ yaw: -0.19 });
       const left = face({ yaw: -0.41 });
       const right = face({ yaw: 0.35 });
-      expect(judgeChallenge('TURN_LEFT', [left])).toEqual({ passed: true, score: 0.6833, measured: { headYaw: -0.41 } });
-      expect(judgeChallenge('TURN_RIGHT', [left])).toMatchObject({ passed: false, score: 0 });
-      expect(judgeChallenge('TURN_RIGHT', [right])).toMatchObject({ passed: true });
-      expect(judgeChallenge('TURN_LEFT', [right])).toMatchObject({ passed: false });
+      expect(judgeChallenge('TURN_LEFT', [left], reference)).toEqual({
+        passed: true,
+        score: expect.any(Number),
+        measured: { headYaw: -0.41, reference: { headYaw: -0.19 } },
+      });
+      expect(judgeChallenge('TURN_RIGHT', [left], reference)).toMatchObject({ passed: false, score: 0 });
+      expect(judgeChallenge('TURN_RIGHT', [right], reference)).toMatchObject({ passed: true });
+      expect(judgeChallenge('TURN_LEFT', [right], reference)).toMatchObject({ passed: false });
     });
 
-    it('looking up, a smile, closed eyes and a nod pass on their own measure', () => {
-      expect(judgeChallenge('LOOK_UP', [face({ pitch: -0.21 })])).toMatchObject({ passed: true, measured: { headPitch: -0.21 } });
-      expect(judgeChallenge('SMILE', [face({ smile: 0.55 })])).toMatchObject({ passed: true, measured: { smile: 0.55 } });
-      expect(judgeChallenge('BLINK', [face({ eyeOpenness: 0.16 })])).toMatchObject({ passed: true, score: 0.7 });
-      expect(judgeChallenge('NOD', [face({ pitch: 0.2 }), face({ pitch: -0.21 })])).toMatchObject({
+    it('looking up, a smile, closed eyes and a nod pass as changes from the reference', () => {
+      expect(judgeChallenge('LOOK_UP', [face({ pitch: -0.21 })], still)).toMatchObject({
+        passed: true,
+        measured: { headPitch: -0.21, reference: { headPitch: 0.1 } },
+      });
+      expect(judgeChallenge('BLINK', [face({ eyeOpenness: 0.16 })], still)).toMatchObject({
+        passed: true,
+        measured: { eyeOpenness: 0.16, reference: { eyeOpenness: 0.35 } },
+      });
+      expect(judgeChallenge('NOD', [face({ pitch: 0.2 }), face({ pitch: -0.21 })], still)).toMatchObject({
         passed: true,
         measured: { headPitch: 0.2, pitchChange: 0.41 },
       });
+      // the sample portrait's rendered smile: the emotion model stays low, the mesh sees the mouth widen and rise
+      const smiling = face({ smile: 0.15, mouthWidth: 0.406, mouthCornerLift: 0.048 });
+      expect(judgeChallenge('SMILE', [smiling], face({ smile: 0.19, mouthWidth: 0.335, mouthCornerLift: 0.038 }))).toMatchObject({
+        passed: true,
+        measured: {
+          smile: 0.15,
+          mouthWidth: 0.406,
+          mouthCornerLift: 0.048,
+          reference: { smile: 0.19, mouthWidth: 0.335, mouthCornerLift: 0.038 },
+        },
+      });
+    });
+
+    it('a smile is a change from the user’s own face, whatever the face reads at rest', () => {
+      // a wide mouth at rest does not smile; a narrow one widened by a fifth does
+      const wide = face({ mouthWidth: 0.42, mouthCornerLift: 0.03 });
+      expect(judgeChallenge('SMILE', [wide], wide).passed).toBe(false);
+      expect(judgeChallenge('SMILE', [face({ mouthWidth: 0.37, mouthCornerLift: 0.03 })], face({ mouthWidth: 0.31 })).passed).toBe(true);
+      // a face the emotion model reads as happy at rest: the same reading again is no smile
+      const happy = face({ smile: 0.9 });
+      expect(judgeChallenge('SMILE', [happy], happy).passed).toBe(false);
+      // without the mesh's mouth the emotion model's rise decides: 0.5 reaches the bar
+      const unmeasured = { mouthWidth: null, mouthCornerLift: null };
+      expect(smileChange(face({ ...unmeasured, smile: 0.6 }), face({ ...unmeasured, smile: 0.1 }))).toBeCloseTo(LIVENESS_RULES.smile.pass);
+      expect(judgeChallenge('SMILE', [face({ ...unmeasured, smile: 0.55 })], face(unmeasured)).passed).toBe(true);
+      expect(judgeChallenge('SMILE', [face({ ...unmeasured, smile: 0.4 })], face(unmeasured)).passed).toBe(false);
+    });
+
+    it('closed eyes are judged against the user’s own open eyes', () => {
+      // narrow eyes at rest (0.24): 0.16 is closed for them; for wide ones (0.45) 0.35 is not
+      expect(judgeChallenge('BLINK', [face({ eyeOpenness: 0.16 })], face({ eyeOpenness: 0.24 })).passed).toBe(true);
+      expect(judgeChallenge('BLINK', [face({ eyeOpenness: 0.35 })], face({ eyeOpenness: 0.45 })).passed).toBe(false);
+    });
+
+    it('before the reference arrives, a challenge is judged against a typical face, without reference values', () => {
+      expect(judgeChallenge('TURN_LEFT', [face({ yaw: -0.41 })], null)).toMatchObject({
+        passed: true,
+        measured: { headYaw: -0.41, reference: null },
+      });
+      expect(judgeChallenge('SMILE', [TYPICAL_FACE], null).passed).toBe(false);
     });
   });
 
   describe('challenges (exit conditions)', () => {
-    it('a still face passes none of them', () => {
+    it('the reference itself, sent again, passes none of them', () => {
       for (const type of CHALLENGE_TYPES) {
         const frames = type === 'NOD' ? [still, still] : [still];
-        expect({ type, passed: judgeChallenge(type, frames).passed }).toEqual({ type, passed: false });
+        expect({ type, passed: judgeChallenge(type, frames, still).passed }).toEqual({ type, passed: false });
       }
     });
 
     it('just below each threshold fails, at it passes', () => {
-      expect(judgeChallenge('TURN_LEFT', [face({ yaw: -0.2999 })]).passed).toBe(false);
-      expect(judgeChallenge('TURN_LEFT', [face({ yaw: -0.3 })]).passed).toBe(true);
-      expect(judgeChallenge('LOOK_UP', [face({ pitch: -0.149 })]).passed).toBe(false);
-      expect(judgeChallenge('SMILE', [face({ smile: 0.499 })]).passed).toBe(false);
-      expect(judgeChallenge('BLINK', [face({ eyeOpenness: 0.201 })]).passed).toBe(false);
-      expect(judgeChallenge('NOD', [face({ pitch: 0.05 }), face({ pitch: -0.149 })]).passed).toBe(false);
-      expect(judgeChallenge('NOD', [face({ pitch: -0.1 }), face({ pitch: 0.1 })]).passed).toBe(true);
+      const { turn, lookUp, blink, nod } = LIVENESS_RULES;
+      const reference = face({ yaw: 0.1, pitch: 0.12, eyeOpenness: 0.4 });
+      expect(judgeChallenge('TURN_LEFT', [face({ yaw: 0.1 - turn.pass + 0.001 })], reference).passed).toBe(false);
+      expect(judgeChallenge('TURN_LEFT', [face({ yaw: 0.1 - turn.pass })], reference).passed).toBe(true);
+      expect(judgeChallenge('TURN_RIGHT', [face({ yaw: 0.1 + turn.pass - 0.001 })], reference).passed).toBe(false);
+      expect(judgeChallenge('LOOK_UP', [face({ pitch: 0.12 - lookUp.pass + 0.001 })], reference).passed).toBe(false);
+      expect(judgeChallenge('LOOK_UP', [face({ pitch: 0.12 - lookUp.pass })], reference).passed).toBe(true);
+      expect(judgeChallenge('BLINK', [face({ eyeOpenness: 0.4 * blink.pass + 0.001 })], reference).passed).toBe(false);
+      expect(judgeChallenge('BLINK', [face({ eyeOpenness: 0.4 * blink.pass })], reference).passed).toBe(true);
+      expect(judgeChallenge('NOD', [face({ pitch: 0.05 }), face({ pitch: 0.05 - nod.pass + 0.001 })], reference).passed).toBe(false);
+      expect(judgeChallenge('NOD', [face({ pitch: -0.1 }), face({ pitch: -0.1 + nod.pass })], reference).passed).toBe(true);
     });
 
     it('a nod is judged on two photos, the others on one', () => {
-      expect(() => judgeChallenge('NOD', [still])).toThrow(/2 photos/);
-      expect(() => judgeChallenge('SMILE', [still, still])).toThrow(/1 photos/);
+      expect(() => judgeChallenge('NOD', [still], still)).toThrow(/2 photos/);
+      expect(() => judgeChallenge('SMILE', [still, still], still)).toThrow(/1 photos/);
     });
   });
 
@@ -132,6 +190,8 @@ describe('liveness rules', () => {
         facing: 'center',
         eyesOpen: { left: 0.3, right: 0.4 },
         mouthOpen: 0,
+        mouth: { width: 0.381234, cornerLift: 0.0312345 },
+        landmarks: null,
         emotion: { happy: 0.7 },
         real: 0.6,
         live: 1,
@@ -150,6 +210,8 @@ describe('liveness rules', () => {
         pitch: 0,
         eyeOpenness: 0.35,
         smile: 0.7,
+        mouthWidth: 0.3812,
+        mouthCornerLift: 0.0312,
         antiSpoof: 0.6,
       });
     });

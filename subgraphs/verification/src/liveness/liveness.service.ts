@@ -192,21 +192,8 @@ export class LivenessService implements PersonalDataHolder {
       const frame = { challengeId, ...(await this.store(em, s, `challenge:${challengeId}`, jpeg)), ...face };
       s.frames = [...s.frames, frame];
       const received = challenge.framesReceived + 1;
-      let judged: LivenessChallenge = { ...challenge, framesReceived: received };
-      if (received === challenge.framesRequired) {
-        const frames = s.frames.filter((f) => f.challengeId === challengeId);
-        const judgment = judgeChallenge(
-          challenge.type,
-          frames.map((f) => f.reading),
-        );
-        judged = {
-          ...judged,
-          outcome: judgment.passed ? 'PASSED' : 'FAILED',
-          score: judgment.score,
-          measured: { ...judgment.measured, antiSpoofScore: lowest(frames.map((f) => f.reading.antiSpoof)) },
-          completedAt: new Date().toISOString(),
-        };
-      }
+      const counted: LivenessChallenge = { ...challenge, framesReceived: received };
+      const judged = received === challenge.framesRequired ? judgedChallenge(s, counted) : counted;
       s.challenges = s.challenges.map((c) => (c.id === challengeId ? judged : c));
       s.challenges = withFaceMatches(s);
       return this.verdictOr(s, 'challenge.recorded');
@@ -222,6 +209,8 @@ export class LivenessService implements PersonalDataHolder {
     return this.apply(open.id, async (em, s) => {
       if (s.reference) throw alreadyReferenced();
       s.reference = { ...(await this.store(em, s, 'reference', jpeg)), ...face };
+      // the challenges judged before it came are judged again, against the user's own face
+      s.challenges = s.challenges.map((c) => (c.outcome === 'PENDING' ? c : judgedChallenge(s, c)));
       s.challenges = withFaceMatches(s);
       return this.verdictOr(s, 'reference.recorded');
     });
@@ -311,6 +300,27 @@ function pendingChallenge(s: LivenessSession, challengeId: string): LivenessChal
   if (!challenge) throw invalid(`challengeId must be one of this session's challenges: ${s.challenges.map((c) => c.id).join(', ')}`);
   if (challenge.outcome !== 'PENDING') throw conflict(`challengeId ${challengeId} was already judged (${challenge.outcome})`);
   return challenge;
+}
+
+/**
+ * A challenge whose photos are all in, judged against the reference selfie; before it arrives,
+ * against a typical face (liveness.rules.ts), and again when it does. `completedAt` is when its
+ * last photo came.
+ */
+function judgedChallenge(s: LivenessSession, challenge: LivenessChallenge): LivenessChallenge {
+  const frames = s.frames.filter((f) => f.challengeId === challenge.id);
+  const judgment = judgeChallenge(
+    challenge.type,
+    frames.map((f) => f.reading),
+    s.reference?.reading ?? null,
+  );
+  return {
+    ...challenge,
+    outcome: judgment.passed ? 'PASSED' : 'FAILED',
+    score: judgment.score,
+    measured: { ...judgment.measured, antiSpoofScore: lowest(frames.map((f) => f.reading.antiSpoof)) },
+    completedAt: challenge.completedAt ?? new Date().toISOString(),
+  };
 }
 
 function lowest(values: ReadonlyArray<number | null>): number | null {

@@ -43,6 +43,29 @@ registerEnumType(LivenessChallengeOutcomeEnum, {
   },
 });
 
+@ObjectType('LivenessReferenceMeasurements', {
+  description: 'What the face models read in the reference selfie, for the measures its challenge is judged on',
+})
+export class LivenessReferenceMeasurementsType {
+  @Field(() => Float, { nullable: true, description: 'Head yaw in radians (a turn is judged as the change from it)' })
+  headYaw?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Head pitch in radians (looking up is judged as the change from it)' })
+  headPitch?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'The emotion model’s smile, 0 to 1' })
+  smile?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Mean openness of both eyes (a blink is judged as the ratio to it)' })
+  eyeOpenness?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Mouth width over face width' })
+  mouthWidth?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Mouth corners’ height above the lips’ middle, over face height' })
+  mouthCornerLift?: number | null;
+}
+
 @ObjectType('LivenessMeasurements', { description: 'What the face models read in a challenge’s photos' })
 export class LivenessMeasurementsType {
   @Field(() => Float, { nullable: true, description: 'Head yaw in radians: negative = turned to the user’s own left (unmirrored photo)' })
@@ -54,11 +77,27 @@ export class LivenessMeasurementsType {
   @Field(() => Float, { nullable: true, description: 'A nod: how far the pitch moved between its two photos, radians' })
   pitchChange?: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'How much the face smiles, 0 to 1' })
+  @Field(() => Float, { nullable: true, description: 'The emotion model’s smile, 0 to 1' })
   smile?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'A smile: mouth width over face width (wider than the reference’s in a smile)' })
+  mouthWidth?: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: 'A smile: mouth corners’ height above the lips’ middle, over face height (higher than the reference’s in a smile)',
+  })
+  mouthCornerLift?: number | null;
 
   @Field(() => Float, { nullable: true, description: 'Mean openness of both eyes (closed below 0.2)' })
   eyeOpenness?: number | null;
+
+  @Field(() => LivenessReferenceMeasurementsType, {
+    nullable: true,
+    description:
+      'The same measures in the reference selfie, which the challenge is judged against; null when it was judged before the reference arrived (against a typical face: it is judged again when the reference comes)',
+  })
+  reference?: LivenessReferenceMeasurementsType | null;
 
   @Field(() => Float, { nullable: true, description: 'Anti-spoofing score of the photo (a nod: the lower of two), 0 to 1' })
   antiSpoofScore?: number | null;

@@ -17,6 +17,15 @@ export interface FaceAnalysis {
   eyesOpen: { left: number; right: number };
   /** How open the mouth is, 0–100. */
   mouthOpen: number;
+  /**
+   * The mouth's shape, measured along the eyes' line (so a rolled head reads the same): `width` the
+   * distance of its corners over the face's width at the cheeks; `cornerLift` how far its corners
+   * sit above the middle of the lips, over the face's height (forehead to chin). A smile widens
+   * the mouth and raises its corners. Null when the mesh found no full face.
+   */
+  mouth: { width: number; cornerLift: number } | null;
+  /** A few points of the face mesh, in pixels (renderings and skin sampling in the benches); null without a full mesh. */
+  landmarks: FaceLandmarks | null;
   /** Emotion scores, 0–1 (`happy` is a smile). */
   emotion: Record<string, number>;
   /** Anti-spoofing: how likely the face is a real one (not a print or a screen), 0–1; null when not measured. */
@@ -24,6 +33,23 @@ export interface FaceAnalysis {
   /** Liveness model's score, 0–1; null when not measured. */
   live: number | null;
 }
+
+/** Points of the face mesh: left and right as in the image. */
+export interface FaceLandmarks {
+  mouthLeft: Point2;
+  mouthRight: Point2;
+  upperLip: Point2;
+  lowerLip: Point2;
+  /** Each eye: its two corners, upper and lower lid (middle). */
+  leftEye: { outer: Point2; inner: Point2; upper: Point2; lower: Point2 };
+  rightEye: { outer: Point2; inner: Point2; upper: Point2; lower: Point2 };
+  leftCheek: Point2;
+  rightCheek: Point2;
+  forehead: Point2;
+  chin: Point2;
+}
+
+export type Point2 = [x: number, y: number];
 
 export interface ImageFacts {
   width: number;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
-import type { FaceAnalysis, ImageFacts, VisionRequest, VisionResponse } from './vision.types.js';
+import type { FaceAnalysis, ImageFacts, Point2, VisionRequest, VisionResponse } from './vision.types.js';
 
 /**
  * A worker thread holding the face models (@vladmandic/human on the tfjs WASM backend, CPU only):
@@ -57,17 +57,51 @@ const ready = human.load().then(() => human.warmup());
 
 type Point = [number, number, number?];
 const gap = (mesh: Point[], a: number, b: number) => Math.abs(mesh[a][1] - mesh[b][1]);
+const xy = (p: Point): Point2 => [Math.round(p[0] * 10) / 10, Math.round(p[1] * 10) / 10];
 
-/** The mesh's readings, as Human's gesture module measures them (its landmark indices). */
-function meshReadings(mesh: Point[]): Pick<FaceAnalysis, 'facing' | 'eyesOpen' | 'mouthOpen'> {
-  if (mesh.length <= 450) return { facing: 'center', eyesOpen: { left: 1, right: 1 }, mouthOpen: 0 };
+type MeshReadings = Pick<FaceAnalysis, 'facing' | 'eyesOpen' | 'mouthOpen' | 'mouth' | 'landmarks'>;
+
+/**
+ * The mesh's readings. Eyes and mouth opening as Human's gesture module measures them; the mouth's
+ * shape along the line of the eyes (MediaPipe's indices: 61/291 mouth corners, 0/17 the lips'
+ * outer middle, 234/454 the cheeks' edges, 10/152 forehead and chin, 33/263 the eyes' outer corners).
+ */
+function meshReadings(mesh: Point[]): MeshReadings {
+  if (mesh.length <= 450) return { facing: 'center', eyesOpen: { left: 1, right: 1 }, mouthOpen: 0, mouth: null, landmarks: null };
   const zDiff = (mesh[33][2] ?? 0) - (mesh[263][2] ?? 0);
   const xDiff = mesh[33][0] - mesh[263][0];
   const facing = Math.abs(zDiff / xDiff) <= 0.15 ? 'center' : zDiff < 0 ? 'left' : 'right';
+  const eyeLine = Math.hypot(mesh[263][0] - mesh[33][0], mesh[263][1] - mesh[33][1]) || 1;
+  const u = [(mesh[263][0] - mesh[33][0]) / eyeLine, (mesh[263][1] - mesh[33][1]) / eyeLine];
+  // across the face (u) and down it (v): the head's own axes in the picture
+  const across = (a: number, b: number) => Math.abs((mesh[b][0] - mesh[a][0]) * u[0] + (mesh[b][1] - mesh[a][1]) * u[1]);
+  const down = (p: Point) => -p[0] * u[1] + p[1] * u[0];
+  const faceHeight = Math.abs(down(mesh[152]) - down(mesh[10])) || 1;
+  const lips = (down(mesh[0]) + down(mesh[17])) / 2;
+  const corners = (down(mesh[61]) + down(mesh[291])) / 2;
+  const eye = (outer: number, inner: number, upper: number, lower: number) => ({
+    outer: xy(mesh[outer]),
+    inner: xy(mesh[inner]),
+    upper: xy(mesh[upper]),
+    lower: xy(mesh[lower]),
+  });
   return {
     facing,
     eyesOpen: { left: gap(mesh, 374, 386) / gap(mesh, 443, 450), right: gap(mesh, 145, 159) / gap(mesh, 223, 230) },
     mouthOpen: Math.min(100, (500 * gap(mesh, 13, 14)) / gap(mesh, 10, 152)),
+    mouth: { width: across(61, 291) / (across(234, 454) || 1), cornerLift: (lips - corners) / faceHeight },
+    landmarks: {
+      mouthLeft: xy(mesh[61]),
+      mouthRight: xy(mesh[291]),
+      upperLip: xy(mesh[0]),
+      lowerLip: xy(mesh[17]),
+      leftEye: eye(33, 133, 159, 145),
+      rightEye: eye(263, 362, 386, 374),
+      leftCheek: xy(mesh[50]),
+      rightCheek: xy(mesh[280]),
+      forehead: xy(mesh[10]),
+      chin: xy(mesh[152]),
+    },
   };
 }
 
