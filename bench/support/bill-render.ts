@@ -50,6 +50,16 @@ interface Text {
   fill?: string;
 }
 
+/**
+ * A font size no larger than `size` at which `text` fits in `room` pixels: a printed bill's text
+ * never runs off its page or out of its box (advances of DejaVu's widest face, bold capitals
+ * wider than lower case).
+ */
+function fit(size: number, text: string, room: number, bold: boolean): number {
+  const advance = [...text].reduce((sum, ch) => sum + (/[A-ZÉÈ]/.test(ch) ? 0.72 : 0.6), 0) * (bold ? 1.08 : 1);
+  return Math.min(size, room / advance);
+}
+
 function compose(bill: Bill, rng: Random, scale: number): { svg: string; width: number; height: number } {
   const em = rng.between(...BODY_EM) * scale;
   const width = Math.round(rng.between(44, 50) * em);
@@ -69,9 +79,10 @@ function compose(bill: Bill, rng: Random, scale: number): { svg: string; width: 
       ? `<circle cx="${margin + logo / 2}" cy="${margin + logo / 2}" r="${logo / 2}" fill="${brand}"/>`
       : `<rect x="${margin}" y="${margin}" width="${logo}" height="${logo}" rx="${em * 0.3}" fill="${brand}"/>`,
   );
-  const headingSize = em * rng.between(1.5, 1.9);
   const name = rng.chance(0.5) ? bill.issuer.toUpperCase() : bill.issuer;
-  texts.push({ x: margin + logo + em * 0.6, y: margin + logo * 0.62, text: name, size: headingSize, bold: true, fill: brand });
+  const headingLeft = margin + logo + em * 0.6;
+  const headingSize = fit(em * rng.between(1.5, 1.9), name, width - margin - headingLeft, true);
+  texts.push({ x: headingLeft, y: margin + logo * 0.62, text: name, size: headingSize, bold: true, fill: brand });
   let y = margin + logo + line * 0.9;
   texts.push({ x: margin, y, text: bill.issuerAddress, size: em * 0.75, fill: '#555555' });
   y += line * 1.2;
@@ -116,8 +127,9 @@ function compose(bill: Bill, rng: Random, scale: number): { svg: string; width: 
     shapes.push(
       `<rect x="${boxLeft - em * 0.6}" y="${top - line}" width="${boxRight - boxLeft + em * 0.6}" height="${line * 3.3}" fill="none" stroke="${brand}" stroke-width="${Math.max(1.5, em * 0.06)}"/>`,
     );
-    texts.push({ x: boxLeft, y: top, text: `${bill.dateLabel}${colon}${bill.printedDate}`, size: em * 0.9, fill: ink });
-    texts.push({ x: boxLeft, y: top + line * 1.2, text: `${account[0]}${colon}${account[1]}`, size: em * 0.9, fill: ink });
+    const boxed = [`${bill.dateLabel}${colon}${bill.printedDate}`, `${account[0]}${colon}${account[1]}`];
+    const boxSize = Math.min(...boxed.map((t) => fit(em * 0.9, t, boxRight - boxLeft - em * 0.4, false)));
+    boxed.forEach((t, i) => texts.push({ x: boxLeft, y: top + line * 1.2 * i, text: t, size: boxSize, fill: ink }));
     y += line * 2;
     for (const [label, value] of rest) {
       texts.push({ x: margin, y, text: `${label}${colon}${value}`, size: em, fill: ink });
