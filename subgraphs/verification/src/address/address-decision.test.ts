@@ -138,6 +138,13 @@ describe('address document fields', () => {
     });
   });
 
+  it("reads a street's roman numeral misread with the look-alikes of I, never a house number", () => {
+    const address = (...lines: string[]) => readAddressFields(['LYDEC', ...lines]).address;
+    expect(address('Adresse : Villa 31, Avenue Hassan I!', '10000 Rabat')).toBe('Villa 31, Avenue Hassan II, 10000 Rabat');
+    expect(address('Adresse : 52 Avenue Hassan Il, Racine')).toBe('52 Avenue Hassan II, Racine');
+    expect(address('Adresse : Rue 11, Médina')).toBe('Rue 11, Médina');
+  });
+
   it('reads dates in the usual printed forms', () => {
     expect(billDate('15/10/2026')).toBe('2026-10-15');
     expect(billDate('2026-10-15')).toBe('2026-10-15');

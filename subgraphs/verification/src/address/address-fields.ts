@@ -165,6 +165,13 @@ function addressLines(rows: TextCell[][], first: At, column: Box): string[] {
   return more;
 }
 
+/**
+ * A roman numeral after a street's name (`Avenue Hassan II`, `Boulevard Mohammed V`) read with
+ * the look-alikes of `I` (`Il`, `I!`, `1I`): its capitals again. Digits alone stay a number.
+ */
+const romanNumerals = (address: string) =>
+  address.replace(/(?<=\p{L}{3}\s)(?=[Il1!|]*[Il!|])[Il1!|]{2,3}(?=[\s,]|$)/gu, (numeral) => 'I'.repeat(numeral.length));
+
 /** Words before an issuer's name that are a logo read as a glyph or two (`@ ENEO`, `[1] AFRILAND`, `CO) ELECTRICITY`, `EL CITY POWER`). */
 const ARTICLES = new Set(['LA', 'LE', 'DE', 'DU', "L'", 'AL']);
 const isLogo = (word: string) =>
@@ -198,7 +205,7 @@ export function readAddressFields(lines: ReadonlyArray<string | TextCell>): Addr
         // an address goes on over the next lines of its column
         const first = value ?? { r, c };
         const all = [text, ...addressLines(rows, first, rows[first.r][first.c].box)].filter(Boolean);
-        if (all.length) found.address = all.join(', ');
+        if (all.length) found.address = romanNumerals(all.join(', '));
       } else if (field === 'issueDate') {
         const date = billDate(text);
         if (date) found.issueDate = date;
