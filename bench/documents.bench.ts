@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import { readMrz, type MrzReading } from '../subgraphs/verification/src/document/mrz.js';
-import { TextReader } from '../subgraphs/verification/src/vision/text-reader.js';
+import type { TextReader } from '../subgraphs/verification/src/vision/text-reader.js';
 import { FORMATS, plan, TODAY, type Planned, type Truth } from './support/mrz-corpus.js';
 import { FONTS, loadFonts, type LoadedFont } from './support/mrz-fonts.js';
-import { CONDITIONS, renderDocument, type Condition } from './support/mrz-render.js';
+import { CONDITIONS, type Condition } from './support/conditions.js';
+import { list, percent, printTable, quantile, whole, withReaders } from './support/corpus-run.js';
+import { renderDocument } from './support/mrz-render.js';
 import { verdict } from './support/targets.js';
 
 /**
@@ -66,19 +67,6 @@ interface Settings {
   errors: number;
 }
 
-const list = (value: string | undefined) =>
-  value
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/** A whole number from the environment, at least `min`. */
-function whole(name: string, fallback: number, min: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
-  return value;
-}
-
 function settings(): Settings {
   const corpus = (process.env.DOCUMENTS_BENCH_CORPUS ?? 'report') as Corpus;
   if (!(corpus in SEEDS)) throw new Error(`DOCUMENTS_BENCH_CORPUS must be one of ${Object.keys(SEEDS).join(', ')}`);
@@ -126,29 +114,8 @@ async function readOne(doc: Doc, text: TextReader, s: Settings): Promise<Scored>
 }
 
 /** Renders and reads every document, `readers` at a time (one OCR worker each). */
-async function readAll(docs: Doc[], s: Settings): Promise<Scored[]> {
-  const scored: Scored[] = new Array<Scored>(docs.length);
-  let next = 0;
-  const worker = async (text: TextReader) => {
-    while (next < docs.length) {
-      const i = next++;
-      scored[i] = await readOne(docs[i], text, s);
-      if ((i + 1) % 50 === 0) console.log(`  ${i + 1}/${docs.length} documents read`);
-    }
-  };
-  const readers = Array.from({ length: s.readers }, () => new TextReader());
-  try {
-    // a worker starts and loads its model on first use: not part of any document's time
-    const blank = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#ffffff' } })
-      .png()
-      .toBuffer();
-    await Promise.all(readers.map((r) => r.read(blank)));
-    await Promise.all(readers.map(worker));
-  } finally {
-    await Promise.all(readers.map((r) => r.close()));
-  }
-  return scored;
-}
+const readAll = (docs: Doc[], s: Settings) =>
+  withReaders(docs, { readers: s.readers, every: 50, noun: 'documents' }, (doc, text) => readOne(doc, text, s));
 
 const fileName = (doc: Doc) => `${String(doc.index).padStart(4, '0')}-${doc.doc.format}-${doc.condition}-${doc.font.name}.jpg`;
 
@@ -184,14 +151,6 @@ function tally(scored: Scored[]): Tally {
 
 /** A reading a check would accept although a field differs from the zone. */
 const validWithWrongField = (x: Scored) => !!x.reading?.valid && x.wrong.length > 0;
-
-const percent = (part: number, total: number) => (total ? `${((100 * part) / total).toFixed(1)} %` : '—');
-
-function printTable(title: string, rows: string[][]): void {
-  console.log(`\n${title}`);
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const row of rows) console.log(row.map((cell, i) => (i ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  '));
-}
 
 const HEADER = [
   '',
@@ -279,11 +238,11 @@ function printErrors(scored: Scored[], count: number): void {
 }
 
 function printTimes(scored: Scored[], seconds: number, readers: number): void {
-  const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
   const reads = scored.map((x) => x.readMs);
   const renders = scored.map((x) => x.renderMs);
   console.log(
-    `\ntime: readMrz p50 ${p(reads, 0.5).toFixed(0)} ms, p95 ${p(reads, 0.95).toFixed(0)} ms; rendering p50 ${p(renders, 0.5).toFixed(0)} ms; ` +
+    `\ntime: readMrz p50 ${quantile(reads, 0.5).toFixed(0)} ms, p95 ${quantile(reads, 0.95).toFixed(0)} ms; ` +
+      `rendering p50 ${quantile(renders, 0.5).toFixed(0)} ms; ` +
       `${scored.length} documents in ${seconds.toFixed(0)} s with ${readers} OCR worker(s): ${((1000 * seconds) / scored.length).toFixed(0)} ms per document`,
   );
 }

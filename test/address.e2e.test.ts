@@ -2,6 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate, startReceiver, verifiedPayload } from './support/https-receiver.js';
+import { planBills } from '../bench/support/bill-corpus.js';
+import { renderBill } from '../bench/support/bill-render.js';
+import { CONDITIONS } from '../bench/support/conditions.js';
 import { daysAgo, electricityBill, factureEau } from './support/bills.js';
 
 const cert = selfSignedCertificate();
@@ -190,6 +193,26 @@ describe('address verification end to end (Form A uploads, Form B URLs, OCR in E
     expect(unknown.status).toBe(404);
     const incomplete = await stack.rest('POST', `/verifications/address/${near.body.id}/review`, { decision: 'VERIFIED' }, h);
     expect(incomplete.status).toBe(400);
+  });
+
+  it('verifies a tilted bill printed in two columns (tune bill #92 of the address bench, dated 38 days ago)', async () => {
+    const { bill, condition, seed } = planBills('bill-corpus/tune/1', 93, CONDITIONS)[92];
+    const issued = daysAgo(38);
+    // the bench's bill, printed in the same form (YYYY-MM-DD), as the check's today sees it
+    const tilted = await renderBill({ ...bill, issueDate: issued, printedDate: issued }, condition, seed);
+    const created = await submitA(
+      { userId: 'addr-user-9', documentType: 'UTILITY_BILL', country: 'ZA', expectedAddress: bill.address.join(', ') },
+      tilted,
+    );
+    expect(created.status).toBe(201);
+    // read as OCR gives it (labels in one block, values in another, the page askew) the date came from the wrong row and the address took it as a line: REJECTED
+    expect(await decided(created.body.id)).toMatchObject({
+      status: 'VERIFIED',
+      reasons: [],
+      addressMatch: true,
+      documentAge: '38 days',
+      extractedData: { address: bill.address.join(', '), issueDate: issued },
+    });
   });
 
   it('reads a French bill downloaded from its URL (Form B), and follows it on a subscription and under the user', async () => {

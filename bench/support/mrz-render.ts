@@ -1,19 +1,14 @@
-import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
+import { conditionScale, degrade, type Condition, type Page, type Rgb } from './conditions.js';
 import type { Format, MrzDocument, Truth } from './mrz-corpus.js';
 import type { LoadedFont } from './mrz-fonts.js';
 import { seeded, type Random } from './random.js';
-import { warpPerspective, type Point, type RawImage } from './warp.js';
 
 /**
  * Document images for the documents bench: the zone set in a monospace font at the bottom of a
  * light, textured page (guilloche, a portrait, labels and printed fields above it, so a reader
  * has to find the zone), then degraded under one condition and saved as a JPEG.
  */
-
-export type Condition = 'clean' | 'jpeg' | 'blur' | 'noise' | 'rotation' | 'perspective+light' | 'lowres';
-export const CONDITIONS: readonly Condition[] = ['clean', 'jpeg', 'blur', 'noise', 'rotation', 'perspective+light', 'lowres'];
-
-type Rgb = [number, number, number];
 
 /** Width over height of the document (ICAO 9303 sizes: ID-1 card, ID-2, passport page). */
 const PAGE_ASPECT: Record<Format, number> = { TD1: 85.6 / 54, TD2: 105 / 74, TD3: 125 / 88 };
@@ -36,15 +31,9 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 
 export async function renderDocument(doc: MrzDocument, font: LoadedFont, condition: Condition, seed: string): Promise<Buffer> {
   const rng = seeded(seed);
-  // lowres: the page as scanned at 150–200 dpi instead of 300
-  const scale = condition === 'lowres' ? rng.between(150, 200) / 300 : 1;
+  const scale = conditionScale(condition, rng);
   const page = await composePage(doc, font, rng, scale);
   return degrade(page, condition, rng);
-}
-
-interface Page {
-  image: RawImage;
-  paper: Rgb;
 }
 
 async function composePage(doc: MrzDocument, font: LoadedFont, rng: Random, scale: number): Promise<Page> {
@@ -88,7 +77,7 @@ async function zoneImage(
 }
 
 /** Light paper: a base colour, slow waves of shade and fine grain. */
-function paperTexture(width: number, height: number, paper: Rgb, rng: Random): Buffer {
+export function paperTexture(width: number, height: number, paper: Rgb, rng: Random): Buffer {
   // sin(u + v) = sin u·cos v + cos u·sin v: each wave's x and y terms computed once
   const waves = Array.from({ length: 3 }, () => {
     const fx = (2 * Math.PI * rng.between(0.5, 3)) / width;
@@ -236,87 +225,4 @@ async function printedParts(doc: MrzDocument, box: { width: number; bottom: numb
     parts.push({ input: await fitHeight(await fieldBlock(pairs, em, rows), room), left: left + i * column, top });
   }
   return parts;
-}
-
-// ---- conditions ----
-
-const fromRaw = (image: RawImage) =>
-  sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels as 3 } });
-const jpeg = (image: Sharp, quality: number) => image.jpeg({ quality }).toBuffer();
-
-/** The page under one condition, as the JPEG a client would upload. */
-async function degrade(page: Page, condition: Condition, rng: Random): Promise<Buffer> {
-  const { image, paper } = page;
-  switch (condition) {
-    case 'clean':
-      return jpeg(fromRaw(image), 95);
-    case 'jpeg':
-      return jpeg(fromRaw(image), rng.int(40, 90));
-    case 'blur':
-      return jpeg(fromRaw(image).blur(rng.between(0.5, 1.5)), 90);
-    case 'noise':
-      return jpeg(fromRaw(withNoise(image, rng.between(6, 16), rng)), 90);
-    case 'rotation': {
-      const degrees = (rng.chance(0.5) ? 1 : -1) * rng.between(1, 7);
-      return jpeg(fromRaw(image).rotate(degrees, { background: { r: paper[0], g: paper[1], b: paper[2] } }), rng.int(75, 90));
-    }
-    case 'perspective+light':
-      // a phone photo: the page on a table seen at a slant, lit unevenly, a little soft, compressed
-      return jpeg(fromRaw(unevenLight(photographed(image, rng), rng)).blur(0.6), rng.int(70, 88));
-    case 'lowres':
-      return jpeg(fromRaw(image), rng.int(85, 92));
-  }
-}
-
-/** Additive grey noise: the same offset on every channel of a pixel. */
-function withNoise(image: RawImage, sigma: number, rng: Random): RawImage {
-  const data = Buffer.from(image.data);
-  for (let i = 0; i < data.length; i += image.channels) {
-    const offset = rng.gaussian() * sigma;
-    for (let c = 0; c < image.channels; c++) data[i + c] = Math.max(0, Math.min(255, data[i + c] + offset));
-  }
-  return { ...image, data };
-}
-
-/** The page inside a wider frame of table, its corners moved independently by up to 4 % of its size. */
-function photographed(image: RawImage, rng: Random): RawImage {
-  const margin = Math.round(0.06 * Math.max(image.width, image.height));
-  const width = image.width + 2 * margin;
-  const height = image.height + 2 * margin;
-  const jitter = (size: number) => rng.between(-0.04, 0.04) * size;
-  const corner = (x: number, y: number): Point => ({ x: x + jitter(image.width), y: y + jitter(image.height) });
-  const corners = [
-    corner(margin, margin),
-    corner(margin + image.width, margin),
-    corner(margin + image.width, margin + image.height),
-    corner(margin, margin + image.height),
-  ];
-  const table = rng.pick<Rgb>([
-    [92, 70, 52],
-    [58, 58, 62],
-    [120, 110, 96],
-  ]);
-  const grain = (x: number, y: number) => ((x * 73856093) ^ (y * 19349663)) & 15;
-  return warpPerspective(image, corners, width, height, (x, y, c) => table[c] + grain(x, y));
-}
-
-/** Light falling off across the photo in one direction (a lamp or a window to one side). */
-function unevenLight(image: RawImage, rng: Random): RawImage {
-  const angle = rng.between(0, 2 * Math.PI);
-  const dx = Math.cos(angle);
-  const dy = Math.sin(angle);
-  const depth = rng.between(0.25, 0.5);
-  const gain = rng.between(0.98, 1.1);
-  const span = Math.abs(dx) * image.width + Math.abs(dy) * image.height;
-  const start = Math.min(0, dx * image.width) + Math.min(0, dy * image.height);
-  const data = Buffer.from(image.data);
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const t = (dx * x + dy * y - start) / span; // 0 on the lit side, 1 on the dark one
-      const light = gain * (1 - depth * t);
-      const at = (y * image.width + x) * image.channels;
-      for (let c = 0; c < image.channels; c++) data[at + c] = Math.min(255, data[at + c] * light);
-    }
-  }
-  return { ...image, data };
 }

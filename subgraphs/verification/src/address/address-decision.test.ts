@@ -90,6 +90,61 @@ describe('address document fields', () => {
     });
   });
 
+  it('reads the issuer behind a logo OCR took for a glyph or two, keeping a short article', () => {
+    const issuer = (heading: string) => readAddressFields([heading, 'Electricity bill', 'Bill date : 12/10/2026']).issuer;
+    expect(issuer('@ ENEO Cameroun')).toBe('ENEO Cameroun');
+    expect(issuer('[1] AFRILAND FIRST BANK')).toBe('AFRILAND FIRST BANK');
+    expect(issuer('CO) Electricity Company of Ghana')).toBe('Electricity Company of Ghana');
+    expect(issuer('EL CITY POWER JOHANNESBURG')).toBe('CITY POWER JOHANNESBURG');
+    expect(issuer('La Poste du Sénégal')).toBe('La Poste du Sénégal');
+    expect(issuer('MTN Nigeria')).toBe('MTN Nigeria');
+  });
+
+  it('pairs a label with the value beside it or under it, and ends an address at the next field', () => {
+    const cell = (text: string, x0: number, y0: number) => ({ text, box: { x0, y0, x1: x0 + 18 * text.length, y1: y0 + 30 } });
+    // two columns, as OCR gives them: every label first, then every value
+    const columns = readAddressFields([
+      cell('KENYA POWER', 80, 40),
+      ...['Account name', 'Service address', 'Bill date', 'Billing period'].map((l, i) => cell(l, 80, 200 + 60 * i + (i > 1 ? 60 : 0))),
+      cell('AMINA WANJIKU', 560, 200),
+      cell('12 Moi Avenue', 560, 260),
+      cell('Nairobi 00100', 560, 320),
+      cell('12/10/2026', 560, 380),
+      cell('10/09/2026 - 09/10/2026', 560, 440),
+    ]);
+    expect(columns).toEqual({
+      fullName: 'AMINA WANJIKU',
+      address: '12 Moi Avenue, Nairobi 00100',
+      issueDate: '2026-10-12',
+      issuer: 'KENYA POWER',
+    });
+    // a letter: the name and address under their labels, the date in a box to the right, a stray edge read as `l`
+    const letter = readAddressFields([
+      cell('ENEO Cameroun', 80, 40),
+      cell('Titulaire :', 80, 200),
+      cell('Date de facture : 30/09/2026', 700, 200),
+      cell('ÉMILE ESSOMBA', 80, 250),
+      cell('Domicile :', 80, 320),
+      cell('l', 660, 320),
+      cell('112 Rue Joss', 80, 370),
+      cell('Akwa, Douala', 80, 420),
+      cell('Montant à payer : 68 173,00 FCFA', 80, 540),
+    ]);
+    expect(letter).toEqual({
+      fullName: 'ÉMILE ESSOMBA',
+      address: '112 Rue Joss, Akwa, Douala',
+      issueDate: '2026-09-30',
+      issuer: 'ENEO Cameroun',
+    });
+  });
+
+  it("reads a street's roman numeral misread with the look-alikes of I, never a house number", () => {
+    const address = (...lines: string[]) => readAddressFields(['LYDEC', ...lines]).address;
+    expect(address('Adresse : Villa 31, Avenue Hassan I!', '10000 Rabat')).toBe('Villa 31, Avenue Hassan II, 10000 Rabat');
+    expect(address('Adresse : 52 Avenue Hassan Il, Racine')).toBe('52 Avenue Hassan II, Racine');
+    expect(address('Adresse : Rue 11, Médina')).toBe('Rue 11, Médina');
+  });
+
   it('reads dates in the usual printed forms', () => {
     expect(billDate('15/10/2026')).toBe('2026-10-15');
     expect(billDate('2026-10-15')).toBe('2026-10-15');

@@ -1,4 +1,5 @@
 import { printedDate } from '../document/printed-fields.js';
+import type { Box } from '../vision/text-reader.js';
 
 /**
  * The fields of a proof of address (a utility bill, a bank statement, a tax document, a letter),
@@ -78,7 +79,8 @@ const afterLabel = (line: string, pattern: RegExp) =>
     .replace(/^[\s:.\-/|]+/, '')
     .trim();
 
-const isLabelled = (line: string) => ALL_LABELS.some((pattern) => pattern.test(line)) || /^[\p{L} ']{2,30}\s?:/u.test(line);
+/** A known label, or any few words before a colon (`N° de contrat :`, `Amount due:`): another field starts there. */
+const isLabelled = (line: string) => ALL_LABELS.some((pattern) => pattern.test(line)) || /^[\p{L}°. ']{2,30}\s?:/u.test(line);
 
 const clean = (text: string | null) =>
   text
@@ -87,41 +89,135 @@ const clean = (text: string | null) =>
     .replace(/^[\s,.;:-]+|[\s,;:-]+$/g, '')
     .trim() || null;
 
-/** Reads the fields; a field whose label is not found (or has no value) is null. */
-export function readAddressFields(lines: readonly string[]): AddressDocumentFields {
-  const text = lines.map((line) => line.trim()).filter(Boolean);
-  const upper = text.map((line) => line.toUpperCase());
+/** A piece of text where it was read: an OCR line, or the part of one a wide gap sets apart (a column). */
+export interface TextCell {
+  text: string;
+  box: Box;
+}
+
+/** Lines without positions (as a test writes them): one under the other, each as wide as the page. */
+const asCells = (lines: ReadonlyArray<string | TextCell>): TextCell[] =>
+  lines.map((line, i) => (typeof line === 'string' ? { text: line, box: { x0: 0, y0: 40 * i, x1: 1000, y1: 40 * i + 30 } } : line));
+
+const middle = (cell: TextCell) => (cell.box.y0 + cell.box.y1) / 2;
+const overlapsColumn = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1;
+
+/**
+ * The page's rows, top to bottom, each left to right: cells whose middles lie within each other's
+ * height are on one row (a label and its value in two columns, the left and right blocks of a letter).
+ */
+function rowsOf(cells: TextCell[]): TextCell[][] {
+  const rows: TextCell[][] = [];
+  for (const cell of [...cells].sort((a, b) => middle(a) - middle(b))) {
+    const first = rows.at(-1)?.[0];
+    const together = first && middle(cell) <= first.box.y1 && middle(first) >= cell.box.y0;
+    if (together) rows.at(-1)!.push(cell);
+    else rows.push([cell]);
+  }
+  return rows.map((row) => row.sort((a, b) => a.box.x0 - b.box.x0));
+}
+
+/** Where a row's cell is: row and index in it. */
+interface At {
+  r: number;
+  c: number;
+}
+
+/** The cell under `box` on row `r` (the same column), if any. */
+const below = (rows: TextCell[][], r: number, box: Box): At | null => {
+  const c = rows[r]?.findIndex((cell) => overlapsColumn(cell.box, box)) ?? -1;
+  return c >= 0 ? { r, c } : null;
+};
+
+/** A label's value when its own cell has none: the next cell on its row, else the one under it; never another label. */
+function valueOf(rows: TextCell[][], at: At): At | null {
+  const right = rows[at.r][at.c + 1];
+  if (right && !isLabelled(right.text.toUpperCase())) return { r: at.r, c: at.c + 1 };
+  const under = below(rows, at.r + 1, rows[at.r][at.c].box);
+  return under && !isLabelled(rows[under.r][under.c].text.toUpperCase()) ? under : null;
+}
+
+/** Lines an address may take after its first. */
+const MORE_ADDRESS_LINES = 3;
+
+/**
+ * The lines under an address's first one, in its column: until another label, a row with a cell
+ * to their left (a label column's next field), a date (the next field's value), or a blank line.
+ */
+function addressLines(rows: TextCell[][], first: At, column: Box): string[] {
+  const more: string[] = [];
+  let previous = rows[first.r][first.c];
+  for (let r = first.r + 1; r < rows.length && more.length < MORE_ADDRESS_LINES; r++) {
+    const at = below(rows, r, column);
+    if (!at) break;
+    const cell = rows[r][at.c];
+    const height = previous.box.y1 - previous.box.y0;
+    if (
+      isLabelled(cell.text.toUpperCase()) ||
+      rows[r].some((other) => other.box.x1 < cell.box.x0) ||
+      billDate(cell.text) ||
+      cell.box.y0 - previous.box.y1 > 1.5 * height
+    )
+      break;
+    more.push(cell.text);
+    previous = cell;
+  }
+  return more;
+}
+
+/**
+ * A roman numeral after a street's name (`Avenue Hassan II`, `Boulevard Mohammed V`) read with
+ * the look-alikes of `I` (`Il`, `I!`, `1I`): its capitals again. Digits alone stay a number.
+ */
+const romanNumerals = (address: string) =>
+  address.replace(/(?<=\p{L}{3}\s)(?=[Il1!|]*[Il!|])[Il1!|]{2,3}(?=[\s,]|$)/gu, (numeral) => 'I'.repeat(numeral.length));
+
+/** Words before an issuer's name that are a logo read as a glyph or two (`@ ENEO`, `[1] AFRILAND`, `CO) ELECTRICITY`, `EL CITY POWER`). */
+const ARTICLES = new Set(['LA', 'LE', 'DE', 'DU', "L'", 'AL']);
+const isLogo = (word: string) =>
+  !/\p{L}/u.test(word) || (word.replace(/[^\p{L}\p{N}]/gu, '').length <= 2 && !ARTICLES.has(word.toUpperCase()));
+
+function withoutLogo(heading: string): string {
+  const words = heading.split(/\s+/);
+  while (words.length > 1 && isLogo(words[0]) && /\p{L}{3}/u.test(words[1])) words.shift();
+  return words.join(' ');
+}
+
+/**
+ * Reads the fields; a field whose label is not found (or has no value) is null. `lines`: the OCR
+ * lines with where they were read (`readAddressDocument` splits them at column gaps), or bare
+ * strings, one under the other.
+ */
+export function readAddressFields(lines: ReadonlyArray<string | TextCell>): AddressDocumentFields {
+  // a lone glyph is a rule or a box's edge read as `|` or `l`, never a field
+  const rows = rowsOf(asCells(lines).flatMap((cell) => (cell.text.trim().length > 1 ? [{ ...cell, text: cell.text.trim() }] : [])));
   const found: Partial<Record<keyof AddressDocumentFields, string>> = {};
-  upper.forEach((line, i) => {
-    for (const [field, pattern] of Object.entries(LABELS) as Array<[keyof AddressDocumentFields, RegExp]>) {
-      if (!pattern.test(line)) continue;
-      if (found[field] === undefined) {
-        const start = text[i].length - afterLabel(line, pattern).length;
-        const own = text[i].slice(start).trim();
-        if (field === 'address') {
-          // an address goes on over the next lines (up to two) until another label
-          const more = [];
-          for (let j = i + 1; j < Math.min(i + 3, text.length) && !isLabelled(upper[j]); j++) more.push(text[j]);
-          const value = [own, ...more].filter(Boolean).join(', ');
-          if (value) found.address = value;
-        } else if (field === 'issueDate') {
-          const date = billDate(own) ?? (own ? null : billDate(text[i + 1] ?? ''));
-          if (date) found.issueDate = date;
-        } else {
-          const value = own || (text[i + 1] && !isLabelled(upper[i + 1]) ? text[i + 1] : '');
-          if (value) found[field] = value;
-        }
-      }
-      // the first label that matches a line wins (`DATE DE FACTURE` is no name)
-      return;
-    }
-  });
+  rows.forEach((row, r) =>
+    row.forEach((cell, c) => {
+      const upper = cell.text.toUpperCase();
+      // the first label that matches a cell wins (`DATE DE FACTURE` is no name)
+      const field = (Object.keys(LABELS) as Array<keyof AddressDocumentFields>).find((f) => LABELS[f].test(upper));
+      if (!field || found[field] !== undefined) return;
+      const own = cell.text.slice(cell.text.length - afterLabel(upper, LABELS[field]).length).trim();
+      const value = own ? null : valueOf(rows, { r, c });
+      const text = own || (value ? rows[value.r][value.c].text : '');
+      if (field === 'address') {
+        // an address goes on over the next lines of its column
+        const first = value ?? { r, c };
+        const all = [text, ...addressLines(rows, first, rows[first.r][first.c].box)].filter(Boolean);
+        if (all.length) found.address = romanNumerals(all.join(', '));
+      } else if (field === 'issueDate') {
+        const date = billDate(text);
+        if (date) found.issueDate = date;
+      } else if (text) found[field] = text;
+    }),
+  );
   // the heading names the issuer when no label does
-  const heading = text.find((line) => !isLabelled(line.toUpperCase()) && /\p{L}{2}/u.test(line));
+  const heading = rows.flat().find((cell) => !isLabelled(cell.text.toUpperCase()) && /\p{L}{2}/u.test(cell.text));
   return {
     fullName: clean(found.fullName ?? null),
     address: clean(found.address ?? null),
     issueDate: found.issueDate ?? null,
-    issuer: clean(found.issuer ?? heading ?? null),
+    issuer: clean(found.issuer ?? (heading ? withoutLogo(heading.text) : null)),
   };
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { TextReader } from '../vision/text-reader.js';
 import { decideAddress, type AddressDecision } from './address-decision.js';
-import { readAddressFields } from './address-fields.js';
+import { readAddressDocument } from './address-reader.js';
 import { AddressVerification } from './address.entity.js';
 import { recordAddressEvent } from './address.events.js';
 import { ADDRESS_LIFECYCLE, type AddressTrigger } from './address.lifecycle.js';
@@ -68,9 +68,7 @@ export class AddressWorker implements AddressJobs {
       await this.move(addressId, 'check.flagged', (a, now) => Object.assign(a, { reasons: ['DOCUMENT_MISSING'], checkedAt: now }));
       return;
     }
-    const text = await this.opts.text.read(file.bytes);
-    const fields = readAddressFields(text.lines.map((line) => line.text));
-    const textConfidence = text.lines.length ? text.lines.reduce((sum, line) => sum + line.confidence, 0) / text.lines.length : 0;
+    const { fields, textConfidence } = await readAddressDocument(file.bytes, this.opts.text);
     const outcome = decideAddress({
       fields,
       textConfidence,

@@ -159,7 +159,13 @@ describe('machine-readable zone', () => {
   });
 
   it('finds the zone whatever order OCR gives its blocks in', () => {
-    const line = (text: string, y: number) => ({ text, confidence: 90, box: { x0: 10, y0: y, x1: 900, y1: y + 30 }, symbols: [] });
+    const line = (text: string, y: number) => ({
+      text,
+      confidence: 90,
+      box: { x0: 10, y0: y, x1: 900, y1: y + 30 },
+      words: [],
+      symbols: [],
+    });
     const zone = [line(SPECIMEN[0], 700), line(SPECIMEN[1], 750)];
     // the zone's block first, the printed text after it
     expect(mrzLines([...zone, line('PASSPORT', 40), line('SURNAME ERIKSSON', 200)])).toEqual(zone);

@@ -35,6 +35,8 @@ export interface ReadLine {
   /** Tesseract's confidence, 0–100. */
   confidence: number;
   box: Box;
+  /** Each word read, where it was read (a gap between two words can be a gap between two columns). */
+  words: Array<{ text: string; confidence: number; box: Box }>;
   /** Each character read, where it was read. */
   symbols: Array<{ text: string; confidence: number; box: Box }>;
 }
@@ -80,6 +82,7 @@ export class TextReader {
             text: line.text.trim(),
             confidence: line.confidence,
             box: line.bbox,
+            words: line.words.map((w) => ({ text: w.text, confidence: w.confidence, box: w.bbox })),
             symbols: line.words.flatMap((word) => word.symbols.map((s) => ({ text: s.text, confidence: s.confidence, box: s.bbox }))),
           })),
         ),
