@@ -128,7 +128,9 @@ export function glyphTemplates(): Promise<Template[]> {
     const all: Template[] = [];
     for (const font of templateFonts()) {
       const render = async (char: string) => {
-        const { data, info } = await sharp({ text: { text: char === '<' ? '&lt;' : char, fontfile: font.file, font: `${font.family} 64px` } })
+        const { data, info } = await sharp({
+          text: { text: char === '<' ? '&lt;' : char, fontfile: font.file, font: `${font.family} 64px` },
+        })
           .extractChannel(0)
           .raw()
           .toBuffer({ resolveWithObject: true });
@@ -339,7 +341,14 @@ export async function readCells(image: Grey, ink: Uint8Array, line: Line, centre
     // a little above and below the capitals (a blurred glyph spreads), not so far as the next line
     const top = Math.max(0, Math.round(middleAt(line, cx) - capital * 0.75));
     const bottom = Math.min(image.height, Math.round(middleAt(line, cx) + capital * 0.75));
-    return glyphBox(ink, image.width, Math.max(0, Math.round(cx - pitch / 2)), Math.min(image.width, Math.round(cx + pitch / 2)), top, bottom);
+    return glyphBox(
+      ink,
+      image.width,
+      Math.max(0, Math.round(cx - pitch / 2)),
+      Math.min(image.width, Math.round(cx + pitch / 2)),
+      top,
+      bottom,
+    );
   });
   // the line's capital height: the median ink height of its tall glyphs (fillers are shorter)
   const heights = boxes.flatMap((b) => (b ? [b.y1 - b.y0] : [])).sort((a, b) => a - b);
@@ -369,4 +378,87 @@ export async function readCells(image: Grey, ink: Uint8Array, line: Line, centre
     }
     return [...best].map(([char, score]) => ({ char, score })).sort((a, b) => b.score - a.score);
   });
+}
+
+interface Blob {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** The bounding boxes of the ink's connected parts (8-connected), by union-find over runs of each row. */
+function blobs(ink: Uint8Array, width: number, height: number): Blob[] {
+  const parent: number[] = [];
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const runs: Array<{ y: number; x0: number; x1: number; id: number }> = [];
+  let previous: typeof runs = [];
+  for (let y = 0; y < height; y++) {
+    const row: typeof runs = [];
+    for (let x = 0; x < width; x++) {
+      if (!ink[y * width + x]) continue;
+      const start = x;
+      while (x < width && ink[y * width + x]) x++;
+      const id = parent.length;
+      parent.push(id);
+      const run = { y, x0: start, x1: x, id };
+      for (const above of previous) if (above.x0 <= run.x1 && above.x1 >= run.x0) parent[find(above.id)] = find(id);
+      row.push(run);
+    }
+    runs.push(...row);
+    previous = row;
+  }
+  const boxes = new Map<number, Blob>();
+  for (const run of runs) {
+    const root = find(run.id);
+    const box = boxes.get(root);
+    if (!box) boxes.set(root, { x0: run.x0, y0: run.y, x1: run.x1, y1: run.y + 1 });
+    else {
+      box.x0 = Math.min(box.x0, run.x0);
+      box.x1 = Math.max(box.x1, run.x1);
+      box.y1 = run.y + 1;
+    }
+  }
+  return [...boxes.values()];
+}
+
+/**
+ * The zone's lines found from the ink alone, for a page where OCR made nothing of them (a photo
+ * in perspective, uneven light): chains of glyph-sized blobs, each the next one's left neighbour
+ * at about one glyph's distance and height, of at least 28 glyphs (a zone's line is 30 to 44);
+ * the last two or three such lines down the page, as the glyphs' boxes of each.
+ */
+export function findZoneLines(image: Grey): Blob[][] {
+  const ink = binarise(image, image.width / 25);
+  const glyphs = blobs(ink, image.width, image.height).filter((b) => {
+    const h = b.y1 - b.y0;
+    return h >= image.width / 100 && h <= image.width / 15 && b.x1 - b.x0 <= 1.5 * h;
+  });
+  glyphs.sort((a, b) => a.x0 - b.x0);
+  const next = new Map<Blob, Blob>();
+  const hasPrevious = new Set<Blob>();
+  for (const [i, g] of glyphs.entries()) {
+    const h = g.y1 - g.y0;
+    const middle = (g.y0 + g.y1) / 2;
+    // the nearest blob to the right on the same line: centre within half a glyph up or down
+    for (let j = i + 1; j < glyphs.length && glyphs[j].x0 < g.x1 + 2 * h; j++) {
+      const c = glyphs[j];
+      if (hasPrevious.has(c) || c.x0 < g.x1 - 1 || Math.abs((c.y0 + c.y1) / 2 - middle) > h / 2) continue;
+      next.set(g, c);
+      hasPrevious.add(c);
+      break;
+    }
+  }
+  const lines: Blob[][] = [];
+  for (const g of glyphs) {
+    if (hasPrevious.has(g)) continue;
+    const chain = [g];
+    for (let c = next.get(g); c; c = next.get(c)) chain.push(c);
+    if (chain.length >= 28) lines.push(chain);
+  }
+  const middleOf = (line: Blob[]) => line.reduce((sum, b) => sum + b.y0 + b.y1, 0) / (2 * line.length);
+  return lines.sort((a, b) => middleOf(a) - middleOf(b)).slice(-3);
 }

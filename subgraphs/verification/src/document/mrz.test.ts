@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { AMINA, corrupt, DEJAVU_MONO_BOLD, idCardBack, passportPage, td1, td3 } from '../../../../test/support/documents.js';
 import { portrait } from '../../../../test/support/faces.js';
 import { TextReader } from '../vision/text-reader.js';
-import { correctByShape, fillNameTail, mrzLines, parseMrz, readMrz } from './mrz.js';
+import { correctByShape, fillNameTail, mendByChoices, mrzLines, parseMrz, readMrz } from './mrz.js';
 
 const TODAY = new Date('2026-11-25T00:00:00Z');
 
@@ -77,6 +77,45 @@ describe('machine-readable zone', () => {
     },
     60_000,
   );
+
+  describe("a failed check digit mended from the glyph reader's doubts", () => {
+    const lines = td1({ ...AMINA, documentNumber: 'AO1234567' });
+    /** Every cell sure of what the lines say, but for `doubts`: [line, index, second choice, its score]. */
+    const choices = (read: string[], doubts: Array<[number, number, string, number]>) =>
+      read.map((line, l) =>
+        [...line].map((char, i) => {
+          const doubt = doubts.find(([dl, di]) => dl === l && di === i);
+          return doubt
+            ? [
+                { char, score: 0.9 },
+                { char: doubt[2], score: doubt[3] },
+              ]
+            : [{ char, score: 0.95 }];
+        }),
+      );
+    const misread = [lines[0].replace('AO1', 'A01'), lines[1], lines[2]];
+
+    it('takes a look-alike the glyph reader scored close', () => {
+      expect(mendByChoices(misread, choices(misread, [[0, 6, 'O', 0.85]]), TODAY)).toEqual(lines);
+    });
+
+    it('keeps the failure when the image shows the glyph clearly (no close second)', () => {
+      expect(mendByChoices(misread, choices(misread, [[0, 6, 'O', 0.6]]), TODAY)).toEqual(misread);
+    });
+
+    it('never swaps two glyphs (two swaps can cancel out in a check digit)', () => {
+      // printed AOO… under the check digit of A00…: both swaps together make it hold, one alone does not
+      const forged = td1({ ...AMINA, documentNumber: 'A00234567' });
+      const changed = [forged[0].replace('A00', 'AOO'), forged[1], forged[2]];
+      const doubts: Array<[number, number, string, number]> = [
+        [0, 6, '0', 0.88],
+        [0, 7, '0', 0.88],
+      ];
+      const printed = [changed[0].slice(0, 14) + forged[0][14] + changed[0].slice(15), forged[1], forged[2]];
+      expect(parseMrz(printed, TODAY)?.failedChecks).toContain('documentNumber');
+      expect(parseMrz(mendByChoices(printed, choices(printed, doubts), TODAY), TODAY)?.failedChecks).toContain('documentNumber');
+    });
+  });
 
   it('names the check digits a changed character breaks', async () => {
     const lines = td1(AMINA);

@@ -1,7 +1,7 @@
 import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import type { Box, ReadLine, TextReader } from '../vision/text-reader.js';
-import { binarise, cellCentres, MRZ_CHARSET, readCells, trackLine, type Choice } from './mrz-glyphs.js';
+import { binarise, cellCentres, findZoneLines, MRZ_CHARSET, readCells, trackLine, type Choice } from './mrz-glyphs.js';
 import { estimateSkew, otsu } from './skew.js';
 
 /**
@@ -42,15 +42,18 @@ export interface MrzReading {
 /** Lines per format and characters per line. */
 const LAYOUTS = { 3: [30], 2: [44, 36] } as const;
 
-/** What each position of each format holds: `9` a digit, `A` a letter, `*` either (or a filler). */
+/**
+ * What each position of each format holds: `9` a digit, `A` a letter, `*` either (or a filler),
+ * `D` the document code's first letter (ICAO 9303: A, C or I on cards, P on passports, V on visas).
+ */
 const SHAPES: Record<number, string[]> = {
   30: [
-    'AA' + 'AAA' + '*********' + '9' + '***************',
+    'DA' + 'AAA' + '*********' + '9' + '***************',
     '999999' + '9' + '*' + '999999' + '9' + 'AAA' + '***********' + '9',
     'A'.repeat(30),
   ],
-  36: ['AA' + 'AAA' + 'A'.repeat(31), '*********' + '9' + 'AAA' + '999999' + '9' + '*' + '999999' + '9' + '*******' + '9'],
-  44: ['AA' + 'AAA' + 'A'.repeat(39), '*********' + '9' + 'AAA' + '999999' + '9' + '*' + '999999' + '9' + '**************' + '9' + '9'],
+  36: ['DA' + 'AAA' + 'A'.repeat(31), '*********' + '9' + 'AAA' + '999999' + '9' + '*' + '999999' + '9' + '*******' + '9'],
+  44: ['DA' + 'AAA' + 'A'.repeat(39), '*********' + '9' + 'AAA' + '999999' + '9' + '*' + '999999' + '9' + '**************' + '9' + '9'],
 };
 
 const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8' };
@@ -66,7 +69,7 @@ export function correctByShape(lines: string[]): string[] {
         const shape = shapes[l]?.[i];
         if (c === '<') return c;
         if (shape === '9') return TO_DIGIT[c] ?? c;
-        if (shape === 'A') return TO_LETTER[c] ?? c;
+        if (shape === 'A' || shape === 'D') return TO_LETTER[c] ?? c;
         return c;
       })
       .join(''),
@@ -74,13 +77,15 @@ export function correctByShape(lines: string[]): string[] {
 }
 
 /**
- * A line looks like a machine-readable line: long, mostly the MRZ alphabet, and a filler or no
- * space at all (OCR often reads a run of fillers as K or L: a zone's line may show none).
+ * A line looks like a machine-readable line: long, mostly the MRZ alphabet, and a filler or at
+ * most one space (OCR often reads a run of fillers as K or L, so a zone's line may show none, and
+ * splits a line in a photo once; printed text has a space between every two words).
  */
 function looksLikeMrz(text: string): boolean {
   const compact = text.replace(/\s/g, '');
+  const spaces = text.trim().split(/\s+/).length - 1;
   const inAlphabet = [...compact].filter((c) => MRZ_CHARSET.includes(c)).length;
-  return compact.length >= 20 && (compact.includes('<') || compact === text.trim()) && inAlphabet / compact.length >= 0.85;
+  return compact.length >= 20 && (compact.includes('<') || spaces <= 1) && inAlphabet / compact.length >= 0.85;
 }
 
 /** The last run of consecutive MRZ-looking lines (the zone is at the bottom of a page). */
@@ -156,7 +161,8 @@ interface Cells {
 }
 
 const centerOf = (box: Box) => (box.x0 + box.x1) / 2;
-const fits = (c: string, want: string | undefined) => (want === '9' ? /\d/.test(c) : want === 'A' ? /[A-Z]/.test(c) : true);
+const fits = (c: string, want: string | undefined) =>
+  want === '9' ? /\d/.test(c) : want === 'A' ? /[A-Z]/.test(c) : want === 'D' ? /[ACIPV]/.test(c) : true;
 
 function cellsOf(line: ReadLine, length: number): Cells | null {
   const xs = line.symbols.filter((s) => s.text.length === 1).map((s) => centerOf(s.box));
@@ -440,6 +446,33 @@ function combine(glyphs: GlyphReading, ocr: string[] | null): string[] {
 }
 
 /**
+ * The zone as the glyph reader and OCR read it together; its failed check digits mended only in a
+ * typeface the templates know (elsewhere their scores tell look-alikes apart no better than chance).
+ */
+function glyphReading(glyphs: GlyphReading, ocr: string[] | null, today: Date): MrzReading | null {
+  const lines = combine(glyphs, ocr);
+  return parseMrz(glyphs.match >= KNOWN_TYPEFACE_MATCH ? mendByChoices(lines, glyphs.cells, today) : lines, today);
+}
+
+/**
+ * A zone OCR did not find as lines (a photo in perspective, uneven light): looked for in the ink
+ * (two or three lines of 28 glyphs or more at the foot of what is found) and read by the glyph
+ * reader alone; null when there is none or its glyphs fit no layout.
+ */
+async function readUnfoundZone(image: Buffer, today: Date): Promise<MrzReading | null> {
+  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const rows = findZoneLines({ data, width: info.width, height: info.height });
+  if (rows.length < 2) return null;
+  const readings: MrzReading[] = [];
+  for (const length of LAYOUTS[rows.length as 2 | 3]) {
+    const glyphs = await readGlyphs(image, rows, length);
+    const reading = glyphs && glyphReading(glyphs, null, today);
+    if (reading) readings.push(reading);
+  }
+  return readings.sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
+}
+
+/**
  * Reads the machine-readable zone of a document image, or null when it has none. `lines`: what
  * OCR already read of the whole image (read here when not given). Of the readings of the layouts
  * the glyphs fit (any the line count allows when they fit none), the one with the fewest failed
@@ -456,7 +489,7 @@ export async function readMrz(
   const tilted = Math.abs(skew) >= MIN_SKEW_DEGREES;
   if (tilted) image = await sharp(image).rotate(-skew, { background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer();
   const zone = mrzLines((!tilted && opts.lines) || (await text.read(image)).lines);
-  if (zone.length < 2) return null;
+  if (zone.length < 2) return readUnfoundZone(image, today);
   const meta = await sharp(image).metadata();
   const bounds = union(zone.map((l) => l.box));
   // OCR reads a glyph at the edge of an image badly: keep a margin of paper around the zone
@@ -471,17 +504,18 @@ export async function readMrz(
     .extract({ left: crop.x0, top: crop.y0, width: crop.x1 - crop.x0, height: crop.y1 - crop.y0 })
     .toBuffer();
   // the glyphs OCR found on each line, in the region's coordinates
-  const rows = zone.map((l) => l.symbols.map(({ box }) => ({ x0: box.x0 - crop.x0, y0: box.y0 - crop.y0, x1: box.x1 - crop.x0, y1: box.y1 - crop.y0 })));
+  const rows = zone.map((l) =>
+    l.symbols.map(({ box }) => ({ x0: box.x0 - crop.x0, y0: box.y0 - crop.y0, x1: box.x1 - crop.x0, y1: box.y1 - crop.y0 })),
+  );
   const glyphReadings = new Map<number, GlyphReading>();
   for (const length of LAYOUTS[zone.length as 2 | 3] ?? []) {
     const glyphs = await readGlyphs(region, rows, length);
     if (glyphs) glyphReadings.set(length, glyphs);
   }
   const byGlyphs = (ocr: MrzReading[]) =>
-    [...glyphReadings].flatMap(([length, glyphs]) => {
-      const lines = combine(glyphs, ocr.find((r) => r.lines[0].length === length)?.lines ?? null);
-      return parseMrz(mendByChoices(lines, glyphs.cells, today), today) ?? [];
-    });
+    [...glyphReadings].flatMap(
+      ([length, glyphs]) => glyphReading(glyphs, ocr.find((r) => r.lines[0].length === length)?.lines ?? null, today) ?? [],
+    );
   const reread = (await text.read(region, { charset: MRZ_CHARSET })).lines.filter((l) => l.text.replace(/\s/g, '').length >= 20);
   if (reread.length !== zone.length) return byGlyphs([]).sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
   // the re-read's boxes are in the region's coordinates
@@ -523,5 +557,7 @@ export async function readMrz(
     }
     if (reading) readings.push(reading);
   }
-  return [...byGlyphs(readings), ...readings].sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
+  // the glyph reader's, when its cells are found: OCR's reading alone could "mend" a forged zone
+  const fewestFailed = (all: MrzReading[]) => all.sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
+  return fewestFailed(byGlyphs(readings)) ?? fewestFailed(readings);
 }
