@@ -117,6 +117,12 @@ describe('machine-readable zone', () => {
     });
   });
 
+  it('looks for the zone in the ink when OCR found no zone line (a photo OCR made nothing of)', async () => {
+    const lines = td1(AMINA);
+    // no line of text from OCR at all: the three lines are found as chains of glyphs
+    expect(await readMrz(await idCardBack(lines), text, { lines: [], today: TODAY })).toMatchObject({ lines, valid: true });
+  }, 60_000);
+
   it('names the check digits a changed character breaks', async () => {
     const lines = td1(AMINA);
     lines[1] = corrupt(lines[1], 2); // a digit of the date of birth
