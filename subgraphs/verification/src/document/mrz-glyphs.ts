@@ -35,10 +35,8 @@ const GRID_ROWS = 12;
 
 interface Features {
   grid: Float64Array;
-  /** Width over height of the ink box. */
+  /** Width over height of the ink box (no height feature: OCR-B's digits are taller than its capitals, so a line's capital height depends on its mix). */
   aspect: number;
-  /** Height of the ink box over the line's capital height. */
-  height: number;
 }
 
 /**
@@ -136,13 +134,12 @@ export function glyphTemplates(): Promise<Template[]> {
           .toBuffer({ resolveWithObject: true });
         return { data, width: info.width, height: info.height };
       };
-      const cap = (await render('H')).height;
       for (const char of MRZ_CHARSET) {
         const glyph = await render(char);
         // the rendering is cropped to its ink: white on black
         const darkness = bilinear((x, y) => glyph.data[y * glyph.width + x] / 255, glyph.width, glyph.height);
         const box = { x0: 0, y0: 0, x1: glyph.width, y1: glyph.height };
-        all.push({ char, grid: gridOf(darkness, box), aspect: glyph.width / glyph.height, height: glyph.height / cap });
+        all.push({ char, grid: gridOf(darkness, box), aspect: glyph.width / glyph.height });
       }
     }
     return all;
@@ -305,13 +302,18 @@ function leastSquares(points: Array<[number, number]>, quadratic: boolean): numb
   return quadratic ? x : [...x, 0];
 }
 
-/** Where a glyph's ink is in its cell: the rows of its tallest run of inked rows, the columns of those rows. */
+/**
+ * Where a glyph's ink is in its cell: the rows of its tallest run of inked rows, the columns
+ * inked in those rows. A row or column counts only with two ink pixels or more: a speck of noise
+ * beside a glyph would widen its box, and width is what tells an O from a 0.
+ */
 function glyphBox(ink: Uint8Array, width: number, x0: number, x1: number, y0: number, y1: number) {
   let best: { y0: number; y1: number } | null = null;
   let runStart = -1;
   for (let y = y0; y <= y1; y++) {
-    let inked = false;
-    if (y < y1) for (let x = x0; x < x1 && !inked; x++) inked = ink[y * width + x] === 1;
+    let count = 0;
+    if (y < y1) for (let x = x0; x < x1 && count < 2; x++) count += ink[y * width + x];
+    const inked = count >= 2;
     if (inked && runStart < 0) runStart = y;
     if (!inked && runStart >= 0) {
       if (!best || y - runStart > best.y1 - best.y0) best = { y0: runStart, y1: y };
@@ -321,12 +323,12 @@ function glyphBox(ink: Uint8Array, width: number, x0: number, x1: number, y0: nu
   if (!best) return null;
   let left = x1;
   let right = x0;
-  for (let y = best.y0; y < best.y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      if (ink[y * width + x]) {
-        left = Math.min(left, x);
-        right = Math.max(right, x + 1);
-      }
+  for (let x = x0; x < x1; x++) {
+    let count = 0;
+    for (let y = best.y0; y < best.y1 && count < 2; y++) count += ink[y * width + x];
+    if (count >= 2) {
+      left = Math.min(left, x);
+      right = Math.max(right, x + 1);
     }
   }
   return right > left ? { x0: left, y0: best.y0, x1: right, y1: best.y1 } : null;
@@ -350,9 +352,6 @@ export async function readCells(image: Grey, ink: Uint8Array, line: Line, centre
       bottom,
     );
   });
-  // the line's capital height: the median ink height of its tall glyphs (fillers are shorter)
-  const heights = boxes.flatMap((b) => (b ? [b.y1 - b.y0] : [])).sort((a, b) => a - b);
-  const cap = heights[Math.floor(heights.length * 0.75)] ?? capital;
   return boxes.map((box) => {
     if (!box) return [{ char: '<', score: 0 }];
     // darkness relative to the cell's own paper and ink (uneven light)
@@ -367,13 +366,12 @@ export async function readCells(image: Grey, ink: Uint8Array, line: Line, centre
     const features: Features = {
       grid: gridOf(bilinear(at, image.width, image.height), box),
       aspect: (box.x1 - box.x0) / (box.y1 - box.y0),
-      height: (box.y1 - box.y0) / cap,
     };
     const best = new Map<string, number>();
     for (const t of all) {
       let correlation = 0;
       for (let i = 0; i < t.grid.length; i++) correlation += t.grid[i] * features.grid[i];
-      const score = correlation - 0.5 * Math.abs(Math.log(features.aspect / t.aspect)) - 0.5 * Math.abs(features.height - t.height);
+      const score = correlation - 0.5 * Math.abs(Math.log(features.aspect / t.aspect));
       if (score > (best.get(t.char) ?? -Infinity)) best.set(t.char, score);
     }
     return [...best].map(([char, score]) => ({ char, score })).sort((a, b) => b.score - a.score);
