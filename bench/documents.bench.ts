@@ -25,8 +25,8 @@ import { verdict } from './support/targets.js';
  *
  * Settings: DOCUMENTS_BENCH_CORPUS (`report`, the default, whose figures are published; `tune`,
  * another seed, for tuning the reader: never tune on the report corpus), DOCUMENTS_BENCH_DOCS
- * (315, about 8 minutes on 2 busy cores: each format × condition 15 times, each with every font
- * of three 5 times; any number: a corpus's first documents are the same whatever its size),
+ * (315, about 5 minutes on 2 cores: each format × condition 15 times, the six fonts in turn; any
+ * number: a corpus's first documents are the same whatever its size),
  * DOCUMENTS_BENCH_FONTS / _CONDITIONS (comma-separated names: only those),
  * DOCUMENTS_BENCH_READERS (OCR workers at once: 2, or 1 on one core), DOCUMENTS_BENCH_SAVE (a
  * folder: every JPEG, and truth.json with each zone, its truth and the reading),

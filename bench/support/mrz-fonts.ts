@@ -16,7 +16,8 @@ export interface MonoFont {
 }
 
 export const FONTS: readonly MonoFont[] = [
-  // the typeface of real zones (public domain)
+  // the typeface of real zones (public domain); it, DejaVu Sans Mono and Courier Prime are the
+  // MRZ glyph reader's templates, the three others are fonts it does not know
   { name: 'ocr-b', family: 'OCR B', files: ['data/fonts/OCRB.otf'] },
   {
     name: 'dejavu-mono',
