@@ -1,5 +1,4 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { decideAddress, type AddressOutcome } from '../subgraphs/verification/src/address/address-decision.js';
 import { addressTokens, tokenSimilarity } from '../subgraphs/verification/src/address/address-match.js';
@@ -8,7 +7,7 @@ import type { TextReader } from '../subgraphs/verification/src/vision/text-reade
 import { LANGS, LAYOUTS, planBills, TODAY, type PlannedBill } from './support/bill-corpus.js';
 import { renderBill } from './support/bill-render.js';
 import { CONDITIONS, type Condition } from './support/conditions.js';
-import { list, percent, printTable, quantile, whole, withReaders } from './support/corpus-run.js';
+import { corpusSettings, percent, printTable, quantile, whole, withReaders, type CorpusSettings } from './support/corpus-run.js';
 import { verdict } from './support/targets.js';
 
 /**
@@ -62,29 +61,12 @@ interface Scored {
   threw?: string;
 }
 
-interface Settings {
-  corpus: Corpus;
+interface Settings extends CorpusSettings<Corpus> {
   bills: number;
-  conditions: Condition[];
-  readers: number;
-  save: string | undefined;
-  errors: number;
 }
 
 function settings(): Settings {
-  const corpus = (process.env.ADDRESS_BENCH_CORPUS ?? 'report') as Corpus;
-  if (!(corpus in SEEDS)) throw new Error(`ADDRESS_BENCH_CORPUS must be one of ${Object.keys(SEEDS).join(', ')}`);
-  const conditions = (list(process.env.ADDRESS_BENCH_CONDITIONS) ?? [...CONDITIONS]) as Condition[];
-  const unknown = conditions.filter((c) => !CONDITIONS.includes(c));
-  if (unknown.length) throw new Error(`unknown conditions ${unknown.join(', ')}: they are ${CONDITIONS.join(', ')}`);
-  return {
-    corpus,
-    bills: whole('ADDRESS_BENCH_BILLS', DEFAULT_BILLS, 1),
-    conditions,
-    readers: whole('ADDRESS_BENCH_READERS', Math.min(2, availableParallelism()), 1),
-    save: process.env.ADDRESS_BENCH_SAVE,
-    errors: whole('ADDRESS_BENCH_ERRORS', 0, 0),
-  };
+  return { ...corpusSettings('ADDRESS_BENCH', Object.keys(SEEDS) as Corpus[]), bills: whole('ADDRESS_BENCH_BILLS', DEFAULT_BILLS, 1) };
 }
 
 /**

@@ -1,12 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { readMrz, type MrzReading } from '../subgraphs/verification/src/document/mrz.js';
 import type { TextReader } from '../subgraphs/verification/src/vision/text-reader.js';
 import { FORMATS, plan, TODAY, type Planned, type Truth } from './support/mrz-corpus.js';
 import { FONTS, loadFonts, type LoadedFont } from './support/mrz-fonts.js';
 import { CONDITIONS, type Condition } from './support/conditions.js';
-import { list, percent, printTable, quantile, whole, withReaders } from './support/corpus-run.js';
+import { corpusSettings, list, percent, printTable, quantile, whole, withReaders, type CorpusSettings } from './support/corpus-run.js';
 import { renderDocument } from './support/mrz-render.js';
 import { verdict } from './support/targets.js';
 
@@ -57,33 +56,19 @@ interface Scored {
   threw?: string;
 }
 
-interface Settings {
-  corpus: Corpus;
+interface Settings extends CorpusSettings<Corpus> {
   docs: number;
   fonts: string[] | undefined;
-  conditions: Condition[];
-  readers: number;
-  save: string | undefined;
-  errors: number;
 }
 
 function settings(): Settings {
-  const corpus = (process.env.DOCUMENTS_BENCH_CORPUS ?? 'report') as Corpus;
-  if (!(corpus in SEEDS)) throw new Error(`DOCUMENTS_BENCH_CORPUS must be one of ${Object.keys(SEEDS).join(', ')}`);
-  const conditions = (list(process.env.DOCUMENTS_BENCH_CONDITIONS) ?? [...CONDITIONS]) as Condition[];
-  const unknownConditions = conditions.filter((c) => !CONDITIONS.includes(c));
-  if (unknownConditions.length) throw new Error(`unknown conditions ${unknownConditions.join(', ')}: they are ${CONDITIONS.join(', ')}`);
   const fonts = list(process.env.DOCUMENTS_BENCH_FONTS);
   const unknownFonts = fonts?.filter((name) => !FONTS.some((f) => f.name === name)) ?? [];
   if (unknownFonts.length) throw new Error(`unknown fonts ${unknownFonts.join(', ')}: they are ${FONTS.map((f) => f.name).join(', ')}`);
   return {
-    corpus,
+    ...corpusSettings('DOCUMENTS_BENCH', Object.keys(SEEDS) as Corpus[]),
     docs: whole('DOCUMENTS_BENCH_DOCS', DEFAULT_DOCS, 1),
     fonts,
-    conditions,
-    readers: whole('DOCUMENTS_BENCH_READERS', Math.min(2, availableParallelism()), 1),
-    save: process.env.DOCUMENTS_BENCH_SAVE,
-    errors: whole('DOCUMENTS_BENCH_ERRORS', 0, 0),
   };
 }
 

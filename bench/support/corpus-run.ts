@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { TextReader } from '../../subgraphs/verification/src/vision/text-reader.js';
+import { CONDITIONS, type Condition } from './conditions.js';
 
 /** What the benches that read a generated corpus share: their settings, their OCR workers, their tables. */
 
@@ -15,6 +17,30 @@ export function whole(name: string, fallback: number, min: number): number {
   const value = Number(process.env[name] ?? fallback);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
   return value;
+}
+
+/** The settings every corpus bench reads alike: `<prefix>_CORPUS`, `_CONDITIONS`, `_READERS`, `_SAVE`, `_ERRORS`. */
+export interface CorpusSettings<C extends string> {
+  corpus: C;
+  conditions: Condition[];
+  readers: number;
+  save: string | undefined;
+  errors: number;
+}
+
+export function corpusSettings<C extends string>(prefix: string, corpora: readonly C[]): CorpusSettings<C> {
+  const corpus = (process.env[`${prefix}_CORPUS`] ?? 'report') as C;
+  if (!corpora.includes(corpus)) throw new Error(`${prefix}_CORPUS must be one of ${corpora.join(', ')}`);
+  const conditions = (list(process.env[`${prefix}_CONDITIONS`]) ?? [...CONDITIONS]) as Condition[];
+  const unknown = conditions.filter((c) => !CONDITIONS.includes(c));
+  if (unknown.length) throw new Error(`unknown conditions ${unknown.join(', ')}: they are ${CONDITIONS.join(', ')}`);
+  return {
+    corpus,
+    conditions,
+    readers: whole(`${prefix}_READERS`, Math.min(2, availableParallelism()), 1),
+    save: process.env[`${prefix}_SAVE`],
+    errors: whole(`${prefix}_ERRORS`, 0, 0),
+  };
 }
 
 /**
