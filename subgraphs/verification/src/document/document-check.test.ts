@@ -34,6 +34,11 @@ describe('document decision', () => {
     expect(outcome.confidence).toBeGreaterThan(0.8);
   });
 
+  it('sends a valid zone whose image leaves a field in doubt to review, naming the field', () => {
+    const outcome = decideDocument(evidence({ mrz: { ...parseMrz(TD1, new Date('2026-11-25'))!, doubtful: ['surname'] } }));
+    expect(outcome).toMatchObject({ decision: 'MANUAL_REVIEW', reasons: ['MRZ_FIELD_UNCERTAIN:surname'] });
+  });
+
   it('rejects for certain failures, and names each', () => {
     const broken = parseMrz([TD1[0], TD1[1].replace('3001019', '3001029'), TD1[2]])!;
     const outcome = decideDocument(evidence({ mrz: broken }));

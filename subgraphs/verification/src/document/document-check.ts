@@ -127,6 +127,8 @@ export function decideDocument(e: DocumentEvidence): DocumentOutcome {
   for (const field of mrz?.failedChecks ?? []) rejected.push(`MRZ_CHECK_DIGIT_FAILED:${field}`);
   // no check digit covers the state codes: one that is no ICAO code was misread, or made up
   for (const field of mrz?.unknownStates ?? []) review.push(`MRZ_UNKNOWN_STATE_CODE:${field}`);
+  // a field the image leaves in doubt (a name glyph with a close runner-up, look-alikes a check digit cannot tell apart): a person looks
+  for (const field of mrz?.doubtful ?? []) review.push(`MRZ_FIELD_UNCERTAIN:${field}`);
   if (!mrz && e.documentType === 'PASSPORT') review.push('MRZ_NOT_FOUND');
   if (trustedMrz) {
     if (!MRZ_CODES[e.documentType].test(trustedMrz.documentCode)) review.push('DOCUMENT_TYPE_MISMATCH');

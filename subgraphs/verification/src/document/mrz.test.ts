@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { AMINA, corrupt, DEJAVU_MONO_BOLD, idCardBack, passportPage, td1, td3 } from '../../../../test/support/documents.js';
 import { portrait } from '../../../../test/support/faces.js';
 import { TextReader } from '../vision/text-reader.js';
-import { correctByShape, fillNameTail, mendByChoices, mrzLines, parseMrz, readMrz } from './mrz.js';
+import { correctByShape, doubtfulFields, fillNameTail, glyphReading, mendByChoices, mrzLines, parseMrz, readMrz } from './mrz.js';
 
 const TODAY = new Date('2026-11-25T00:00:00Z');
 
@@ -78,25 +78,31 @@ describe('machine-readable zone', () => {
     60_000,
   );
 
+  /** The glyph reader's choices: every cell sure of what the lines say, but for `seconds`: [line, index, runner-up, its score] beside the read glyph's 0.9. */
+  const choices = (read: string[], seconds: Array<[number, number, string, number]>) =>
+    read.map((line, l) =>
+      [...line].map((char, i) => {
+        const second = seconds.find(([sl, si]) => sl === l && si === i);
+        return second
+          ? [
+              { char, score: 0.9 },
+              { char: second[2], score: second[3] },
+            ]
+          : [{ char, score: 0.95 }];
+      }),
+    );
+
   describe("a failed check digit mended from the glyph reader's doubts", () => {
     const lines = td1({ ...AMINA, documentNumber: 'AO1234567' });
-    /** Every cell sure of what the lines say, but for `doubts`: [line, index, second choice, its score]. */
-    const choices = (read: string[], doubts: Array<[number, number, string, number]>) =>
-      read.map((line, l) =>
-        [...line].map((char, i) => {
-          const doubt = doubts.find(([dl, di]) => dl === l && di === i);
-          return doubt
-            ? [
-                { char, score: 0.9 },
-                { char: doubt[2], score: doubt[3] },
-              ]
-            : [{ char, score: 0.95 }];
-        }),
-      );
     const misread = [lines[0].replace('AO1', 'A01'), lines[1], lines[2]];
 
     it('takes a look-alike the glyph reader scored close', () => {
       expect(mendByChoices(misread, choices(misread, [[0, 6, 'O', 0.85]]), TODAY)).toEqual(lines);
+    });
+
+    it('reports the mended field as in doubt: a forged digit a look-alike happens to satisfy reads the same', () => {
+      const reading = glyphReading({ cells: choices(misread, [[0, 6, 'O', 0.85]]), match: 0.93 }, null, TODAY);
+      expect(reading).toMatchObject({ lines, valid: true, documentNumber: 'AO1234567', doubtful: ['documentNumber'] });
     });
 
     it('keeps the failure when the image shows the glyph clearly (no close second)', () => {
@@ -114,6 +120,58 @@ describe('machine-readable zone', () => {
       const printed = [changed[0].slice(0, 14) + forged[0][14] + changed[0].slice(15), forged[1], forged[2]];
       expect(parseMrz(printed, TODAY)?.failedChecks).toContain('documentNumber');
       expect(parseMrz(mendByChoices(printed, choices(printed, doubts), TODAY), TODAY)?.failedChecks).toContain('documentNumber');
+    });
+  });
+
+  describe('fields the image leaves in doubt, though the zone is valid', () => {
+    const doubts = (lines: string[], seconds: Array<[number, number, string, number]>, ocr: string[] | null = null) =>
+      doubtfulFields(parseMrz(lines, TODAY)!, choices(lines, seconds), ocr, TODAY);
+
+    it('a number two close look-alikes would pass as well: 0→O at weights 7 and 3 adds 240', () => {
+      const lines = td1({ ...AMINA, documentNumber: 'A12004567' });
+      const swapped = [lines[0].replace('A1200', 'A12OO'), lines[1], lines[2]];
+      expect(parseMrz(swapped, TODAY)).toMatchObject({ valid: true, documentNumber: 'A12OO4567' });
+      expect(
+        doubts(lines, [
+          [0, 8, 'O', 0.88],
+          [0, 9, 'O', 0.88],
+        ]),
+      ).toEqual(['documentNumber']);
+      // the image sure of each 0: the check digit's word holds
+      expect(
+        doubts(lines, [
+          [0, 8, 'O', 0.6],
+          [0, 9, 'O', 0.6],
+        ]),
+      ).toEqual([]);
+    });
+
+    it('a number with a G the image shows nearly as a 6 (they weigh the same modulo 10)', () => {
+      const lines = td1({ ...AMINA, documentNumber: 'A12G45678' });
+      expect(doubts(lines, [[0, 8, '6', 0.88]])).toEqual(['documentNumber']);
+      // an 8 nearly a B changes the check digit: the check decides
+      expect(doubts(lines, [[0, 13, 'B', 0.88]])).toEqual([]);
+    });
+
+    it('a name glyph with a runner-up nearly as like that OCR read, or one the templates liked less than another', () => {
+      const lines = td1(AMINA);
+      const ocrSays = (names: string) => [lines[0], lines[1], names];
+      // the R of GRACE (line 3, cell 16) nearly a P, and OCR read a P
+      expect(doubts(lines, [[2, 16, 'P', 0.85]], ocrSays(lines[2].replace('GRACE', 'GPACE')))).toEqual(['givenNames']);
+      expect(doubts(lines, [[2, 16, 'P', 0.85]], lines)).toEqual([]);
+      expect(doubts(lines, [[2, 16, 'P', 0.6]], ocrSays(lines[2].replace('GRACE', 'GPACE')))).toEqual([]);
+      // no OCR reading to compare with: a close runner-up alone
+      expect(doubts(lines, [[2, 2, 'M', 0.87]], null)).toEqual(['surname']);
+      // the glyph read scored below another (OCR's reading won the cell)
+      expect(doubts(lines, [[2, 2, 'M', 0.93]], lines)).toEqual(['surname']);
+    });
+
+    it('a name cell without ink (the zone prints its fillers: a glyph lost to light or scan)', () => {
+      const lines = td1({ ...AMINA, surname: 'WANJIKU' });
+      const lost = choices(lines, []);
+      lost[2][3] = [{ char: '<', score: 0 }];
+      const read = [lines[0], lines[1], lines[2].slice(0, 3) + '<' + lines[2].slice(4)];
+      expect(doubtfulFields(parseMrz(read, TODAY)!, lost, read, TODAY)).toEqual(['surname']);
     });
   });
 
