@@ -42,8 +42,8 @@ import { verdict } from './support/targets.js';
  * `@vladmandic/face-api`'s `demo/sample1–6.jpg` group photos. Each usable photo (one face, big
  * enough, facing the camera: what a reference selfie must be) is one person's reference selfie;
  * the challenge photos are rendered from it (`support/face-render.ts`): a closed-lip smile of
- * random strength (corners out 5–14 % of the mouth's width each side, up 3–9 %), closed eyes, the
- * head turned either way, raised, lowered (a nod: lowered then raised), each then "taken again"
+ * random strength (corners out 5–14 % of the mouth's width each side, up 3–9 %, the cheeks raised
+ * 0–6 %), closed eyes (the upper lids drawn down to a lash line), the head turned either way, raised, lowered (a nod: lowered then raised), each then "taken again"
  * (shifted, scaled, rotated ±3°, light and JPEG quality changed). Negatives: the reference
  * selfie taken again with the mouth moved by at most 2 % (a neutral face) sent for every challenge.
  * Skin tone: the ITA of the cheeks, grouped by Del Bino's bins. The photos hold few darker faces,
