@@ -42,8 +42,8 @@ import { verdict } from './support/targets.js';
  * `@vladmandic/face-api`'s `demo/sample1–6.jpg` group photos. Each usable photo (one face, big
  * enough, facing the camera: what a reference selfie must be) is one person's reference selfie;
  * the challenge photos are rendered from it (`support/face-render.ts`): a closed-lip smile of
- * random strength (corners out 5–14 % of the mouth's width each side, up 3–9 %), closed eyes, the
- * head turned either way, raised, lowered (a nod: lowered then raised), each then "taken again"
+ * random strength (corners out 5–14 % of the mouth's width each side, up 3–9 %, the cheeks raised
+ * 0–6 %), closed eyes (the upper lids drawn down to a lash line), the head turned either way, raised, lowered (a nod: lowered then raised), each then "taken again"
  * (shifted, scaled, rotated ±3°, light and JPEG quality changed). Negatives: the reference
  * selfie taken again with the mouth moved by at most 2 % (a neutral face) sent for every challenge.
  * Skin tone: the ITA of the cheeks, grouped by Del Bino's bins. The photos hold few darker faces,
@@ -175,8 +175,10 @@ async function subject(
   const { ita } = skinTone(image, landmarks);
   const taken = async (rendered: Rgb) => shot(vision, await retaken(await jpegOf(rendered), r));
   const strength = () => r.between(0.4, 0.55);
+  // the cheek raise from its own draw, so the other renderings stay those of the earlier runs
+  const cheek = seeded(`${SEED}/${source.name}/${tone}/cheek`).between(0, 0.06);
   const [smile, blink, left, right, up, down, neutral, document] = await Promise.all([
-    taken(smiled(image, landmarks, r.between(0.05, 0.14), r.between(0.03, 0.09))),
+    taken(smiled(image, landmarks, r.between(0.05, 0.14), r.between(0.03, 0.09), cheek)),
     taken(eyesClosed(image, landmarks)),
     // the user's own left is the picture's right (photos as the camera takes them, unmirrored)
     taken(turned(image, landmarks, 1, strength())),

@@ -98,16 +98,19 @@ function displaced(image: Rgb, handles: Array<{ at: Point2; move: Point2 }>, rad
 
 /**
  * A closed-lip smile: each mouth corner pulled outward by `widen` and up by `lift`, both as
- * fractions of the mouth's width (what the zygomaticus does), the cheeks beside them following.
+ * fractions of the mouth's width (what the zygomaticus does), the cheeks beside them following;
+ * with `cheek` > 0 the cheeks also rise by that fraction of the mouth's width and push the lower
+ * lids up by half as much (the cheek raise of most smiles; 0: a smile of the mouth alone).
  */
-export function smiled(image: Rgb, l: FaceLandmarks, widen: number, lift: number): Rgb {
+export function smiled(image: Rgb, l: FaceLandmarks, widen: number, lift: number, cheek = 0): Rgb {
   const { across, down } = axes(l);
   const width = length(sub(l.mouthRight, l.mouthLeft));
   const move = (side: -1 | 1): Point2 => [
     width * (side * widen * across[0] - lift * down[0]),
     width * (side * widen * across[1] - lift * down[1]),
   ];
-  return displaced(
+  const up = (amount: number): Point2 => [-amount * width * down[0], -amount * width * down[1]];
+  const mouth = displaced(
     image,
     [
       { at: l.mouthLeft, move: move(-1) },
@@ -115,37 +118,74 @@ export function smiled(image: Rgb, l: FaceLandmarks, widen: number, lift: number
     ],
     0.28 * width,
   );
+  if (cheek <= 0) return mouth;
+  const raised = displaced(
+    mouth,
+    [
+      { at: l.leftCheek, move: up(cheek) },
+      { at: l.rightCheek, move: up(cheek) },
+    ],
+    0.3 * width,
+  );
+  return displaced(
+    raised,
+    [
+      { at: l.leftEye.lower, move: up(cheek / 2) },
+      { at: l.rightEye.lower, move: up(cheek / 2) },
+    ],
+    0.12 * width,
+  );
 }
 
 /**
- * Both eyes closed: each eye covered by the skin just below it (a soft-edged patch, as
- * test/support/poses.ts does for the sample portrait), with a thin darker line where the lids meet.
+ * Both eyes closed, as a closing eye looks: each upper lid drawn down over the eye (the skin
+ * between the upper lid's edge and the crease above stretched down to the lash line, which lies
+ * a little above the lower lid's edge), the strip of the opening left below it covered by the lower
+ * lid's skin, and a dark line of lashes where the lids meet. Lids are parabolas through the eye's
+ * corners and the mesh's mid-lid points, in the eye's own frame (rolled with the head).
  */
 export function eyesClosed(image: Rgb, l: FaceLandmarks): Rgb {
   const out = Buffer.from(image.data);
-  const { down } = axes(l);
+  const { across, down } = axes(l);
   for (const eye of [l.leftEye, l.rightEye]) {
     const centre = mid(eye.outer, eye.inner);
     const half = length(sub(eye.inner, eye.outer)) / 2;
-    const rx = half * 1.5;
-    const ry = Math.max(length(sub(eye.lower, eye.upper)) * 1.5, half * 0.75);
-    const shift = ry * 2.4;
-    for (let y = Math.floor(centre[1] - rx - 2); y <= centre[1] + rx + 2; y++) {
-      for (let x = Math.floor(centre[0] - rx - 2); x <= centre[0] + rx + 2; x++) {
+    const along = (p: Point2) => (p[0] - centre[0]) * across[0] + (p[1] - centre[1]) * across[1];
+    const below = (p: Point2) => (p[0] - centre[0]) * down[0] + (p[1] - centre[1]) * down[1];
+    // the lids' middles, from the mesh (the upper one above the corners' line, the lower one below)
+    const upper = Math.min(below(eye.upper), -0.12 * half);
+    const lower = Math.max(below(eye.lower), 0.08 * half);
+    const shift = along(mid(eye.upper, eye.lower));
+    const opening = lower - upper;
+    const lid = Math.max(opening, 0.3 * half); // the upper lid's skin above its edge, stretched down
+    const under = 0.6 * lid; // the lower lid's skin below its edge
+    const line = Math.max(0.7, 0.07 * half); // half the lash line's thickness
+    const extent = half * 1.08;
+    const reach = Math.ceil(Math.hypot(extent, lid + opening + under) + 2);
+    for (let y = Math.floor(centre[1] - reach); y <= centre[1] + reach; y++) {
+      for (let x = Math.floor(centre[0] - reach); x <= centre[0] + reach; x++) {
         if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
-        const dx = x - centre[0];
-        const dy = y - centre[1];
-        // in the eye's own frame (rolled with the head)
-        const u = dx * -down[1] + dy * down[0];
-        const v = dx * down[0] + dy * down[1];
-        const r = Math.hypot(u / rx, v / ry);
-        if (r >= 1) continue;
-        const weight = Math.min(1, (1 - r) / 0.25);
-        const lash = Math.abs(v - ry * 0.2) < 0.8 && Math.abs(u) < half * 0.9 ? 0.88 : 1;
+        const u = along([x, y]);
+        const v = below([x, y]);
+        const t = (u - shift * (1 - (u / extent) ** 2)) / extent;
+        if (Math.abs(t) >= 1) continue;
+        const bow = 1 - t * t; // 1 in the middle, 0 at the corners
+        const vUp = upper * bow;
+        const vLow = lower * bow;
+        const vShut = (upper + 0.72 * opening) * bow; // where the lids meet
+        const top = vUp - lid;
+        const bottom = vLow + under;
+        if (v <= top || v >= bottom) continue;
+        // backward map along the eye's down axis: [top, vShut] ← [top, vUp]; [vShut, bottom] ← [vLow, bottom]
+        const from =
+          v < vShut ? top + ((v - top) * (vUp - top)) / (vShut - top || 1) : vLow + ((v - vShut) * (bottom - vLow)) / (bottom - vShut || 1);
+        const dv = from - v;
+        const lash = Math.max(0, 1 - Math.abs(v - vShut) / line) * Math.min(1, (1 - Math.abs(t)) / 0.15);
+        const fade = Math.min(1, (1 - Math.abs(t)) / 0.12);
         for (let c = 0; c < 3; c++) {
-          const skin = sample(image, x + shift * down[0], y + shift * down[1], c) * lash;
+          const moved = sample(image, x + dv * down[0], y + dv * down[1], c) * (1 - 0.55 * lash);
           const i = (y * image.width + x) * 3 + c;
-          out[i] = Math.round(out[i] * (1 - weight) + skin * weight);
+          out[i] = Math.round(image.data[i] * (1 - fade) + moved * fade);
         }
       }
     }

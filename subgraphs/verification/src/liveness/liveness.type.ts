@@ -56,7 +56,10 @@ export class LivenessReferenceMeasurementsType {
   @Field(() => Float, { nullable: true, description: 'The emotion model’s smile, 0 to 1' })
   smile?: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'Mean openness of both eyes (a blink is judged as the ratio to it)' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Both eyes’ aspect ratio: the lids’ gap over the eye’s width, from the face mesh (a blink is judged as the ratio to it)',
+  })
   eyeOpenness?: number | null;
 
   @Field(() => Float, { nullable: true, description: 'Mouth width over face width' })
@@ -89,7 +92,11 @@ export class LivenessMeasurementsType {
   })
   mouthCornerLift?: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'Mean openness of both eyes (closed below 0.2)' })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Both eyes’ aspect ratio: the lids’ gap over the eye’s width, from the face mesh (a blink: at most 0.88 of the reference’s)',
+  })
   eyeOpenness?: number | null;
 
   @Field(() => LivenessReferenceMeasurementsType, {

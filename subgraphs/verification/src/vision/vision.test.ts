@@ -4,6 +4,8 @@ import { VisionPool } from './vision.pool.js';
 import { faceSimilarity } from './face-match.js';
 import { TextReader } from './text-reader.js';
 import { noFace, portrait } from '../../../../test/support/faces.js';
+import { eyesClosed, jpegOf, rgbOf } from '../../../../bench/support/face-render.js';
+import { judgeChallenge, readingOf } from '../liveness/liveness.rules.js';
 
 describe('vision pool (Human on WASM, in a worker thread)', () => {
   const pool = new VisionPool({ size: 1, timeoutMs: 60_000, logger: createLogger('vision-test', 'silent') });
@@ -30,6 +32,16 @@ describe('vision pool (Human on WASM, in a worker thread)', () => {
     const man = await portrait('man');
     const [straight, mirrored] = await Promise.all([pool.analyze(man), pool.analyze(await sharp(man).flop().jpeg().toBuffer())]);
     expect(Math.sign(straight.faces[0].yaw)).toBe(-Math.sign(mirrored.faces[0].yaw));
+  }, 120_000);
+
+  it('reads the eyes’ aspect ratio from the lids: closed lids rendered from the mesh pass BLINK against the open eyes', async () => {
+    const man = await portrait('man');
+    const open = (await pool.analyze(man)).faces[0];
+    expect(open.eyeAspect).toBeGreaterThan(0.2);
+    // the upper lids drawn down to a lash line (the liveness bench's rendering), photographed again
+    const closed = (await pool.analyze(await jpegOf(eyesClosed(await rgbOf(man), open.landmarks!), 85))).faces[0];
+    expect(closed.eyeAspect!).toBeLessThan(open.eyeAspect! * 0.88);
+    expect(judgeChallenge('BLINK', [readingOf(closed)], readingOf(open)).passed).toBe(true);
   }, 120_000);
 
   it('sees no face in a picture without one, and a blurred copy as less sharp', async () => {

@@ -15,13 +15,21 @@ export interface FaceAnalysis {
   facing: 'left' | 'center' | 'right';
   /** Eye openness (lid gap / eye height; below ≈ 0.2 the eye is closed), left and right as in the image. */
   eyesOpen: { left: number; right: number };
+  /**
+   * The eyes' aspect ratio: the lids' gap at three points over the eye's width, both eyes, from the
+   * mesh (averaged over its passes, vision.worker.ts): ≈ 0.25–0.35 open, below ≈ 0.12 closed. Null
+   * (or absent) without a full mesh.
+   */
+  eyeAspect?: number | null;
   /** How open the mouth is, 0–100. */
   mouthOpen: number;
   /**
    * The mouth's shape, measured along the eyes' line (so a rolled head reads the same): `width` the
    * distance of its corners over the face's width at the cheeks; `cornerLift` how far its corners
    * sit above the middle of the lips, over the face's height (forehead to chin). A smile widens
-   * the mouth and raises its corners. Null when the mesh found no full face.
+   * the mouth and raises its corners. For a photo of one face, the mean over three looks at it
+   * (the photo, its face's crop with contrast equalised, and mirrored). Null when the mesh found no
+   * full face.
    */
   mouth: { width: number; cornerLift: number } | null;
   /** A few points of the face mesh, in pixels (renderings and skin sampling in the benches); null without a full mesh. */
