@@ -82,7 +82,7 @@ const adminSecret = config.ADMIN_SECRET ?? randomBytes(24).toString('base64url')
 const internalSecret = config.INTERNAL_SECRET ?? randomBytes(32).toString('base64url');
 try {
   const options = { config, databaseUrl: databaseUrl!, adminSecret, internalSecret, logger };
-  // threads: gateway, subgraphs and their workers on event loops of their own (README: How the stack scales)
+  // threads: gateway, subgraphs and their workers on event loops of their own (docs/operations.md: How the stack scales)
   stack = config.STACK_LAYOUT === 'threads' ? await startThreads(options) : await startStack(options);
   const lines = [
     '',

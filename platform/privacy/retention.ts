@@ -12,7 +12,7 @@ import { PeriodicSweep } from '../sweep.js';
 export const RETENTION_KINDS = ['documents', 'livenessFrames', 'notificationBodies', 'providerResponses', 'eventPayloads'] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
-/** The periods of an organization that set none (README "Retention"). */
+/** The periods of an organization that set none (docs/api/privacy.md, "Retention"). */
 export const RETENTION_DEFAULT_DAYS: Record<RetentionKind, number> = {
   // identity documents and proofs of address: AML record keeping asks for five years (FATF R.11, NDPA/MLPPA, FICA)
   documents: 1825,

@@ -24,9 +24,9 @@ export interface SpecEndpoint {
   /** As the spec writes it, without `/v1`: `{id}`-style placeholders (Part A/B's `:id` written so too). */
   path: string;
   form?: 'A' | 'B';
-  /** The status the spec states; absent where it says "2xx" or shows none (the README records our choice). */
+  /** The status the spec states; absent where it says "2xx" or shows none (docs/rest.md records our choice). */
   status?: number;
-  /** Our status where the spec states none (documented in the README's REST section). */
+  /** Our status where the spec states none (documented in docs/rest.md). */
   ourStatus?: number;
   /** Payload fields the spec marks required / names without requiring. */
   required?: readonly string[];

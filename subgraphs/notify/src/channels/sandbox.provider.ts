@@ -6,7 +6,7 @@ import { recordSandboxMessages } from './sandbox.store.js';
 export const SANDBOX = 'sandbox';
 
 /**
- * Documented magic values of the sandbox (README "Notify sandbox"). Everything else is delivered.
+ * Documented magic values of the sandbox (docs/api/notify.md). Everything else is delivered.
  * - email, by local part: `bounce…@` undeliverable; `fail…@` fails every attempt (→ failed after
  *   the retries); `flaky…@` fails the first attempt, then is delivered.
  * - sms, whatsapp and voice, by the number's last four digits: `0001` undeliverable (invalid number); `0002` fails

@@ -1,7 +1,7 @@
 import type { RuleSeverity } from '../rules/rule.entity.js';
 
 /**
- * How the three layers make one score and one action (documented in the README):
+ * How the three layers make one score and one action (documented in docs/api/risk.md):
  * - each layer scores 0–100 as a noisy-OR of its signals: 100·(1 − Π(1 − wᵢ/100));
  *   rules: fired rules weighted by severity (SEVERITY_WEIGHTS); graph: patterns found
  *   (PATTERN_WEIGHTS); sanctions: the strongest hit (list-kind weight × match score);

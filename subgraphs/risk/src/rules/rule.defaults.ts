@@ -13,7 +13,7 @@ export interface RuleDefinition {
 /**
  * The default rule set for mobile-money fraud, seeded into each tenant (organization +
  * environment) the first time it uses the rules or evaluates; from then on the tenant owns them
- * (edit, disable, version history). Documented in the README.
+ * (edit, disable, version history). Documented in docs/api/risk.md.
  */
 export const DEFAULT_RULES: readonly RuleDefinition[] = [
   {

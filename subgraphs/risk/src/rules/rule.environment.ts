@@ -2,7 +2,7 @@ import { Environment, serialize, type ASTNode } from '@marcbachmann/cel-js';
 import { RE2JS } from 're2js';
 
 /**
- * The CEL environment rule conditions are written against (documented in the README and served
+ * The CEL environment rule conditions are written against (documented in docs/api/risk.md and served
  * by the `riskRuleEnvironment` query). CEL integers are BigInt: counters are `int`, amounts and
  * sums are `double` — write `txn.amount > 50000.0` or `> 50000` (mixed int/double comparisons
  * are allowed), but arithmetic must stay within one type (`sender.sum_1h + txn.amount`).

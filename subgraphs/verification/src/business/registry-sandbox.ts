@@ -3,7 +3,7 @@ import type { BusinessRegistry, RegistryAnswer, RegistryQuery } from './registry
 export const SANDBOX_REGISTRY = 'sandbox';
 
 /**
- * Registration numbers with a documented outcome (README, "Business verification"): the number's
+ * Registration numbers with a documented outcome (docs/api/business.md): the number's
  * beginning, upper or lower case. Any other number is found, Active, under the declared name.
  */
 export const SANDBOX_REGISTRATION_NUMBERS = {

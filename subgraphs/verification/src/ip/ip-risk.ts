@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { FeedCategory } from './ip-feeds.js';
 import type { RangeMatch } from './ip-feeds.store.js';
 
-/** IP analysis scoring as data (documented in the README): a threat adds its weight; the sum is capped at 1. */
+/** IP analysis scoring as data (documented in docs/api/device-ip.md): a threat adds its weight; the sum is capped at 1. */
 export const THREAT_TYPES = ['VPN', 'PROXY', 'TOR', 'DATACENTER', 'KNOWN_ABUSER', 'BOTNET'] as const;
 export type ThreatType = (typeof THREAT_TYPES)[number];
 

@@ -10,7 +10,7 @@
  * different people (1,489 pairs) mean 0.379, sd 0.067, highest 0.616. Score 0.5 sits at the equal
  * error cosine (0.50: ≈ 4% errors each way); score 0.90 at cosine 0.65, above every measured pair of
  * two people (same-person thumbnails accepted there: ≈ 50%; a re-sent, edited photo: always).
- * Score 0.95 ↔ 0.70, 0.99 ↔ 0.815. README "Biometric deduplication" has the table.
+ * Score 0.95 ↔ 0.70, 0.99 ↔ 0.815. docs/api/biometrics.md has the table.
  */
 export const FACE_SCORE = { center: 0.5, slope: 14.6 };
 

@@ -10,7 +10,7 @@ export const SANDBOX_DEFAULT_HOLDER = 'SANDBOX ACCOUNT HOLDER';
 
 /**
  * The sandbox's magic numbers: the last four digits of the national number decide what the
- * "operator" answers, for every provider and country (README, Mobile money). Any other number is
+ * "operator" answers, for every provider and country (docs/api/mobile-money.md). Any other number is
  * an active wallet held by the expected name, in capitals.
  */
 export const SANDBOX_MAGIC_ENDINGS = {
