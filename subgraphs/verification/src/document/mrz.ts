@@ -15,6 +15,12 @@ import { estimateSkew, otsu } from './skew.js';
  */
 
 export { MRZ_CHARSET };
+/**
+ * Zone lines closer than this (pixels from one line to the next) are enlarged to it before they are
+ * read: the glyph grid and OCR's line model read a glyph of 12–16 px poorly. Tune corpus, 150–200 dpi
+ * and phone photos: exact lines 88 → 99 of 120 (40 px: 92; 80 px: 95), other conditions unchanged.
+ */
+const MIN_LINE_HEIGHT = 60;
 /** A tilt below this reads as it is; above, the page is levelled first (half a degree moves a 44-character line's end by a third of its height). */
 const MIN_SKEW_DEGREES = 0.5;
 
@@ -611,12 +617,22 @@ export async function readMrz(
     x1: Math.min(meta.width ?? bounds.x1, Math.round(bounds.x1 + 2 * lineHeight)),
     y1: Math.min(meta.height ?? bounds.y1, Math.round(bounds.y1 + lineHeight / 2)),
   };
-  const region = await sharp(image)
-    .extract({ left: crop.x0, top: crop.y0, width: crop.x1 - crop.x0, height: crop.y1 - crop.y0 })
-    .toBuffer();
+  // a small zone (a scan at 150–200 dpi: glyphs 12–16 px tall) is enlarged before its glyphs are read
+  const scale = lineHeight < MIN_LINE_HEIGHT ? MIN_LINE_HEIGHT / lineHeight : 1;
+  let cut = sharp(image).extract({ left: crop.x0, top: crop.y0, width: crop.x1 - crop.x0, height: crop.y1 - crop.y0 });
+  if (scale > 1)
+    cut = sharp(await cut.png().toBuffer())
+      .resize(Math.round((crop.x1 - crop.x0) * scale), null, { kernel: 'lanczos3' })
+      .png();
+  const region = await cut.toBuffer();
   // the glyphs OCR found on each line, in the region's coordinates
   const rows = zone.map((l) =>
-    l.symbols.map(({ box }) => ({ x0: box.x0 - crop.x0, y0: box.y0 - crop.y0, x1: box.x1 - crop.x0, y1: box.y1 - crop.y0 })),
+    l.symbols.map(({ box }) => ({
+      x0: (box.x0 - crop.x0) * scale,
+      y0: (box.y0 - crop.y0) * scale,
+      x1: (box.x1 - crop.x0) * scale,
+      y1: (box.y1 - crop.y0) * scale,
+    })),
   );
   const glyphReadings = new Map<number, GlyphReading>();
   for (const length of LAYOUTS[zone.length as 2 | 3] ?? []) {
