@@ -146,7 +146,7 @@ interface Subject {
 }
 
 async function shot(vision: VisionPool, jpeg: Buffer): Promise<Shot | null> {
-  const face = usable((await vision.analyze(jpeg)).faces);
+  const face = usable((await vision.analyze(jpeg, { expression: true })).faces);
   return face ? { reading: readingOf(face), embedding: face.embedding, landmarks: face.landmarks! } : null;
 }
 
@@ -202,7 +202,7 @@ async function subject(
 
 /** Every subject of one source photo: its own tone and, when lighter than brown, the darker renderings. */
 async function subjectsOf(vision: VisionPool, source: Source, r: Random): Promise<Subject[]> {
-  const face = usable((await vision.analyze(source.jpeg)).faces);
+  const face = usable((await vision.analyze(source.jpeg, { expression: true })).faces);
   if (!face?.landmarks) return [];
   const image = await rgbOf(source.jpeg);
   const out: Array<Subject | null> = [await subject(vision, source, 'original', image, face.landmarks, r)];

@@ -33,7 +33,7 @@ import {
 
 export interface LivenessDeps {
   files: FileService;
-  vision: { analyze(jpeg: Buffer): Promise<VisionAnalysis> };
+  vision: { analyze(jpeg: Buffer, opts?: { expression?: boolean }): Promise<VisionAnalysis> };
   /** How long a session admits submissions (the spec: 10 minutes). */
   sessionSeconds: number;
   /** Draws the challenge types (random by default; seeded in tests). */
@@ -233,7 +233,7 @@ export class LivenessService implements PersonalDataHolder {
   /** The photo read (415/413/400), normalized and analysed off the request thread, before any transaction opens. */
   private async analyze(bytes: Buffer, field: string) {
     const { jpeg } = await readImage(bytes, field);
-    const analysis = await this.deps.vision.analyze(jpeg);
+    const analysis = await this.deps.vision.analyze(jpeg, { expression: true });
     const face = soleFace(analysis, field);
     return { jpeg, face: { reading: readingOf(face), embedding: face.embedding.map((v) => Math.round(v * 1e6) / 1e6) } };
   }

@@ -39,7 +39,8 @@ export class VisionPool {
 
   constructor(private readonly opts: VisionPoolOptions) {}
 
-  analyze(jpeg: Buffer): Promise<VisionAnalysis> {
+  /** The image's faces and facts; `expression` for a liveness photo (its mouth and eyes read three ways, averaged). */
+  analyze(jpeg: Buffer, { expression = false }: { expression?: boolean } = {}): Promise<VisionAnalysis> {
     if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'Face analysis is shutting down'));
     const slot = this.slotFor();
     const id = ++this.ids;
@@ -50,7 +51,7 @@ export class VisionPool {
       }, this.opts.timeoutMs);
       slot.pending.set(id, { resolve, reject, timer });
       const image = new Uint8Array(jpeg);
-      slot.worker.postMessage({ id, op: 'analyze', image } satisfies VisionRequest, [image.buffer]);
+      slot.worker.postMessage({ id, op: 'analyze', image, expression } satisfies VisionRequest, [image.buffer]);
     });
   }
 

@@ -36,10 +36,10 @@ describe('vision pool (Human on WASM, in a worker thread)', () => {
 
   it('reads the eyes’ aspect ratio from the lids: closed lids rendered from the mesh pass BLINK against the open eyes', async () => {
     const man = await portrait('man');
-    const open = (await pool.analyze(man)).faces[0];
+    const open = (await pool.analyze(man, { expression: true })).faces[0];
     expect(open.eyeAspect).toBeGreaterThan(0.2);
     // the upper lids drawn down to a lash line (the liveness bench's rendering), photographed again
-    const closed = (await pool.analyze(await jpegOf(eyesClosed(await rgbOf(man), open.landmarks!), 85))).faces[0];
+    const closed = (await pool.analyze(await jpegOf(eyesClosed(await rgbOf(man), open.landmarks!), 85), { expression: true })).faces[0];
     expect(closed.eyeAspect!).toBeLessThan(open.eyeAspect! * 0.88);
     expect(judgeChallenge('BLINK', [readingOf(closed)], readingOf(open)).passed).toBe(true);
   }, 120_000);

@@ -215,13 +215,14 @@ async function imageFacts(image: Uint8Array): Promise<ImageFacts> {
   };
 }
 
-async function analyze(image: Uint8Array) {
+async function analyze(image: Uint8Array, expression: boolean) {
   await ready;
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const tensor = human.tf.tensor3d(new Uint8Array(data), [info.height, info.width, 3], 'int32');
   try {
     const result = await human.detect(tensor, EVERYTHING);
-    const more = result.face.length === 1 ? await meshPasses(image, result.face[0].box) : [];
+    // the other looks only where a face's expression is judged: documents and face match read the photo once
+    const more = expression && result.face.length === 1 ? await meshPasses(image, result.face[0].box) : [];
     const faces: FaceAnalysis[] = result.face.map((face) => ({
       box: face.box,
       score: face.score,
@@ -241,7 +242,7 @@ async function analyze(image: Uint8Array) {
 }
 
 parentPort!.on('message', (request: VisionRequest) => {
-  analyze(request.image).then(
+  analyze(request.image, request.expression).then(
     (result) => parentPort!.postMessage({ id: request.id, ok: true, result } satisfies VisionResponse),
     (error: Error) => parentPort!.postMessage({ id: request.id, ok: false, error: error.message } satisfies VisionResponse),
   );
