@@ -1,5 +1,23 @@
 import prettier from 'prettier';
-import { environmentTable } from '../platform/config.js';
+import { configSchema, ENVIRONMENT } from '../platform/config.js';
+
+/** A variable's default as the schema gives it (— for none). */
+const defaultOf = (name: keyof typeof configSchema.shape): string => {
+  const def = configSchema.shape[name]._zod.def as { type: string; defaultValue?: unknown };
+  if (def.type !== 'default') return '—';
+  return Array.isArray(def.defaultValue) ? def.defaultValue.join(',') : String(def.defaultValue);
+};
+
+/** docs/environment.md's table, before formatting. */
+function environmentTable(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = ENVIRONMENT.map((row) => {
+    const defaults = row.vars.map(defaultOf);
+    const shown = row.default ?? (defaults.every((d) => d === '—') ? '—' : defaults.join(', '));
+    return `| ${row.vars.map((v) => `\`${v}\``).join(', ')} | ${cell(shown)} | ${cell(row.meaning)} |`;
+  });
+  return ['| variable | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
 
 /** The environment variables' page, generated from `platform/config.ts` (`npm run docs:env`). */
 export const ENVIRONMENT_DOC = 'docs/environment.md';

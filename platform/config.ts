@@ -456,20 +456,3 @@ export const ENVIRONMENT: EnvironmentRow[] = [
     meaning: 'how long the WhatsApp and voice APIs get to answer (then a transient failure, retried)',
   },
 ];
-
-const defaultOf = (name: keyof typeof configSchema.shape): string => {
-  const def = configSchema.shape[name]._zod.def as { type: string; defaultValue?: unknown };
-  if (def.type !== 'default') return '—';
-  return Array.isArray(def.defaultValue) ? def.defaultValue.join(',') : String(def.defaultValue);
-};
-
-/** docs/environment.md's table, before formatting. */
-export function environmentTable(): string {
-  const cell = (text: string) => text.replace(/\|/g, '\\|');
-  const rows = ENVIRONMENT.map((row) => {
-    const defaults = row.vars.map(defaultOf);
-    const shown = row.default ?? (defaults.every((d) => d === '—') ? '—' : defaults.join(', '));
-    return `| ${row.vars.map((v) => `\`${v}\``).join(', ')} | ${cell(shown)} | ${cell(row.meaning)} |`;
-  });
-  return ['| variable | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
-}

@@ -502,9 +502,13 @@ const CHECKED_FIELDS: Record<string, keyof MrzReading> = {
 };
 
 /** `surname` and/or `givenNames`: the name fields holding a cell `inDoubt` picks. */
-function namesInDoubt(reading: MrzReading, inDoubt: (line: number, i: number) => boolean): string[] {
+function namesInDoubt(
+  reading: MrzReading,
+  inDoubt: (line: number, i: number) => boolean,
+  details = parse(reading.lines).details,
+): string[] {
   const { lines } = reading;
-  const names = parse(lines).details.find((d) => d.field === 'lastName')?.ranges[0];
+  const names = details.find((d) => d.field === 'lastName')?.ranges[0];
   if (!names) return [];
   const surnameEnd = lines[names.line].indexOf('<<', names.start);
   const fields = new Set<string>();
@@ -527,15 +531,19 @@ function namesInDoubt(reading: MrzReading, inDoubt: (line: number, i: number) =>
 export function doubtfulFields(reading: MrzReading, cells: Choice[][][], ocr: string[] | null, today: Date): string[] {
   const { lines } = reading;
   const details = parse(lines).details;
-  const doubtful = namesInDoubt(reading, (line, i) => {
-    const read = lines[line][i];
-    const cell = cells[line][i];
-    const score = cell.find((c) => c.char === read)?.score ?? 0;
-    const lead = score - Math.max(-Infinity, ...cell.filter((c) => c.char !== read).map((c) => c.score));
-    const ocrRead = ocr?.[line]?.[i];
-    const ocrDisagrees = !ocr || (ocrRead !== undefined && ocrRead !== read && /[A-Z]/.test(read + ocrRead));
-    return score <= 0 || lead <= 0 || (ocrDisagrees && lead < NAME_LEAD);
-  });
+  const doubtful = namesInDoubt(
+    reading,
+    (line, i) => {
+      const read = lines[line][i];
+      const cell = cells[line][i];
+      const score = cell.find((c) => c.char === read)?.score ?? 0;
+      const lead = score - Math.max(-Infinity, ...cell.filter((c) => c.char !== read).map((c) => c.score));
+      const ocrRead = ocr?.[line]?.[i];
+      const ocrDisagrees = !ocr || (ocrRead !== undefined && ocrRead !== read && /[A-Z]/.test(read + ocrRead));
+      return score <= 0 || lead <= 0 || (ocrDisagrees && lead < NAME_LEAD);
+    },
+    details,
+  );
   for (const [field, name] of Object.entries(CHECKED_FIELDS)) {
     const check = details.find((d) => d.field === `${field}CheckDigit`);
     if (!check || reading[name] === null) continue;
