@@ -4,7 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
-import { migrate, openOrm } from '../platform/db/orm.js';
+import { openOrm } from '../platform/db/orm.js';
+import { migrateDatabase } from '../cli/migrations.js';
 import { Keyring } from '../platform/crypto/keyring.js';
 import { LocalKeyProvider } from '../platform/crypto/key-provider.js';
 import { sealLegacyColumns } from '../platform/crypto/reencrypt.js';
@@ -17,6 +18,7 @@ import { cosineOfScore } from '../subgraphs/verification/src/vision/face-match.j
 import { VisionPool } from '../subgraphs/verification/src/vision/vision.pool.js';
 import { portrait } from '../test/support/faces.js';
 import { rng } from '../test/support/random.js';
+import { PLATFORM_ENTITIES } from '../platform/entities.js';
 
 /**
  * Biometric dedup figures (issue 11):
@@ -86,7 +88,7 @@ export async function run(): Promise<void> {
       });
       url = db.url;
     }
-    await migrate(url);
+    await migrateDatabase(url);
     const tenant = { organizationId: randomUUID(), environment: 'live' };
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     pool.on('error', () => undefined);
@@ -106,7 +108,7 @@ export async function run(): Promise<void> {
     const sealed = await sealLegacyColumns(pool, keyring);
     console.log(`sealed ${sealed.toLocaleString('en')} legacy enrolments (backfill) in ${ms(performance.now() - sealing)}`);
 
-    const orm = await openOrm({ url, entities: [BiometricDedupCheck], poolSize: 2, keyring });
+    const orm = await openOrm({ url, entities: [...PLATFORM_ENTITIES, BiometricDedupCheck], poolSize: 2, keyring });
     const galleries = new FaceGalleries(keyring);
     const lockedSearch = async () => {
       const t = performance.now();

@@ -7,10 +7,12 @@ import { recordAudit, SYSTEM_ACTOR, verifyChain } from '../platform/audit/audit.
 import { LocalKeyProvider } from '../platform/crypto/key-provider.js';
 import { Keyring } from '../platform/crypto/keyring.js';
 import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
-import { migrate, openOrm } from '../platform/db/orm.js';
+import { openOrm } from '../platform/db/orm.js';
+import { migrateDatabase } from '../cli/migrations.js';
 import { createLogger } from '../platform/logger.js';
 import { MobileMoneyVerification } from '../subgraphs/verification/src/mobile-money/mobile-money.entity.js';
 import { Writable } from 'node:stream';
+import { PLATFORM_ENTITIES } from '../platform/entities.js';
 
 const ROWS = 2_000;
 const AUDIT_ENTRIES = 400;
@@ -40,7 +42,7 @@ export async function run(): Promise<void> {
       });
       url = db.url;
     }
-    await migrate(url);
+    await migrateDatabase(url);
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     // the embedded server stopping at the end closes what is left: not a failure
     pool.on('error', () => undefined);
@@ -48,8 +50,8 @@ export async function run(): Promise<void> {
     const organizationId = randomUUID();
 
     // sealed columns: write ROWS mobile money verifications, then load them with and without opening
-    const sealedOrm = await openOrm({ url, entities: [MobileMoneyVerification], keyring, poolSize: 4 });
-    const plainOrm = await openOrm({ url, entities: [MobileMoneyVerification], poolSize: 4 });
+    const sealedOrm = await openOrm({ url, entities: [...PLATFORM_ENTITIES, MobileMoneyVerification], keyring, poolSize: 4 });
+    const plainOrm = await openOrm({ url, entities: [...PLATFORM_ENTITIES, MobileMoneyVerification], poolSize: 4 });
     const write = await time(async () => {
       const em = sealedOrm.em.fork();
       for (let i = 0; i < ROWS; i++) {

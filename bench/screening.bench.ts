@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
-import { migrate } from '../platform/db/orm.js';
+import { migrateDatabase } from '../cli/migrations.js';
 import { createLogger } from '../platform/logger.js';
 import { importSnapshot, ScreeningEngine, ScreeningIndex, type ListEntry } from '../screening/index.js';
 import { evaluatePairs, type LabelledPair } from '../screening/matching/evaluate.js';
@@ -98,7 +98,7 @@ export async function run(): Promise<void> {
         port: await freePort(),
         persistent: false,
       });
-      await migrate(db.url);
+      await migrateDatabase(db.url);
       pool = new pg.Pool({ connectionString: db.url, max: 4 });
       pool.on('error', () => undefined); // the cluster stops at the end: idle clients may see it first
       for (const l of lists) {

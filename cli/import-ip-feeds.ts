@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../platform/config.js';
-import { migrate } from '../platform/db/orm.js';
+import { migrateDatabase } from './migrations.js';
 import {
   FEED_CATEGORIES,
   FEED_FORMATS,
@@ -62,7 +62,7 @@ if (format && !FEED_FORMATS.includes(format)) {
 }
 
 const database = await commandDatabase(loadConfig());
-await migrate(database.url);
+await migrateDatabase(database.url);
 const pool = new pg.Pool({ connectionString: database.url, max: 2 });
 // the embedded cluster stopping at the end closes what is left: not a failure
 pool.on('error', () => undefined);

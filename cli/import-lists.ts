@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../platform/config.js';
-import { migrate } from '../platform/db/orm.js';
+import { migrateDatabase } from './migrations.js';
 import { AppError } from '../platform/errors.js';
 import { importSnapshot, LIST_KINDS, parseList, type ListKind } from '../screening/index.js';
 import { LIST_FORMATS } from '../screening/lists/parse.js';
@@ -62,7 +62,7 @@ try {
 
   database = await commandDatabase(loadConfig());
   const url = database.url;
-  await migrate(url);
+  await migrateDatabase(url);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
     for (const list of lists) {

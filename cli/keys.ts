@@ -6,7 +6,7 @@ import { loadConfig } from '../platform/config.js';
 import { KeyOperations } from '../platform/crypto/key-operations.js';
 import { Keyring } from '../platform/crypto/keyring.js';
 import { masterKeyProvider } from '../platform/crypto/master-key.js';
-import { migrate } from '../platform/db/orm.js';
+import { migrateDatabase } from './migrations.js';
 import { isUuid } from '../platform/ids.js';
 import { FileService, FolderBlobStore } from '../platform/storage/file-store.js';
 import { commandDatabase } from './local-database.js';
@@ -45,7 +45,7 @@ const pool = new pg.Pool({ connectionString: database.url, max: 2 });
 // the embedded cluster stopping at the end closes what is left: not a failure
 pool.on('error', () => undefined);
 try {
-  await migrate(database.url);
+  await migrateDatabase(database.url);
   const keyring = new Keyring(pool, masterKeyProvider(config));
   const keys = new KeyOperations(pool, keyring, new FileService(pool, new FolderBlobStore(path.resolve(config.STORAGE_DIR)), keyring));
   if (command === 'status' || command === 'rewrap') {

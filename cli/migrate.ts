@@ -1,5 +1,5 @@
 import { loadConfig } from '../platform/config.js';
-import { migrate } from '../platform/db/orm.js';
+import { migrateDatabase } from './migrations.js';
 
 /** `npm run migrate`: applies pending migrations to DATABASE_URL. */
 const config = loadConfig();
@@ -7,5 +7,5 @@ if (!config.DATABASE_URL) {
   console.error('DATABASE_URL is required');
   process.exit(1);
 }
-await migrate(config.DATABASE_URL);
+await migrateDatabase(config.DATABASE_URL);
 console.log('migrations applied');

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Config } from '../platform/config.js';
 import { createLogger, type Logger } from '../platform/logger.js';
-import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
+import { openOrm, type Orm } from '../platform/db/orm.js';
+import { migrateDatabase } from './migrations.js';
 import { logDatabaseError } from '../platform/db/connection-errors.js';
 import { EventStream } from '../platform/events/event-stream.js';
 import { OutboxRelay } from '../platform/events/outbox-relay.js';
@@ -82,7 +83,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     pool.on('connect', (client) => client.on('error', (err) => logDatabaseError(logger, err, 'database client')));
     stops.push(() => pool.end());
     if (usesDatabase) {
-      await migrate(opts.databaseUrl);
+      await migrateDatabase(opts.databaseUrl);
       await events.start();
       stops.push(() => events.stop());
     }

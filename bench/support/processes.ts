@@ -8,7 +8,7 @@ import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../../platform/db/embedded-postgres.js';
 import { generateApiKey, hashApiKey, publicKeyPrefix } from '../../platform/auth/api-keys.js';
 import type { KeyService } from '../../platform/auth/principal.js';
-import { migrate } from '../../platform/db/orm.js';
+import { migrateDatabase } from '../../cli/migrations.js';
 import type { LoadResult, LoadSpec } from './load.js';
 
 /** The compiled bench folder (dist/bench). */
@@ -81,12 +81,12 @@ export interface BenchDatabase {
 /** DATABASE_URL when set (migrated), else a throwaway embedded PostgreSQL. */
 export async function benchDatabase(): Promise<BenchDatabase> {
   if (process.env.DATABASE_URL) {
-    await migrate(process.env.DATABASE_URL);
+    await migrateDatabase(process.env.DATABASE_URL);
     return { url: process.env.DATABASE_URL, stop: async () => undefined };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-pg-'));
   const embedded = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), port: await freePort(), persistent: false });
-  await migrate(embedded.url);
+  await migrateDatabase(embedded.url);
   return {
     url: embedded.url,
     stop: async () => {

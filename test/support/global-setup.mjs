@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import pg from 'pg';
 // Jest loads global setup outside its transformer: use the build `npm test` makes first (pretest).
 import { freePort, startEmbeddedPostgres } from '../../dist/platform/db/embedded-postgres.js';
-import { migrate } from '../../dist/platform/db/orm.js';
+import { migrateDatabase } from '../../dist/cli/migrations.js';
 import { startJobs } from '../../dist/platform/jobs.js';
 import { createLogger } from '../../dist/platform/logger.js';
 
@@ -29,7 +29,7 @@ export default async function globalSetup() {
   await admin.query(`create database ${template}`);
   const url = new URL(process.env.TEST_DATABASE_URL);
   url.pathname = `/${template}`;
-  await migrate(url.toString());
+  await migrateDatabase(url.toString());
   const boss = await startJobs(url.toString(), createLogger('test-template', 'silent'));
   await boss.stop({ graceful: false, wait: true });
   // nobody connects to it again: CREATE DATABASE … TEMPLATE needs it without sessions

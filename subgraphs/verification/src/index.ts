@@ -73,8 +73,11 @@ import {
   UserErasureResolver,
 } from './privacy/privacy.resolver.js';
 import { privacyWorkers } from './privacy/privacy.worker.js';
+import { PLATFORM_ENTITIES } from '../../../platform/entities.js';
 
+/** Verification's entities and the platform's it writes (outbox events, webhooks, API clients). */
 export const verificationEntities = [
+  ...PLATFORM_ENTITIES,
   IdentityVerification,
   IpCheck,
   DeviceAssessment,

@@ -15,6 +15,7 @@ import { DedupService } from './dedup.service.js';
 import { FaceGalleries } from './enrollment.store.js';
 import { FACE_DIMENSIONS, FaceGallery, normalizedFace, vectorBytes, vectorOfBytes } from './face-gallery.js';
 import { rng } from '../../../../test/support/random.js';
+import { PLATFORM_ENTITIES } from '../../../../platform/entities.js';
 
 /** A face description of someone (two people's are nearly orthogonal). */
 function randomFace(random: () => number): number[] {
@@ -109,8 +110,8 @@ describe('dedup checks on PostgreSQL', () => {
     admin = new pg.Pool({ connectionString: url, max: 2 });
     // enrolled faces are sealed with the organization's data key
     keyring = new Keyring(admin, new LocalKeyProvider(randomBytes(32)));
-    orm = await openOrm({ url, entities: [BiometricDedupCheck], keyring });
-    other = await openOrm({ url, entities: [BiometricDedupCheck], keyring });
+    orm = await openOrm({ url, entities: [...PLATFORM_ENTITIES, BiometricDedupCheck], keyring });
+    other = await openOrm({ url, entities: [...PLATFORM_ENTITIES, BiometricDedupCheck], keyring });
     selfie = (await noFace()).toString('base64');
   });
   afterAll(async () => {

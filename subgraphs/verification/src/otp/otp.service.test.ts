@@ -9,6 +9,7 @@ import { OtpVerification } from './otp.entity.js';
 import { expireOverdueOtps, OtpService, type OtpDeps, type OtpPolicy } from './otp.service.js';
 import type { OtpMessage, OtpSender } from './notify-client.js';
 import { readLinkToken } from './otp.js';
+import { PLATFORM_ENTITIES } from '../../../../platform/entities.js';
 
 /** Takes every message as a provider would, and keeps it: tests read codes only from here. */
 class ReceivingSender implements OtpSender {
@@ -45,7 +46,7 @@ beforeAll(async () => {
   pool = new pg.Pool({ connectionString: url, max: 2 });
   // addresses are sealed with the organization's data key
   keyring = new Keyring(pool, new LocalKeyProvider(randomBytes(32)));
-  orm = await openOrm({ url, entities: [OtpVerification], poolSize: 2, keyring });
+  orm = await openOrm({ url, entities: [...PLATFORM_ENTITIES, OtpVerification], poolSize: 2, keyring });
 });
 afterAll(async () => {
   await orm.close();
