@@ -1,6 +1,41 @@
-import { ADDRESS_VERIFICATION, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
+
+/** The spec's address record first (`id` … `completedAt`), then what the check measured. */
+const ADDRESS_VERIFICATION = /* GraphQL */ `
+  fragment AddressVerificationFields on AddressVerification {
+    id
+    userId
+    documentType
+    status
+    createdAt
+    extractedData {
+      fullName
+      address
+      issueDate
+      issuer
+    }
+    addressMatch
+    documentAge
+    completedAt
+    country
+    documentSource
+    documentUrl
+    documentImageUrl
+    expectedAddress
+    addressMatchScore
+    addressMatchExplanation
+    documentAgeDays
+    textConfidence
+    reasons
+    checkedAt
+    reviewedBy
+    reviewNotes
+    reviewedAt
+    updatedAt
+  }
+`;
 
 const DOCUMENT_TYPES = ['UTILITY_BILL', 'BANK_STATEMENT', 'TAX_DOCUMENT', 'GOVERNMENT_LETTER'] as const;
 

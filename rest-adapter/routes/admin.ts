@@ -1,7 +1,22 @@
 import { invalid } from '../../platform/errors.js';
-import { API_CLIENT, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
 import type { OperationData, Route } from '../route.js';
+
+const API_CLIENT = /* GraphQL */ `
+  fragment ApiClientFields on ApiClient {
+    id
+    name
+    organizationId
+    service
+    environment
+    keyPrefix
+    permissions
+    rateLimit
+    active
+    createdAt
+  }
+`;
 
 const SERVICES = ['verification', 'risk', 'notify', 'all'] as const;
 const ENVIRONMENTS = ['live', 'test'] as const;

@@ -1,6 +1,36 @@
 import type { Field, Route } from '../route.js';
 import { connectionSlice, PAGE_QUERY, pageBody } from '../paging.js';
-import { AUDIT_ENTRY, ORGANIZATION_REENCRYPTION, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
+
+const AUDIT_ENTRY = /* GraphQL */ `
+  fragment AuditEntryFields on AuditEntry {
+    id
+    occurredAt
+    action
+    actor {
+      kind
+      clientId
+      clientName
+      sessionUserId
+    }
+    reviewer
+    resourceType
+    resourceId
+    userId
+    details
+    hash
+    previousHash
+  }
+`;
+
+const ORGANIZATION_REENCRYPTION = /* GraphQL */ `
+  fragment OrganizationReencryptionFields on OrganizationReencryption {
+    organizationId
+    keyVersion
+    values
+    files
+  }
+`;
 
 const ACTIONS = [
   'FILE_VIEWED',

@@ -1,6 +1,25 @@
-import { BIOMETRIC_DEDUP_CHECK, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
 import type { Route } from '../route.js';
+
+const BIOMETRIC_DEDUP_CHECK = /* GraphQL */ `
+  fragment BiometricDedupCheckFields on BiometricDedupCheck {
+    id
+    userId
+    status
+    matchFound
+    enrolled
+    matches {
+      matchedUserId
+      similarity
+      enrolledAt
+    }
+    threshold
+    errorReason
+    checkedAt
+    createdAt
+  }
+`;
 
 /** An 8 × 8 PNG without a face: a valid request (its check is ERROR), small enough for an example. */
 const EXAMPLE_SELFIE =

@@ -1,8 +1,84 @@
 import { badInput } from '../../platform/errors.js';
-import { BUSINESS_VERIFICATION, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
 import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
+
+/** A business verification as the spec's record (id … registryData, createdAt, completedAt), then its people and review. */
+const BUSINESS_VERIFICATION = /* GraphQL */ `
+  fragment BusinessVerificationFields on BusinessVerification {
+    id
+    userId
+    businessName
+    registrationNumber
+    country
+    businessType
+    taxId
+    status
+    steps {
+      registration
+      directors
+      ubo
+      amlScreening
+    }
+    registryData {
+      legalName
+      dateIncorporated
+      status
+      registeredAddress
+      capital
+      registrationNumber
+      companyType
+      officers {
+        name
+        position
+      }
+    }
+    registryLookup {
+      provider
+      attempts
+      lastAttemptAt
+      nextAttemptAt
+      lastError
+    }
+    directors {
+      id
+      fullName
+      role
+      position: role
+      dateOfBirth
+      nationality
+      idNumber
+      screeningStatus
+      matchCount
+      amlScreeningId: amlScreening {
+        id
+      }
+      createdAt
+    }
+    ubos {
+      id
+      fullName
+      ownershipPercentage
+      controlType
+      dateOfBirth
+      nationality
+      screeningStatus
+      matchCount
+      amlScreeningId: amlScreening {
+        id
+      }
+      createdAt
+    }
+    reasons
+    reviewedBy
+    reviewNotes
+    reviewedAt
+    createdAt
+    updatedAt
+    completedAt
+  }
+`;
 
 const BUSINESS_TYPES = ['SOLE_PROPRIETORSHIP', 'PARTNERSHIP', 'LLC', 'CORPORATION', 'NGO'] as const;
 const CONTROL_TYPES = ['DIRECT', 'INDIRECT', 'BOTH'] as const;

@@ -1,5 +1,37 @@
-import { COGNITIVE_KYC_CHECK, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import type { Route } from '../route.js';
+
+const COGNITIVE_KYC_CHECK = /* GraphQL */ `
+  fragment CognitiveKycCheckFields on CognitiveKycCheck {
+    id
+    userId
+    decision
+    confidence
+    faceMatchScore
+    faceMatchReasoning
+    documentFields {
+      fullName
+      dateOfBirth
+      documentNumber
+      expiryDate
+      nationality
+      documentType
+    }
+    fraudIndicators {
+      tampering
+      photoManipulation
+      expiredDocument
+      blurryImage
+    }
+    fraudHistory {
+      priorVerifications
+      flaggedAttempts
+      riskLevel
+    }
+    reasons
+    timestamp
+  }
+`;
 
 /** An 8×8 grey JPEG: the shape of a request (a real selfie shows exactly one face). */
 const TINY_JPEG =

@@ -1,7 +1,45 @@
-import { DOCUMENT_VERIFICATION, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
 import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
+
+const DOCUMENT_VERIFICATION = /* GraphQL */ `
+  fragment DocumentVerificationFields on DocumentVerification {
+    id
+    userId
+    documentType
+    documentCountry
+    frontImageUrl
+    backImageUrl
+    status
+    extractedData {
+      fullName
+      dateOfBirth
+      documentNumber
+      expiryDate
+      nationality
+    }
+    confidence
+    reasons
+    checks {
+      mrzFound
+      mrzValid
+      mrzFailedChecks
+      expired
+      faceFound
+      sharpness
+      ocrConfidence
+    }
+    verifiedAt
+    checkedAt
+    reviewedBy
+    reviewNotes
+    reviewedAt
+    imagesDeletedAt
+    createdAt
+    updatedAt
+  }
+`;
 
 const DOCUMENT_TYPES = ['ID_CARD', 'PASSPORT', 'DRIVER_LICENSE', 'RESIDENCE_PERMIT'] as const;
 /** The spec's record: `backImageUrl` only when a back image was sent. */

@@ -1,7 +1,37 @@
-import { IDENTITY_VERIFICATION, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
 import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
+
+const IDENTITY_VERIFICATION = /* GraphQL */ `
+  fragment IdentityVerificationFields on IdentityVerification {
+    id
+    userId
+    tier
+    overallStatus
+    faceMatchScore
+    verifiedAt
+    steps {
+      document
+      liveness
+      faceMatch
+      aml
+    }
+    reasons
+    reviewedBy
+    reviewNotes
+    reviewedAt
+    invalidatedAt
+    replacedById: replacedBy {
+      id
+    }
+    restartedFromId: restartedFrom {
+      id
+    }
+    createdAt
+    updatedAt
+  }
+`;
 
 const TIERS = ['BASIC', 'STANDARD', 'ENHANCED'] as const;
 const DECISIONS = ['VERIFIED', 'REJECTED'] as const;

@@ -1,6 +1,91 @@
-import { DEVICE_ASSESSMENT, IP_ANALYSIS, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import { mapMember, onlyMembers, type ResponseMapping } from '../mapping.js';
 import type { Route } from '../route.js';
+
+const DEVICE_ASSESSMENT = /* GraphQL */ `
+  fragment DeviceAssessmentFields on DeviceAssessment {
+    id
+    userId
+    sessionId
+    deviceId
+    firstSeen
+    riskScore
+    riskLevel
+    signals {
+      emulator
+      rooted
+      vpn
+      knownFraudDevice
+      geoMismatch
+      multipleAccounts
+      deviceAge
+    }
+    location {
+      country
+      countryName
+      city
+      isp
+    }
+    ip
+    ipDetected
+    device {
+      browser
+      os
+      deviceType
+      vendor
+      model
+    }
+    reasons {
+      signal
+      weight
+      detail
+    }
+    createdAt
+  }
+`;
+
+const IP_ANALYSIS = /* GraphQL */ `
+  fragment IpAnalysisFields on IpAnalysis {
+    id
+    ip
+    userId
+    version
+    riskScore
+    riskLevel
+    geolocation {
+      country
+      countryName
+      region
+      city
+      latitude
+      longitude
+      timezone
+    }
+    network {
+      isp
+      organization
+      asn
+      connectionType
+    }
+    threats {
+      isVpn
+      isProxy
+      isTor
+      isDatacenter
+      isKnownAbuser
+      threatTypes
+    }
+    matchedRanges {
+      feed
+      category
+      network
+      provider
+      service
+      region
+    }
+    checkedAt
+  }
+`;
 
 /** Browser SDKs send more fingerprint members than the spec's: only the spec's go to GraphQL. */
 const FINGERPRINT_MEMBERS = ['userAgent', 'platform', 'screenResolution', 'timezone', 'language', 'webgl', 'canvas', 'ip'];

@@ -1,6 +1,61 @@
-import { LIVENESS_SESSION, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import type { OperationData, Route } from '../route.js';
 import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
+
+/** A liveness session as lookups show it (never its token). */
+const LIVENESS_SESSION = /* GraphQL */ `
+  fragment LivenessSessionFields on LivenessSession {
+    id
+    userId
+    status
+    instructions
+    challenges {
+      id
+      type
+      instruction
+      outcome
+      framesRequired
+      framesReceived
+      score
+      measured {
+        headYaw
+        headPitch
+        pitchChange
+        smile
+        eyeOpenness
+        mouthWidth
+        mouthCornerLift
+        reference {
+          headYaw
+          headPitch
+          smile
+          eyeOpenness
+          mouthWidth
+          mouthCornerLift
+        }
+        antiSpoofScore
+        faceMatchScore
+      }
+      completedAt
+    }
+    challengesCompleted
+    challengesTotal
+    referenceSelfieReceived
+    isComplete
+    nextStep
+    result {
+      isAlive
+      confidence
+      antiSpoofScore
+      faceMatchScore
+      failureReason
+    }
+    expiresAt
+    createdAt
+    updatedAt
+    completedAt
+  }
+`;
 
 /** The spec's submission response (with the session's id and challenges): progress while IN_PROGRESS, `result` once complete. */
 function progressBody(session: OperationData, sessionToken: unknown) {

@@ -1,6 +1,39 @@
-import { MOBILE_MONEY_VERIFICATION, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
+
+const MOBILE_MONEY_VERIFICATION = /* GraphQL */ `
+  fragment MobileMoneyVerificationFields on MobileMoneyVerification {
+    id
+    userId
+    phoneNumber
+    provider
+    country
+    status
+    accountHolder
+    nameMatch
+    nameMatchScore
+    accountStatus
+    verifiedAt
+    createdAt
+    expectedName
+    nameMatchExplanation {
+      summary
+      threshold
+      parts {
+        expected
+        holder
+        how
+        score
+      }
+    }
+    failureReason
+    adapter
+    attempts
+    checkedAt
+    updatedAt
+  }
+`;
 
 const PROVIDERS = ['MTN_MOMO', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'MPESA', 'WAVE', 'FREE_MONEY', 'MOOV_MONEY'] as const;
 

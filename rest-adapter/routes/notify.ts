@@ -1,15 +1,127 @@
 import { badInput, notFound } from '../../platform/errors.js';
-import {
-  NOTIFICATION,
-  NOTIFICATION_BATCH,
-  NOTIFICATION_RECIPIENT,
-  NOTIFICATION_TEMPLATE,
-  SANDBOX_MESSAGE,
-  USER_ERRORS,
-} from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import { camelKeys, mapMember, SNAKE_CASE, upperCased, type ResponseMapping } from '../mapping.js';
 import { connectionSlice, keyedPageBody, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Route } from '../route.js';
+
+const NOTIFICATION = /* GraphQL */ `
+  fragment NotificationFields on Notification {
+    id
+    status
+    channels {
+      channel
+      status
+      provider
+      latencyMs
+      openedAt
+      reason
+      attempts
+      sentAt
+      deliveredAt
+      failedAt
+      nextAttemptAt
+      updatedAt
+    }
+    template {
+      template: name
+      templateVersion: version
+      templateId: id
+    }
+    to
+    recipientId
+    batchId: batch {
+      id
+    }
+    createdAt
+    updatedAt
+  }
+`;
+
+const NOTIFICATION_BATCH = /* GraphQL */ `
+  fragment NotificationBatchFields on NotificationBatch {
+    id
+    total
+    queued
+    status
+    processed
+    succeeded
+    failed
+    template {
+      template: name
+      templateVersion: version
+    }
+    channelProgress {
+      channel
+      queued
+      sent
+      delivered
+      opened
+      failed
+      undeliverable
+    }
+    createdAt
+    completedAt
+  }
+`;
+
+const NOTIFICATION_TEMPLATE = /* GraphQL */ `
+  fragment NotificationTemplateFields on NotificationTemplate {
+    id
+    name
+    version
+    channels
+    placeholders
+    content {
+      email {
+        subject
+        html
+      }
+      sms {
+        body
+      }
+      push {
+        title
+        body
+      }
+    }
+    createdAt
+  }
+`;
+
+const NOTIFICATION_RECIPIENT = /* GraphQL */ `
+  fragment NotificationRecipientFields on NotificationRecipient {
+    id
+    email
+    phone
+    pushTokens
+    webPushSubscriptions {
+      endpoint
+      keys {
+        p256dh
+        auth
+      }
+    }
+    locale
+    createdAt
+    updatedAt
+  }
+`;
+
+const SANDBOX_MESSAGE = /* GraphQL */ `
+  fragment SandboxMessageFields on SandboxMessage {
+    id
+    notificationId: notification {
+      id
+    }
+    channel
+    to
+    subject
+    html
+    title
+    body
+    createdAt
+  }
+`;
 
 /**
  * Part B of the spec (notification dispatch), plus templates, recipients and the sandbox outbox.

@@ -1,6 +1,41 @@
-import { RETENTION_POLICY, USER_ERASURE, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Field, Route } from '../route.js';
+
+const USER_ERASURE = /* GraphQL */ `
+  fragment UserErasureFields on UserErasure {
+    id
+    userId
+    status
+    services {
+      service
+      status
+      completedAt
+      erased {
+        kind
+        count
+      }
+      attempts
+      lastError
+    }
+    createdAt
+    updatedAt
+    completedAt
+  }
+`;
+
+const RETENTION_POLICY = /* GraphQL */ `
+  fragment RetentionPolicyFields on RetentionPolicy {
+    documentsDays
+    livenessFramesDays
+    notificationBodiesDays
+    providerResponsesDays
+    eventPayloadsDays
+    customized
+    updatedAt
+    lastEnforcedAt
+  }
+`;
 
 const DAYS = 'Days from the record that holds it, 1 to 36500; null puts the default back, absent leaves it as it is';
 const RETENTION_FIELDS: readonly Field[] = [

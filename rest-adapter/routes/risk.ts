@@ -1,8 +1,114 @@
 import { badInput } from '../../platform/errors.js';
-import { RISK_EVALUATION, RISK_EVALUATION_SUMMARY, RISK_RULE, USER_ERRORS } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import { camelKeys, mapMember, SNAKE_CASE, upperCased, type ResponseMapping } from '../mapping.js';
 import type { Route } from '../route.js';
 import { connectionSlice, keyedPageBody, PAGE_QUERY } from '../paging.js';
+
+/** What POST /v1/evaluate answers (the lookup has the details). */
+const RISK_EVALUATION_SUMMARY = /* GraphQL */ `
+  fragment RiskEvaluationSummaryFields on RiskEvaluation {
+    id
+    transactionId
+    score
+    action
+    mock
+    latencyMs
+    layers {
+      rules {
+        fired
+        checked
+        score
+      }
+      graph {
+        patternsFound
+        nodesTraversed
+        score
+      }
+      sanctions {
+        hits
+        listsChecked
+        score
+      }
+    }
+    reasons
+    createdAt
+  }
+`;
+
+/** The summary with what each layer found; carries the summary fragment it spreads. */
+const RISK_EVALUATION = /* GraphQL */ `
+  fragment RiskEvaluationFields on RiskEvaluation {
+    ...RiskEvaluationSummaryFields
+    rulesFired {
+      id
+      name
+      description
+      version
+      action
+      severity
+    }
+    ruleErrors {
+      id
+      version
+      message
+    }
+    graphPatterns {
+      type
+      weight
+      accounts
+      length
+      count
+      ratio
+      device
+    }
+    sanctionsHits {
+      party
+      account {
+        id
+      }
+      name
+      hit {
+        source
+        kind
+        externalId
+        primaryName
+        matchedName
+        score
+        listVersion
+      }
+    }
+    transaction {
+      amount
+      currency
+      sender {
+        id
+      }
+      receiver {
+        id
+      }
+      channel
+      metadata
+    }
+    rulesRevision
+  }
+  ${RISK_EVALUATION_SUMMARY}
+`;
+
+const RISK_RULE = /* GraphQL */ `
+  fragment RiskRuleFields on RiskRule {
+    id
+    name
+    description
+    condition
+    action
+    severity
+    enabled
+    version
+    isDefault
+    createdAt
+    updatedAt
+  }
+`;
 
 /**
  * Part A of the spec (transaction risk). Bodies and answers use the spec's snake_case

@@ -1,7 +1,160 @@
-import { AML_BATCH, AML_SCREENING, USER_ERRORS, WATCHLIST_ALERT, WATCHLIST_SUBSCRIPTION } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import { mapMember, onlyMembers, type ResponseMapping } from '../mapping.js';
 import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
 import type { Field, OperationData, Route, RouteInput } from '../route.js';
+
+const AML_SCREENING = /* GraphQL */ `
+  fragment AmlScreeningFields on AmlScreening {
+    id
+    userId
+    fullName
+    dateOfBirth
+    nationality
+    documentNumber
+    matchThreshold
+    lists
+    status
+    riskLevel
+    matchCount
+    matches {
+      id
+      hit {
+        listName
+        source
+        kind
+        externalId
+        entityType
+        primaryName
+        matchedName
+        score
+        programs
+        addedDate
+        listVersion
+      }
+      explanation {
+        nameScore
+        tokens {
+          query
+          matched
+          how
+          score
+          weight
+        }
+        qualifiers {
+          kind
+          effect
+          detail
+        }
+        rules {
+          rule
+          factor
+          detail
+        }
+      }
+      resolution
+      resolvedBy
+      resolutionReason
+      resolvedAt
+    }
+    listsChecked
+    listVersions {
+      source
+      version
+      kind
+    }
+    batchId: batch {
+      id
+    }
+    checkedAt
+    resolvedAt
+    createdAt
+    updatedAt
+  }
+`;
+
+/**
+ * A batch with every subject's line: the operation declares `$subjects: Int` and passes 100 (a batch
+ * holds at most 100 subjects, one page).
+ */
+const AML_BATCH = /* GraphQL */ `
+  fragment AmlBatchFields on AmlBatch {
+    id
+    status
+    total
+    processed
+    clearCount
+    flaggedCount
+    failedCount
+    callbackUrl
+    callbackStatus
+    callbackAttempts
+    callbackLastStatusCode
+    callbackDeliveredAt
+    callbackNextAttemptAt
+    createdAt
+    completedAt
+    results: subjects(first: $subjects) {
+      nodes {
+        position
+        userId
+        fullName
+        status
+        screeningId: screening {
+          id
+        }
+        riskLevel
+        matchCount
+        error
+      }
+    }
+  }
+`;
+
+const WATCHLIST_SUBSCRIPTION = /* GraphQL */ `
+  fragment WatchlistSubscriptionFields on WatchlistSubscription {
+    id
+    userId
+    fullName
+    dateOfBirth
+    nationality
+    country
+    status
+    lists
+    matchThreshold
+    nextScanAt
+    lastScanAt
+    createdAt
+    cancelledAt
+  }
+`;
+
+const WATCHLIST_ALERT = /* GraphQL */ `
+  fragment WatchlistAlertFields on WatchlistAlert {
+    id
+    subscriptionId: subscription {
+      id
+    }
+    userId
+    status
+    match {
+      listName
+      matchScore: score
+      matchedName
+      source
+      addedDate
+      kind
+      externalId
+      primaryName
+      listVersion
+      programs
+    }
+    detectedAt
+    clearedAt
+    reviewedBy
+    reviewNote
+    reviewedAt
+  }
+`;
 
 const LISTS = ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA', 'LAW_ENFORCEMENT'] as const;
 const WATCHLIST_LISTS = ['SANCTIONS', 'PEP', 'ADVERSE_MEDIA'] as const;

@@ -1,8 +1,21 @@
 import { badInput, invalid } from '../../platform/errors.js';
-import { USER_ERRORS, WEBHOOK } from '../fragments.js';
+import { USER_ERRORS } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
 import type { Route } from '../route.js';
 import { connectionSlice, PAGE_QUERY } from '../paging.js';
+
+const WEBHOOK = /* GraphQL */ `
+  fragment WebhookFields on Webhook {
+    id
+    clientId: client {
+      id
+    }
+    callbackUrl
+    events
+    active
+    createdAt
+  }
+`;
 
 /**
  * The spec's event names, in the order its error lists them: the verification events, then
