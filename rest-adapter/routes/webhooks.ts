@@ -2,6 +2,7 @@ import { badInput, invalid } from '../../platform/errors.js';
 import { USER_ERRORS } from '../fragments.js';
 import type { ResponseMapping } from '../mapping.js';
 import type { Route } from '../route.js';
+import { WEBHOOK_EVENTS } from '../../subgraphs/verification/src/webhooks/webhook-catalog.js';
 import { connectionSlice, PAGE_QUERY } from '../paging.js';
 
 const WEBHOOK = /* GraphQL */ `
@@ -18,49 +19,10 @@ const WEBHOOK = /* GraphQL */ `
 `;
 
 /**
- * The spec's event names, in the order its error lists them: the verification events, then
- * risk's and notify's. The graph's are the same names in SCREAMING_CASE (`identity.manual_review`
- * is IDENTITY_MANUAL_REVIEW).
+ * The spec's event names, in the order its error lists them (the webhooks capability's table). The
+ * graph's are the same names in SCREAMING_CASE (`identity.manual_review` is IDENTITY_MANUAL_REVIEW).
  */
-export const EVENTS = [
-  'document.verified',
-  'document.rejected',
-  'liveness.passed',
-  'liveness.failed',
-  'identity.verified',
-  'identity.rejected',
-  'identity.manual_review',
-  'phone.verified',
-  'phone.failed',
-  'email.verified',
-  'email.failed',
-  'address.verified',
-  'address.rejected',
-  'address.manual_review',
-  'aml.clear',
-  'aml.flagged',
-  'aml.batch_complete',
-  'watchlist.alert',
-  'watchlist.clear',
-  'business.verified',
-  'business.rejected',
-  'business.manual_review',
-  'dedup.unique',
-  'dedup.match',
-  'mobile_money.verified',
-  'mobile_money.failed',
-  'verification.completed',
-  'cognitive_kyc.approved',
-  'cognitive_kyc.rejected',
-  'cognitive_kyc.manual_review',
-  'user.erased',
-  'evaluation.allow',
-  'evaluation.review',
-  'evaluation.block',
-  'notification.dispatched',
-  'notification.updated',
-  'batch.completed',
-] as const;
+const EVENTS: readonly string[] = WEBHOOK_EVENTS;
 const graphName = (event: string) => event.toUpperCase().replace(/\./g, '_');
 const SPEC_NAME = new Map<string, string>(EVENTS.map((event) => [graphName(event), event]));
 /** Signing secrets are shown once, with the spec's words. */
@@ -77,7 +39,7 @@ function graphEvents(value: unknown): unknown {
   const names = list ? value : [value];
   const notStrings = names.flatMap((name, i) => (name === null || typeof name === 'string' ? [] : [list ? `events[${i}]` : 'events']));
   if (notStrings.length) throw badInput(notStrings.map((at) => `${at} must be a string`));
-  const unknown = names.filter((name): name is string => typeof name === 'string' && !(EVENTS as readonly string[]).includes(name));
+  const unknown = names.filter((name): name is string => typeof name === 'string' && !EVENTS.includes(name));
   if (unknown.length) throw invalid(`events must be among: ${EVENTS.join(', ')} (unknown: ${unknown.join(', ')})`);
   const mapped = names.map((name) => (typeof name === 'string' ? graphName(name) : name));
   return list ? mapped : mapped[0];

@@ -1,13 +1,13 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { actorOf } from '../../../../platform/audit/audit.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { readUpload } from '../../../../platform/graphql/upload.js';
 import { fileUrl } from '../../../../platform/storage/file-routes.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { AddressJobs } from './address.service.js';
 import { UserType } from '../user/user.type.js';
 import { ageText } from './address-decision.js';
 import { ADDRESS_RESOURCE } from './address.events.js';
@@ -21,7 +21,7 @@ import {
   ReviewAddressVerificationPayload,
 } from './address.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<{ addressJobs: AddressJobs }>;
 
 export function addressService(ctx: Ctx, access: 'read' | 'write'): AddressService {
   return new AddressService(ctx.em, authorize(ctx, 'verification', `address:${access}`), {
@@ -146,4 +146,14 @@ export class AddressResolver {
 /** Federation: other subgraphs reference an address verification by id (tenant-checked). */
 export function resolveAddressReference(ref: { id: string }, ctx: Ctx) {
   return addressService(ctx, 'read').find(ref.id);
+}
+
+/** The user's address verifications, as fields of `User`. */
+@Resolver(() => UserType)
+export class AddressUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => AddressVerificationConnection, { description: 'The user’s address verifications (proofs of address), newest first' })
+  addressVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return addressService(ctx, 'read').list({ userId: user.id }, page);
+  }
 }

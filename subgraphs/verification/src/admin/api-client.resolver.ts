@@ -1,9 +1,8 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { actorOf } from '../../../../platform/audit/audit.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { requireAdmin } from '../../../../platform/auth/permissions.js';
 import { ApiClientService } from '../../../../platform/auth/api-client.service.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
 import {
   CreateApiClientInput,
   CreateApiClientPayload,
@@ -13,7 +12,7 @@ import {
   RotateApiClientKeyPayload,
 } from './api-client.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext;
 
 /** The operator's service (X-Admin-Secret): an API key is refused. */
 function service(ctx: Ctx): ApiClientService {

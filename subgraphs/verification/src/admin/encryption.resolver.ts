@@ -3,9 +3,9 @@ import { actorOf } from '../../../../platform/audit/audit.js';
 import { Organization } from '../../../../platform/auth/organization.entity.js';
 import { requireAdmin } from '../../../../platform/auth/permissions.js';
 import { notFound } from '../../../../platform/errors.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { isUuid } from '../../../../platform/ids.js';
-import type { VerificationDeps } from '../deps.js';
+import type { KeyOperations } from '../../../../platform/crypto/key-operations.js';
+import type { VerificationContext } from '../verification.shared.js';
 import {
   ReencryptOrganizationDataInput,
   ReencryptOrganizationDataPayload,
@@ -13,7 +13,12 @@ import {
   RotateOrganizationDataKeyPayload,
 } from './encryption.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+/** What the admin capability builds at start: the operator's key operations. */
+export interface AdminDeps {
+  keys: KeyOperations;
+}
+
+type Ctx = VerificationContext<AdminDeps>;
 
 /** The operator's (X-Admin-Secret) key operations on an existing organization. */
 async function organization(ctx: Ctx, id: string): Promise<string> {

@@ -1,13 +1,14 @@
 import DataLoader from 'dataloader';
+import { UserType } from '../user/user.type.js';
 import { actorOf } from '../../../../platform/audit/audit.js';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { ScreeningHitType } from '../../../../screening/screening-hit.type.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { AmlJobs } from './aml.service.js';
 import type { AmlHit, AmlScreening } from './aml.entity.js';
 import { AML_BATCH_RESOURCE, AML_RESOURCE, withCallback, type AmlBatchView } from './aml.events.js';
 import { AmlService, type AmlView, type BatchLine } from './aml.service.js';
@@ -30,7 +31,7 @@ import {
   toExplanation,
 } from './aml.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<{ amlJobs: AmlJobs }>;
 const SCREENING_READ = { service: 'verification', permission: 'screening:read' } as const;
 
 function service(ctx: Ctx, access: 'read' | 'write'): AmlService {
@@ -235,5 +236,15 @@ export class AmlBatchResolver {
   })
   amlBatchUpdated(@Root() event: StreamedEvent, @Arg('id', () => ID, { description: 'The batch to follow' }) _id: string) {
     return envelopeOf(event, (snapshot) => revive(snapshot) as unknown as AmlBatchType);
+  }
+}
+
+/** The user's AML screenings, as fields of `User`. */
+@Resolver(() => UserType)
+export class AmlUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => AmlScreeningConnection, { description: 'The user’s AML screenings, newest first' })
+  amlScreenings(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new AmlResolver().amlScreenings({ userId: user.id }, page, ctx);
   }
 }

@@ -1,13 +1,12 @@
 import { Arg, Args, Ctx, Directive, Query, Resolver } from 'type-graphql';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
 import { AuditService } from './audit.service.js';
 import { AuditChainVerificationType, AuditEntryConnection, AuditEntryFilter, auditActionOf } from './audit.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext;
 
 const service = (ctx: Ctx) => new AuditService(sqlOf(ctx.em), authorize(ctx, 'verification', 'audit:read'));
 

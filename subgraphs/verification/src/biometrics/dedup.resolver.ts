@@ -1,10 +1,10 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { FaceGalleries } from './enrollment.store.js';
 import { UserType } from '../user/user.type.js';
 import type { DedupMatch } from './dedup.entity.js';
 import { DEDUP_RESOURCE } from './dedup.events.js';
@@ -20,7 +20,7 @@ import {
   DeleteBiometricEnrollmentPayload,
 } from './dedup.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<{ faceGalleries: FaceGalleries }>;
 
 export function dedupService(ctx: Ctx, access: 'read' | 'write'): DedupService {
   const { vision, faceGalleries: galleries } = ctx.deps;
@@ -115,5 +115,17 @@ export class BiometricEnrollmentResolver {
   @FieldResolver(() => UserType, { description: 'The user whose face it is' })
   user(@Root() enrollment: BiometricEnrollmentType): UserType {
     return { id: enrollment.userId };
+  }
+}
+
+/** The user's enrolled face, as fields of `User`. */
+@Resolver(() => UserType)
+export class BiometricsUserFields {
+  @FieldResolver(() => BiometricEnrollmentType, {
+    nullable: true,
+    description: 'The user’s enrolled face for biometric dedup (when and from which check; never the face itself); null when none',
+  })
+  biometricEnrollment(@Root() user: UserType, @Ctx() ctx: Ctx) {
+    return dedupService(ctx, 'read').enrollment(user.id);
   }
 }

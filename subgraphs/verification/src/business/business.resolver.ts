@@ -1,11 +1,11 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { actorOf } from '../../../../platform/audit/audit.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { BusinessDeps } from './business.service.js';
 import { AmlService } from '../aml/aml.service.js';
 import { toAmlScreening } from '../aml/aml.resolver.js';
 import { AmlScreeningType } from '../aml/aml.type.js';
@@ -33,7 +33,7 @@ import {
   ReviewBusinessVerificationPayload,
 } from './business.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<BusinessDeps>;
 
 export function businessService(ctx: Ctx, access: 'read' | 'write'): BusinessService {
   const tenant = authorize(ctx, 'verification', `business:${access}`);
@@ -210,4 +210,18 @@ export class BusinessUboResolver {
 export async function resolveBusinessReference(ref: { id: string }, ctx: Ctx) {
   const view = await businessService(ctx, 'read').find(ref.id);
   return view ? toBusiness(view) : null;
+}
+
+/** The businesses the user declared, as fields of `User`. */
+@Resolver(() => UserType)
+export class BusinessUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => BusinessVerificationConnection, {
+    description: 'The businesses the user declared for verification (KYB), newest first',
+  })
+  async businessVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    const found = await businessService(ctx, 'read').list({ userId: user.id }, page);
+    const edges = found.edges.map((edge) => ({ cursor: edge.cursor, node: toBusiness(edge.node) }));
+    return { ...found, edges, nodes: edges.map((edge) => edge.node) };
+  }
 }

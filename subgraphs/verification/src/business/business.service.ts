@@ -60,6 +60,12 @@ export interface BusinessFilter {
 }
 
 /** Queues a registry lookup of a business in the caller's transaction (now, or after a delay). */
+/** What the business capability builds at start: the registries and the lookup queue. */
+export interface BusinessDeps {
+  businessRegistries: BusinessRegistries;
+  businessJobs: BusinessJobs;
+}
+
 export interface BusinessJobs {
   enqueueLookup(em: EntityManager, businessId: string, startAfterSeconds?: number): Promise<void>;
 }

@@ -1,11 +1,11 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { actorOf } from '../../../../platform/audit/audit.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { DocumentDeps } from '../document/document.service.js';
 import { DocumentService } from '../document/document.service.js';
 import { UserType } from '../user/user.type.js';
 import { COGNITIVE_KYC_RESOURCE } from './cognitive-kyc.events.js';
@@ -21,7 +21,7 @@ import {
   ReviewCognitiveKycCheckPayload,
 } from './cognitive-kyc.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<DocumentDeps>;
 
 export function cognitiveKycService(ctx: Ctx, access: 'read' | 'write'): CognitiveKycService {
   const tenant = authorize(ctx, 'verification', `cognitive_kyc:${access}`);
@@ -127,4 +127,16 @@ export class FraudHistoryResolver {
 /** Federation: other subgraphs reference an AI identity check by id (tenant-checked). */
 export function resolveCognitiveKycReference(ref: { id: string }, ctx: Ctx) {
   return cognitiveKycService(ctx, 'read').find(ref.id);
+}
+
+/** The user's AI identity checks, as fields of `User`. */
+@Resolver(() => UserType)
+export class CognitiveKycUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => CognitiveKycCheckConnection, {
+    description: 'The user’s AI identity checks (selfie against document), newest first',
+  })
+  cognitiveKycChecks(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return cognitiveKycService(ctx, 'read').list({ userId: user.id }, page);
+  }
 }

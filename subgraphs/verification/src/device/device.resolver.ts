@@ -1,8 +1,9 @@
-import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { UserType } from '../user/user.type.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { IpDeps } from '../ip/ip.service.js';
 import { isoCountry } from '../ip/ip.type.js';
 import { DeviceService } from './device.service.js';
 import type { DeviceAssessment } from './device.entity.js';
@@ -15,7 +16,7 @@ import {
   DeviceTypeEnum,
 } from './device.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<IpDeps>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): DeviceService {
   const tenant = authorize(ctx, 'verification', `intelligence:${access}`);
@@ -73,5 +74,15 @@ export class DeviceResolver {
     @Ctx() ctx: Ctx,
   ) {
     return service(ctx, 'read').list(filter ?? {}, page, toType);
+  }
+}
+
+/** The user's device assessments, as fields of `User`. */
+@Resolver(() => UserType)
+export class DeviceUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => DeviceAssessmentConnection, { description: 'The user’s device assessments, newest first' })
+  deviceAssessments(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new DeviceResolver().deviceAssessments({ userId: user.id }, page, ctx);
   }
 }

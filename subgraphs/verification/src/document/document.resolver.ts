@@ -1,13 +1,13 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { actorOf } from '../../../../platform/audit/audit.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { readUpload } from '../../../../platform/graphql/upload.js';
 import { fileUrl } from '../../../../platform/storage/file-routes.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { DocumentDeps } from './document.service.js';
 import { UserType } from '../user/user.type.js';
 import { DOCUMENT_RESOURCE } from './document.events.js';
 import {
@@ -26,7 +26,7 @@ import {
   ReviewDocumentVerificationPayload,
 } from './document.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<DocumentDeps>;
 
 export function documentService(ctx: Ctx, access: 'read' | 'write'): DocumentService {
   return new DocumentService(ctx.em, authorize(ctx, 'verification', `document:${access}`), {
@@ -149,4 +149,14 @@ export class DocumentResolver {
 /** Federation: other subgraphs reference a document verification by id (tenant-checked). */
 export function resolveDocumentReference(ref: { id: string }, ctx: Ctx) {
   return documentService(ctx, 'read').find(ref.id);
+}
+
+/** The user's documents, as fields of `User`. */
+@Resolver(() => UserType)
+export class DocumentUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => DocumentVerificationConnection, { description: 'The user’s identity documents and their checks, newest first' })
+  documents(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return documentService(ctx, 'read').list({ userId: user.id }, page);
+  }
 }

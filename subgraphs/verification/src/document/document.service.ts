@@ -31,6 +31,11 @@ export interface DocumentSubmission {
 }
 
 /** Queues the automatic check of a document, in the transaction that created it. */
+/** What the document capability builds at start: its check queue (an AI identity check reads documents too). */
+export interface DocumentDeps {
+  documentJobs: DocumentJobs;
+}
+
 export interface DocumentJobs {
   enqueueCheck(em: EntityManager, documentId: string): Promise<void>;
 }

@@ -1,11 +1,12 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { actorOf } from '../../../../platform/audit/audit.js';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { DocumentDeps } from '../document/document.service.js';
+import type { AmlJobs } from '../aml/aml.service.js';
 import { IdentityService } from './identity.service.js';
 import {
   CreateIdentityVerificationInput,
@@ -30,7 +31,8 @@ import { LivenessSessionType } from '../liveness/liveness.type.js';
 import { AmlResolver } from '../aml/aml.resolver.js';
 import { AmlScreeningType } from '../aml/aml.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+/** Identity runs the other checks: it reads documents and screens (AML). */
+type Ctx = VerificationContext<DocumentDeps & { amlJobs: AmlJobs }>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): IdentityService {
   return new IdentityService(ctx.em, authorize(ctx, 'verification', `identity:${access}`));
@@ -157,4 +159,22 @@ export class IdentityResolver {
 /** Federation: other subgraphs reference an identity verification by id (tenant-checked). */
 export function resolveIdentityReference(ref: { id: string }, ctx: Ctx) {
   return service(ctx, 'read').find(ref.id);
+}
+
+/** The user's identity verifications, as fields of `User`. */
+@Resolver(() => UserType)
+export class IdentityUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => IdentityVerificationConnection, { description: 'The user’s identity verifications, newest first' })
+  identityVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new IdentityService(ctx.em, authorize(ctx, 'verification', 'identity:read')).list({ userId: user.id }, page);
+  }
+
+  @FieldResolver(() => IdentityVerificationType, {
+    nullable: true,
+    description: 'The user’s current identity verification: the newest one not replaced by a restart',
+  })
+  currentIdentityVerification(@Root() user: UserType, @Ctx() ctx: Ctx) {
+    return new IdentityService(ctx.em, authorize(ctx, 'verification', 'identity:read')).current(user.id);
+  }
 }

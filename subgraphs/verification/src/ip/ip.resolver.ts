@@ -1,11 +1,12 @@
-import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { UserType } from '../user/user.type.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { decodeCursor, encodeCursor } from '../../../../platform/graphql/cursor.js';
 import { requireAdmin, requirePermission } from '../../../../platform/auth/permissions.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
 import { badInput, invalid } from '../../../../platform/errors.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { IpDeps } from './ip.service.js';
 import { IpService } from './ip.service.js';
 import type { IpCheck } from './ip.entity.js';
 import {
@@ -22,7 +23,7 @@ import {
 } from './ip.type.js';
 import { FeedError, parseFeed } from './ip-feeds.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<IpDeps>;
 
 function service(ctx: Ctx, access: 'read' | 'write'): IpService {
   return new IpService(ctx.em, authorize(ctx, 'verification', `intelligence:${access}`), ctx.deps.ipIntelligence);
@@ -118,5 +119,15 @@ export class IpResolver {
     }
     const { previousEntries, changed, skipped, ...ipFeed } = await ctx.deps.ipFeeds.import(parsed, 'graphql');
     return { ipFeed, previousEntries, changed, skipped };
+  }
+}
+
+/** The user's IP analyses, as fields of `User`. */
+@Resolver(() => UserType)
+export class IpUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => IpAnalysisConnection, { description: 'The IP analyses made for the user, newest first' })
+  ipAnalyses(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new IpResolver().ipAnalyses({ userId: user.id }, page, ctx);
   }
 }

@@ -12,6 +12,12 @@ import { IpCheck, type IpAnalysisResult } from './ip.entity.js';
 
 export const INVALID_IP = (value: string) => `"${value}" is not a valid IPv4 or IPv6 address`;
 
+/** What the IP capability builds at start (devices read the same intelligence). */
+export interface IpDeps {
+  ipFeeds: IpFeedStore;
+  ipIntelligence: IpIntelligence;
+}
+
 /** IP analysis without storage: geolocation (geoip-lite), imported feeds, the tenant's known abusers. */
 export class IpIntelligence {
   constructor(

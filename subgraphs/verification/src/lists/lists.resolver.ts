@@ -1,14 +1,13 @@
 import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { requireAdmin } from '../../../../platform/auth/permissions.js';
 import { badInput } from '../../../../platform/errors.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
 import { ListsService } from './lists.service.js';
 import { ImportScreeningListInput, ScreeningListChangeFilter, ScreeningListVersionFilter } from './lists.inputs.js';
 import { ImportScreeningListPayload, ScreeningListChangeConnection, ScreeningListSnapshotConnection } from './lists.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext;
 
 function service(ctx: Ctx): ListsService {
   requireAdmin(ctx.principal);

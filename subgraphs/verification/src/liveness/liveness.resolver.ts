@@ -1,11 +1,10 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { readUpload } from '../../../../platform/graphql/upload.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
 import { UserType } from '../user/user.type.js';
 import { LivenessService } from './liveness.service.js';
 import { livenessRecord, type LivenessRecord } from './liveness.record.js';
@@ -25,7 +24,7 @@ import {
   SubmitLivenessReferenceSelfiePayload,
 } from './liveness.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext;
 
 function service(ctx: Ctx, access: 'read' | 'write'): LivenessService {
   const tenant = authorize(ctx, 'verification', `liveness:${access}`);
@@ -131,4 +130,14 @@ export class LivenessResolver {
 export async function resolveLivenessReference(ref: { id: string }, ctx: Ctx) {
   const session = await service(ctx, 'read').find(ref.id);
   return session && livenessRecord(session);
+}
+
+/** The user's liveness sessions, as fields of `User`. */
+@Resolver(() => UserType)
+export class LivenessUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => LivenessSessionConnection, { description: 'The user’s liveness sessions, newest first' })
+  livenessSessions(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new LivenessResolver().livenessSessions({ userId: user.id }, page, ctx);
+  }
 }

@@ -1,10 +1,10 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { MobileMoneyAdapters } from './adapters/registry.js';
 import { UserType } from '../user/user.type.js';
 import type { NameMatchExplanation } from './mobile-money.decision.js';
 import { MOBILE_MONEY_RESOURCE } from './mobile-money.events.js';
@@ -23,7 +23,7 @@ import {
   RetryMobileMoneyVerificationPayload,
 } from './mobile-money.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<{ mobileMoney: MobileMoneyAdapters }>;
 
 export function mobileMoneyService(ctx: Ctx, access: 'read' | 'write'): MobileMoneyService {
   const tenant = authorize(ctx, 'verification', `mobile_money:${access}`);
@@ -123,4 +123,14 @@ export class MobileMoneyResolver {
 /** Federation: other subgraphs reference a mobile money verification by id (tenant-checked). */
 export function resolveMobileMoneyReference(ref: { id: string }, ctx: Ctx) {
   return mobileMoneyService(ctx, 'read').find(ref.id);
+}
+
+/** The user's mobile money verifications, as fields of `User`. */
+@Resolver(() => UserType)
+export class MobileMoneyUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => MobileMoneyVerificationConnection, { description: 'The user’s mobile money account verifications, newest first' })
+  mobileMoneyVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return mobileMoneyService(ctx, 'read').list({ userId: user.id }, page);
+  }
 }

@@ -1,12 +1,12 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import type { Connection } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { AppError, badInput } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { OtpDeps } from './otp.service.js';
 import { UserType } from '../user/user.type.js';
 import { checkPhoneNumber, receivesText } from '../phone/phone-number.js';
 import { checkEmail } from '../email/email-address.js';
@@ -41,7 +41,7 @@ import {
   VerifyPhoneCodePayload,
 } from './otp.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<{ otp: OtpDeps }>;
 
 export function otpService(ctx: Ctx, kind: OtpKind, access: 'read' | 'write'): OtpService {
   return new OtpService(ctx.em, authorize(ctx, 'verification', `${kind}:${access}`), kind, ctx.deps.otp);
@@ -245,4 +245,20 @@ export async function resolvePhoneReference(ref: { id: string }, ctx: Ctx) {
 }
 export async function resolveEmailReference(ref: { id: string }, ctx: Ctx) {
   return nodeOf('email', await otpService(ctx, 'email', 'read').find(ref.id));
+}
+
+/** The user's phone and e-mail verifications, as fields of `User`. */
+@Resolver(() => UserType)
+export class OtpUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => PhoneVerificationConnection, { description: 'The user’s phone verifications, newest first' })
+  phoneVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new PhoneVerificationResolver().phoneVerifications({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => EmailVerificationConnection, { description: 'The user’s email verifications, newest first' })
+  emailVerifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new EmailVerificationResolver().emailVerifications({ userId: user.id }, page, ctx);
+  }
 }

@@ -1,13 +1,13 @@
 import { actorOf } from '../../../../platform/audit/audit.js';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import { USER_ERASURE_RESOURCE, type ErasurePart, type UserErasureView } from '../../../../platform/privacy/erasure.js';
 import type { RetentionPolicy } from '../../../../platform/privacy/retention.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { OtpDeps } from '../otp/otp.service.js';
 import { PrivacyService } from './privacy.service.js';
 import { EraseUserInput, ExportUserInput, UpdateRetentionPolicyInput, UserErasureFilter } from './privacy.inputs.js';
 import {
@@ -23,7 +23,7 @@ import {
   VERIFICATION_EXPORT_DESCRIPTION,
 } from './privacy.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<{ otp: OtpDeps }>;
 
 /** Erasure, export and retention: the `privacy` area (`privacy:read`, `privacy:write`) of verification keys. */
 export function privacyService(ctx: Ctx, access: 'read' | 'write'): PrivacyService {

@@ -12,7 +12,7 @@ import {
   type ErasureStatus,
   type UserErasureView,
 } from '../../../../platform/privacy/erasure.js';
-import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
+import type { ErasedUser } from '../../../../platform/privacy/personal-data.js';
 import {
   readRetentionPolicy,
   RETENTION_KINDS,
@@ -22,79 +22,11 @@ import {
   type RetentionPolicy,
 } from '../../../../platform/privacy/retention.js';
 import { scrubEvents } from '../../../../platform/privacy/scrub.js';
-import type { VerificationDeps } from '../deps.js';
-import { IdentityService } from '../identity/identity.service.js';
-import { DocumentService } from '../document/document.service.js';
-import { LivenessService } from '../liveness/liveness.service.js';
-import { DedupService } from '../biometrics/dedup.service.js';
-import { CognitiveKycService } from '../cognitive-kyc/cognitive-kyc.service.js';
-import { AmlService } from '../aml/aml.service.js';
-import { WatchlistService } from '../watchlist/watchlist.service.js';
-import { DeviceService } from '../device/device.service.js';
-import { IpService } from '../ip/ip.service.js';
-import { OtpService } from '../otp/otp.service.js';
-import { MobileMoneyService } from '../mobile-money/mobile-money.service.js';
-import { AddressService } from '../address/address.service.js';
-import { BusinessService } from '../business/business.service.js';
+import type { CapabilityDeps } from '../../../../platform/capability.js';
+import { OtpService, type OtpDeps } from '../otp/otp.service.js';
 
-/** The part of VerificationDeps the capabilities' services need to give out and erase their records. */
-export type PrivacyDeps = Pick<
-  VerificationDeps,
-  | 'config'
-  | 'files'
-  | 'keyring'
-  | 'documentJobs'
-  | 'addressJobs'
-  | 'vision'
-  | 'text'
-  | 'faceGalleries'
-  | 'screening'
-  | 'amlCatalog'
-  | 'watchlist'
-  | 'ipIntelligence'
-  | 'otp'
-  | 'mobileMoney'
-  | 'logger'
-  | 'businessRegistries'
-  | 'businessJobs'
->;
-
-/**
- * Every capability of this service that holds personal data, by the name its records carry in an
- * export and in an erasure's report; each is reached through its own service.
- */
-export function personalDataHolders(em: EntityManager, tenant: Tenant, deps: PrivacyDeps): Record<string, PersonalDataHolder> {
-  const { config, files, vision, text, screening, amlCatalog: catalog } = deps;
-  const documents = new DocumentService(em, tenant, { files, jobs: deps.documentJobs });
-  return {
-    identityVerifications: new IdentityService(em, tenant),
-    documents,
-    livenessSessions: new LivenessService(em, tenant, { files, vision, sessionSeconds: config.LIVENESS_SESSION_SECONDS }),
-    biometrics: new DedupService(em, tenant, { vision, galleries: deps.faceGalleries }),
-    cognitiveKycChecks: new CognitiveKycService(em, tenant, { vision, text, documents, keyring: deps.keyring }),
-    amlScreenings: new AmlService(em, tenant, { screening, catalog }),
-    watchlist: new WatchlistService(em, tenant, deps.watchlist),
-    deviceAssessments: new DeviceService(em, tenant, deps.ipIntelligence, deps.ipIntelligence.db),
-    ipAnalyses: new IpService(em, tenant, deps.ipIntelligence),
-    phoneVerifications: new OtpService(em, tenant, 'phone', deps.otp),
-    emailVerifications: new OtpService(em, tenant, 'email', deps.otp),
-    mobileMoneyVerifications: new MobileMoneyService(em, tenant, {
-      adapters: deps.mobileMoney,
-      timeoutMs: config.MOBILE_MONEY_TIMEOUT_MS,
-      logger: deps.logger,
-    }),
-    addressVerifications: new AddressService(em, tenant, {
-      files,
-      jobs: deps.addressJobs,
-      fetch: { timeoutMs: config.ADDRESS_FETCH_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
-    }),
-    businessVerifications: new BusinessService(em, tenant, {
-      registries: deps.businessRegistries,
-      jobs: deps.businessJobs,
-      aml: { screening, catalog },
-    }),
-  };
-}
+/** What privacy reads of the other capabilities: their records of a user, and how to reach the user (otp). */
+export type PrivacyDeps = Pick<CapabilityDeps, 'personalData'> & { otp: OtpDeps };
 
 function validUserId(userId: string): string {
   const trimmed = userId.trim();
@@ -161,7 +93,7 @@ export class PrivacyService {
   /** Everything this service holds about the user, by capability. */
   async exportUser(userId: string): Promise<Record<string, unknown[]>> {
     const user = validUserId(userId);
-    const holders = personalDataHolders(this.em, this.tenant, this.deps);
+    const holders = this.deps.personalData(this.em, this.tenant);
     const parts = await Promise.all(Object.entries(holders).map(async ([kind, holder]) => [kind, await holder.exportUser(user)] as const));
     return Object.fromEntries(parts);
   }
@@ -194,7 +126,7 @@ export async function eraseVerificationPart(
   const user: ErasedUser = { userId: request.userId, pseudonym: request.pseudonym };
   const erased: Record<string, number> = {};
   // one after the other: they share the transaction's connection
-  for (const [kind, holder] of Object.entries(personalDataHolders(em, tenant, deps))) {
+  for (const [kind, holder] of Object.entries(deps.personalData(em, tenant))) {
     erased[kind] = await holder.eraseUser(user);
   }
   erased.events = await scrubEvents(sqlOf(em), tenant, { userId: request.userId });

@@ -1,10 +1,9 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
 import { SessionService } from './session.service.js';
 import { CreateSessionTokenInput, CreateSessionTokenPayload, scopeName, scopeOf } from './session.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext;
 
 @Resolver()
 export class SessionResolver {

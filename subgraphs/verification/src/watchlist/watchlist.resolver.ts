@@ -1,14 +1,15 @@
 import DataLoader from 'dataloader';
+import { UserType } from '../user/user.type.js';
 import { actorOf } from '../../../../platform/audit/audit.js';
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { notFound } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { ScreeningHitType } from '../../../../screening/screening-hit.type.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
+import type { WatchlistDeps } from './watchlist.service.js';
 import type { AlertMatch, WatchlistAlert, WatchlistSubscription } from './watchlist.entity.js';
 import { WatchlistService } from './watchlist.service.js';
 import { WATCHLIST_ALERT_RESOURCE, WATCHLIST_SUBSCRIPTION_RESOURCE } from './watchlist.events.js';
@@ -29,7 +30,7 @@ import {
   WatchlistSubscriptionType,
 } from './watchlist.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext<{ watchlist: WatchlistDeps }>;
 const MONITORING_READ = { service: 'verification', permission: 'monitoring:read' } as const;
 
 function service(ctx: Ctx, access: 'read' | 'write'): WatchlistService {
@@ -237,5 +238,21 @@ export class WatchlistAlertResolver {
   })
   watchlistAlertUpdatedForOrganization(@Root() event: StreamedEvent) {
     return envelopeOf(event, alertFromSnapshot);
+  }
+}
+
+/** The user's watchlist monitoring, as fields of `User`. */
+@Resolver(() => UserType)
+export class WatchlistUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => WatchlistSubscriptionConnection, { description: 'The user’s watchlist subscriptions, newest first' })
+  watchlistSubscriptions(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new WatchlistSubscriptionResolver().watchlistSubscriptions({ userId: user.id }, page, ctx);
+  }
+
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => WatchlistAlertConnection, { description: 'The watchlist alerts raised for the user, newest first' })
+  watchlistAlerts(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new WatchlistAlertResolver().watchlistAlerts({ userId: user.id }, page, ctx);
   }
 }

@@ -1,15 +1,14 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { Delivery } from '../../../../platform/delivery/delivery.entity.js';
-import type { VerificationDeps } from '../deps.js';
+import type { VerificationContext } from '../verification.shared.js';
 import { ApiClientType } from '../admin/api-client.type.js';
 import { WebhookService } from './webhook.service.js';
 import { WEBHOOK_DELIVERY_RESOURCE } from './webhook-delivery.events.js';
-import { WEBHOOK_EVENTS } from './webhook-events.js';
+import { WEBHOOK_EVENTS } from './webhook-catalog.js';
 import {
   ConfigureWebhookInput,
   ConfigureWebhookPayload,
@@ -27,7 +26,7 @@ import {
   WebhookType,
 } from './webhook.type.js';
 
-type Ctx = SubgraphContext<VerificationDeps>;
+type Ctx = VerificationContext;
 
 const READ = { service: 'verification', permission: 'webhooks:read' } as const;
 

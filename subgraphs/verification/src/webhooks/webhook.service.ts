@@ -11,43 +11,6 @@ import { generateWebhookSecret } from '../../../../platform/delivery/signature.j
 import { resolveTarget } from '../../../../platform/delivery/target.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 
-/** Every event kind of the spec's Events table (webhooks may also subscribe to the risk and notify events). */
-export const VERIFICATION_WEBHOOK_EVENTS = [
-  'document.verified',
-  'document.rejected',
-  'liveness.passed',
-  'liveness.failed',
-  'identity.verified',
-  'identity.rejected',
-  'identity.manual_review',
-  'phone.verified',
-  'phone.failed',
-  'email.verified',
-  'email.failed',
-  'address.verified',
-  'address.rejected',
-  'address.manual_review',
-  'aml.clear',
-  'aml.flagged',
-  'aml.batch_complete',
-  'watchlist.alert',
-  'watchlist.clear',
-  'business.verified',
-  'business.rejected',
-  'business.manual_review',
-  'dedup.unique',
-  'dedup.match',
-  'mobile_money.verified',
-  'mobile_money.failed',
-  'verification.completed',
-  // an extension of the spec's table: the AI identity check's decisions
-  'cognitive_kyc.approved',
-  'cognitive_kyc.rejected',
-  'cognitive_kyc.manual_review',
-  // erasure of a user's personal data in every service (issue 16)
-  'user.erased',
-] as const;
-
 export interface ConfigureCommand {
   clientId: string;
   callbackUrl: string;

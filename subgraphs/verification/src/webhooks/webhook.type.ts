@@ -6,7 +6,8 @@ import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.j
 import { URL as URLScalar } from '../../../../platform/graphql/scalars.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
 import { DeliveryStatusEnum } from '../../../../platform/graphql/delivery-status.js';
-import { WebhookEventEnum, type WebhookEventName } from './webhook-events.js';
+import type { WebhookEventName } from './webhook-catalog.js';
+import { WebhookEventEnum } from './webhook-events.js';
 import { WEBHOOK_DELIVERY_EVENT_DESCRIPTIONS } from './webhook-delivery.events.js';
 
 @ObjectType('Webhook', { description: 'An HTTPS address that receives the organization’s events as they happen, signed with its secret' })
