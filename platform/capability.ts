@@ -23,6 +23,8 @@ export interface Capability<Shared, Deps extends object = object, Needs extends 
   name: string;
   /** Its resolvers: queries, mutations, subscriptions, and the fields it adds to others' types (User). */
   resolvers?: Function[];
+  /** Types reached only through federation (a `User` it adds fields to), which the schema would drop. */
+  orphanedTypes?: Function[];
   /** `__resolveReference` per federated type it owns (each with its own context's deps). */
   references?: Record<string, (ref: { id: string }, ctx: SubgraphContext<any>) => unknown>;
   /** Its MikroORM entities. */
@@ -55,6 +57,7 @@ type AnyCapability<Shared> = Capability<Shared, any, any>;
 export function capabilityParts<Shared>(capabilities: readonly AnyCapability<Shared>[]) {
   return {
     resolvers: capabilities.flatMap((c) => c.resolvers ?? []),
+    orphanedTypes: capabilities.flatMap((c) => c.orphanedTypes ?? []),
     references: Object.assign({}, ...capabilities.map((c) => c.references ?? {})) as NonNullable<Capability<Shared>['references']>,
     entities: capabilities.flatMap((c) => c.entities ?? []),
     webhookEvents: capabilities.flatMap((c) => c.webhookEvents ?? []),

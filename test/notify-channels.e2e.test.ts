@@ -2,8 +2,8 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import webpush from 'web-push';
 import { createLogger } from '../platform/logger.js';
-import type { NotifyDeps } from '../subgraphs/notify/src/deps.js';
-import { trackingRoutes } from '../subgraphs/notify/src/tracking/tracking.routes.js';
+import type { NotifyShared } from '../subgraphs/notify/src/notify.shared.js';
+import { trackingRoutes } from '../subgraphs/notify/src/notifications/tracking.routes.js';
 import { WebPushClient } from '../subgraphs/notify/src/channels/push-webpush.provider.js';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 import { selfSignedCertificate } from './support/https-receiver.js';
@@ -219,7 +219,7 @@ describe('notify channels against local fakes of the real protocols (live keys)'
 
     it('refuses every delivery report while no callback token is configured', async () => {
       const app = express();
-      trackingRoutes(app, { config: { SMS_CALLBACK_TOKEN: undefined }, logger: createLogger('test', 'silent') } as unknown as NotifyDeps);
+      trackingRoutes(app, { config: { SMS_CALLBACK_TOKEN: undefined }, logger: createLogger('test', 'silent') } as unknown as NotifyShared);
       const server = app.listen(0, '127.0.0.1');
       await new Promise((r) => server.once('listening', r));
       try {

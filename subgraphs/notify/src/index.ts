@@ -1,58 +1,56 @@
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
-import { resolveUserReference } from '../../../platform/graphql/user.js';
-import { UserType } from './user/user.type.js';
-import { NotifyUserResolver } from './user/user.resolver.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
-import type { NotifyDeps } from './deps.js';
-import { Template } from './templates/template.entity.js';
-import { TemplateResolver } from './templates/template.resolver.js';
+import { capabilityParts, startCapabilities } from '../../../platform/capability.js';
+import type { NotifyShared } from './notify.shared.js';
 import { TemplateRenderer } from './templates/template.render.js';
-import { Recipient } from './recipients/recipient.entity.js';
-import { RecipientResolver } from './recipients/recipient.resolver.js';
-import { NotificationResolver } from './send/notification.resolver.js';
-import { Dispatcher } from './dispatch/dispatch.worker.js';
-import { BatchResolver } from './batch/batch.resolver.js';
 import { ChannelProviders } from './channels/registry.js';
-import { SandboxResolver } from './channels/sandbox.resolver.js';
-import { trackingRoutes } from './tracking/tracking.routes.js';
-import { NotifyDataExportResolver, resolveNotifyDataExportReference, UserDataExportType } from './privacy/privacy.resolver.js';
-import { notifyPrivacy } from './privacy/privacy.worker.js';
+import { Dispatcher } from './notifications/dispatch.worker.js';
+import { templatesCapability } from './templates/templates.module.js';
+import { recipientsCapability } from './recipients/recipients.module.js';
+import { channelsCapability } from './channels/channels.module.js';
+import { notificationsCapability } from './notifications/notifications.module.js';
+import { batchCapability } from './batch/batch.module.js';
+import { userCapability } from './user/user.module.js';
+import { privacyCapability } from './privacy/privacy.module.js';
 
 /** Bodies of 10,000-recipient batches; the gateway (SERVICE_MAX_JSON_BODY) and the REST route allow the same. */
 export const NOTIFY_BODY_LIMIT = '10mb';
 
-export const notifySubgraph: SubgraphDefinition<NotifyDeps> = {
+/** Notify's capabilities: adding one is its folder with its module, and a line here. */
+const CAPABILITIES = [
+  templatesCapability,
+  recipientsCapability,
+  channelsCapability,
+  notificationsCapability,
+  batchCapability,
+  userCapability,
+  privacyCapability,
+];
+
+const parts = capabilityParts(CAPABILITIES);
+
+export const notifySubgraph: SubgraphDefinition<NotifyShared> = {
   name: 'notify',
-  resolvers: [
-    statusResolver('notify'),
-    TemplateResolver,
-    RecipientResolver,
-    NotificationResolver,
-    BatchResolver,
-    SandboxResolver,
-    NotifyUserResolver,
-    NotifyDataExportResolver,
-  ],
-  // reached only through federation (User references from other subgraphs, the export from verification)
-  orphanedTypes: [UserType, UserDataExportType],
-  referenceResolvers: { User: resolveUserReference, UserDataExport: resolveNotifyDataExportReference },
+  resolvers: [statusResolver('notify'), ...parts.resolvers],
+  orphanedTypes: parts.orphanedTypes,
+  referenceResolvers: parts.references,
   bodyLimit: NOTIFY_BODY_LIMIT,
-  routes: trackingRoutes,
+  routes: parts.routes,
 };
 
 /** Notification dispatch: templates, recipients, send, batches, channels (sandbox + SMTP, Africa's Talking, FCM, Web Push), tracking. */
-export const notifyService: ServiceModule<NotifyDeps> = {
+export const notifyService: ServiceModule<NotifyShared> = {
   name: 'notify',
   definition: notifySubgraph,
-  entities: [Template, Recipient],
-  // a channel's every move, and a batch's end
-  webhookEvents: ['notification.dispatched', 'notification.updated', 'batch.completed'],
+  entities: parts.entities,
+  webhookEvents: parts.webhookEvents,
   async setup(rt) {
     const providers = new ChannelProviders(rt.config, rt.pool, rt.ca);
     const renderer = new TemplateRenderer();
     const boss = await rt.jobs();
     const logger = rt.logger.child({ service: 'notify' });
+    // the one machinery every notification goes through: accepted → dispatched per channel
     const dispatcher = new Dispatcher({
       pool: rt.pool,
       boss,
@@ -63,22 +61,26 @@ export const notifyService: ServiceModule<NotifyDeps> = {
       publicUrl: rt.config.NOTIFY_PUBLIC_URL,
       leaseSeconds: rt.config.NOTIFY_CLAIM_LEASE_SECONDS,
     });
-    const privacy = notifyPrivacy({
+    const shared: NotifyShared = {
+      config: rt.config,
+      logger,
       pool: rt.pool,
       keyring: rt.keyring,
       events: rt.events,
-      logger,
-      sweepMs: rt.config.PRIVACY_SWEEP_MS,
-      retentionSweepMs: rt.config.RETENTION_SWEEP_MS,
-    });
+      providers,
+      renderer,
+      jobs: boss,
+      kick: () => dispatcher.kick(),
+    };
+    const capabilities = await startCapabilities(CAPABILITIES, shared);
     return {
-      deps: { config: rt.config, logger, pool: rt.pool, providers, renderer, jobs: boss, kick: () => dispatcher.kick() },
+      deps: capabilities.deps,
       start: async () => {
         await dispatcher.start();
-        privacy.start();
+        await capabilities.start();
       },
       stop: async () => {
-        await privacy.stop();
+        await capabilities.stop();
         await dispatcher.stop();
         await providers.close();
       },

@@ -3,15 +3,15 @@ import { forbidden } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/auth/tenant.js';
 import type { SubgraphContext } from '../../../platform/graphql/subgraph.js';
 import { isUuid } from '../../../platform/ids.js';
-import type { NotifyDeps } from './deps.js';
-import { loadBatches, type BatchView } from './notifications/batch.store.js';
+import type { NotifyShared } from './notify.shared.js';
+import { loadBatches, type BatchView } from './batch/batch.store.js';
 import { loadViews, type NotificationView } from './notifications/notification.store.js';
 import type { Recipient } from './recipients/recipient.entity.js';
 import { RecipientService } from './recipients/recipient.service.js';
 import type { Template } from './templates/template.entity.js';
 import { TemplateService } from './templates/template.service.js';
 
-type Ctx = SubgraphContext<NotifyDeps>;
+type Ctx = SubgraphContext<NotifyShared>;
 
 /**
  * The records a notification, batch or sandbox message refers to, loaded for a whole page in one

@@ -8,7 +8,7 @@ import {
   type DeliveryStatus,
 } from './notifications/notification.lifecycle.js';
 import { validateChannels } from './notifications/notification.prepare.js';
-import { withPixel } from './dispatch/dispatch.worker.js';
+import { withPixel } from './notifications/dispatch.worker.js';
 import { parseDeliveryReport } from './channels/sms-africastalking.provider.js';
 import { MAX_RENDERED_CHARS, RenderLimitError, TemplateRenderer, describeRenderError } from './templates/template.render.js';
 

@@ -1,65 +1,51 @@
-import pg from 'pg';
-import { logDatabaseError } from '../../../platform/db/connection-errors.js';
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { statusResolver } from '../../../platform/graphql/service-status.js';
 import { ConfigError } from '../../../platform/config.js';
-import { resolveUserReference } from '../../../platform/graphql/user.js';
-import { UserType } from './user/user.type.js';
 import type { ServiceModule } from '../../../platform/service-module.js';
-import type { RiskDeps } from './deps.js';
-import { Evaluation } from './evaluation/evaluation.entity.js';
-import { RISK_WEBHOOK_EVENTS } from './evaluation/evaluation.events.js';
+import { capabilityParts, startCapabilities } from '../../../platform/capability.js';
+import { acquireScreeningEngine } from '../../../screening/index.js';
+import type { RiskShared } from './risk.shared.js';
 import { EvaluationEngine } from './evaluation/evaluation.engine.js';
-import { EvaluationResolver, resolveEvaluationReference } from './evaluation/evaluation.resolver.js';
-import { Rule, RuleAudit, RuleVersion } from './rules/rule.entity.js';
-import { RuleAuditResolver, RuleResolver, RuleVersionResolver } from './rules/rule.resolver.js';
 import { RuleCache } from './rules/rule.cache.js';
 import { RulesStore } from './rules/rule.store.js';
-import { GraphQueryExecutor } from './graph/cypher/cypher.executor.js';
-import { GraphQueryResolver } from './graph/cypher/cypher.resolver.js';
-import { pruneVelocity } from './graph/graph.store.js';
 import { SanctionsLayer } from './sanctions/sanctions.layer.js';
-import { SanctionsResolver } from './sanctions/sanctions.resolver.js';
 import { AccountStore } from './accounts/account.store.js';
-import { AccountResolver, AccountUserResolver, resolveAccountReference } from './accounts/account.resolver.js';
-import { acquireScreeningEngine } from '../../../screening/index.js';
-import { RiskDataExportResolver, resolveRiskDataExportReference, UserDataExportType } from './privacy/privacy.resolver.js';
-import { riskErasures } from './privacy/privacy.worker.js';
+import { evaluationCapability } from './evaluation/evaluation.module.js';
+import { rulesCapability } from './rules/rules.module.js';
+import { graphCapability } from './graph/graph.module.js';
+import { accountsCapability } from './accounts/accounts.module.js';
+import { sanctionsCapability } from './sanctions/sanctions.module.js';
+import { userCapability } from './user/user.module.js';
+import { privacyCapability } from './privacy/privacy.module.js';
+
+/** Risk's capabilities: adding one is its folder with its module, and a line here (rules first: their cache starts before the rest). */
+const CAPABILITIES = [
+  rulesCapability,
+  evaluationCapability,
+  graphCapability,
+  accountsCapability,
+  sanctionsCapability,
+  userCapability,
+  privacyCapability,
+];
+
+const parts = capabilityParts(CAPABILITIES);
 
 /** Transaction risk: evaluate (rules, graph, sanctions), hot-reloaded CEL rules, read-only Cypher. */
-export const riskSubgraph: SubgraphDefinition<RiskDeps> = {
+export const riskSubgraph: SubgraphDefinition<RiskShared> = {
   name: 'risk',
-  resolvers: [
-    statusResolver('risk'),
-    EvaluationResolver,
-    RuleResolver,
-    RuleVersionResolver,
-    RuleAuditResolver,
-    GraphQueryResolver,
-    AccountResolver,
-    AccountUserResolver,
-    SanctionsResolver,
-    RiskDataExportResolver,
-  ],
-  // reached only through federation (User references from other subgraphs, the export from verification)
-  orphanedTypes: [UserType, UserDataExportType],
-  referenceResolvers: {
-    RiskEvaluation: resolveEvaluationReference,
-    RiskAccount: resolveAccountReference,
-    User: resolveUserReference,
-    UserDataExport: resolveRiskDataExportReference,
-  },
+  resolvers: [statusResolver('risk'), ...parts.resolvers],
+  orphanedTypes: parts.orphanedTypes,
+  referenceResolvers: parts.references,
 };
 
-export const riskEntities = [Evaluation, Rule, RuleVersion, RuleAudit];
+export const riskEntities = parts.entities;
 
-const PRUNE_EVERY_MS = 5 * 60_000;
-
-export const riskService: ServiceModule<RiskDeps> = {
+export const riskService: ServiceModule<RiskShared> = {
   name: 'risk',
   definition: riskSubgraph,
   entities: riskEntities,
-  webhookEvents: RISK_WEBHOOK_EVENTS,
+  webhookEvents: parts.webhookEvents,
   async setup(rt) {
     const c = rt.config;
     if (c.RISK_REVIEW_THRESHOLD >= c.RISK_BLOCK_THRESHOLD) {
@@ -84,42 +70,25 @@ export const riskService: ServiceModule<RiskDeps> = {
       ruleBudgetMs: c.RULE_TIME_BUDGET_MS,
       logger,
     });
-    // graph queries are slow by nature: a small pool of their own, so they cannot hold the
-    // connections evaluations and everything else in this process need
-    const graphPool = new pg.Pool({
-      connectionString: rt.databaseUrl,
-      max: c.GRAPH_QUERY_POOL_SIZE,
-      connectionTimeoutMillis: c.GRAPH_QUERY_TIMEOUT_MS,
-    });
-    graphPool.on('error', (err) => logDatabaseError(logger, err, 'graph query pool'));
-    graphPool.on('connect', (client) => client.on('error', (err) => logDatabaseError(logger, err, 'graph query client')));
-    const graphQuery = new GraphQueryExecutor({
-      pool: graphPool,
-      timeoutMs: c.GRAPH_QUERY_TIMEOUT_MS,
-      maxRows: c.GRAPH_QUERY_MAX_ROWS,
-      maxHops: c.GRAPH_QUERY_MAX_HOPS,
+    const shared: RiskShared = {
+      config: c,
       logger,
-    });
-    let prune: NodeJS.Timeout | null = null;
-    // risk's part of every erasure (risk keeps none of the kinds retention applies to)
-    const erasures = riskErasures({ pool: rt.pool, events: rt.events, logger, sweepMs: c.PRIVACY_SWEEP_MS });
+      events: rt.events,
+      databaseUrl: rt.databaseUrl,
+      pool: rt.pool,
+      engine,
+      rules,
+      ruleCache,
+      sanctions,
+      accounts: new AccountStore(rt.pool),
+    };
+    const capabilities = await startCapabilities(CAPABILITIES, shared);
     return {
-      deps: { config: c, engine, rules, ruleCache, graphQuery, sanctions, accounts: new AccountStore(rt.pool), pool: rt.pool },
-      async start() {
-        await ruleCache.start();
-        erasures.start();
-        prune = setInterval(
-          () => void pruneVelocity(rt.pool).catch((err) => logger.warn({ err }, 'velocity pruning failed')),
-          PRUNE_EVERY_MS,
-        );
-        prune.unref();
-      },
-      async stop() {
-        await erasures.stop();
-        if (prune) clearInterval(prune);
-        await ruleCache.stop();
+      deps: capabilities.deps,
+      start: capabilities.start,
+      stop: async () => {
+        await capabilities.stop();
         await screening.release();
-        await graphPool.end();
       },
     };
   },

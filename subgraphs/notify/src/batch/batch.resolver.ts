@@ -3,7 +3,7 @@ import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import { loadersOf } from '../loaders.js';
 import { NotificationTemplateType } from '../templates/template.type.js';
 import { templateView } from '../templates/template.service.js';
@@ -15,10 +15,10 @@ import {
   SendNotificationBatchInput,
   SendNotificationBatchPayload,
 } from './batch.type.js';
-import { BATCH_RESOURCE } from '../notifications/batch.events.js';
-import { channelProgress, type BatchView } from '../notifications/batch.store.js';
+import { BATCH_RESOURCE } from './batch.events.js';
+import { channelProgress, type BatchView } from './batch.store.js';
 
-type Ctx = SubgraphContext<NotifyDeps>;
+type Ctx = SubgraphContext<NotifyShared>;
 
 function service(ctx: Ctx, permission: 'send' | 'notifications:read'): BatchService {
   return new BatchService(ctx.em, ctx.deps, authorize(ctx, 'notify', permission));

@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../../../platform/errors.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
-import { batchJobs, enqueueDispatch } from '../dispatch/dispatch.worker.js';
+import { batchJobs, enqueueDispatch } from '../notifications/dispatch.worker.js';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from '../notifications/idempotency.js';
 import {
   buildNotification,
@@ -18,8 +18,8 @@ import {
 } from '../notifications/notification.prepare.js';
 import { insertNotifications, type NewNotification } from '../notifications/notification.store.js';
 import { uuidv7 } from '../notifications/uuidv7.js';
-import { batchSnapshot, recordBatchEvents } from '../notifications/batch.events.js';
-import { BATCH_COLUMNS, loadBatch, toBatchView, type BatchView } from '../notifications/batch.store.js';
+import { batchSnapshot, recordBatchEvents } from './batch.events.js';
+import { BATCH_COLUMNS, loadBatch, toBatchView, type BatchView } from './batch.store.js';
 import { BATCH_LIFECYCLE } from '../notifications/notification.lifecycle.js';
 
 export const MAX_BATCH_RECIPIENTS = 10_000;
@@ -44,7 +44,7 @@ export function batchFromSnapshot(s: Record<string, unknown>): BatchView {
 export class BatchService {
   constructor(
     private readonly em: EntityManager,
-    private readonly deps: NotifyDeps,
+    private readonly deps: NotifyShared,
     private readonly tenant: Tenant,
   ) {}
 

@@ -4,13 +4,13 @@ import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connecti
 import { authorize } from '../../../../platform/graphql/tenancy.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { badInput } from '../../../../platform/errors.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import { loadersOf } from '../loaders.js';
-import { NotificationType } from '../send/notification.type.js';
+import { NotificationType } from '../notifications/notification.type.js';
 import { SandboxMessageConnection, SandboxMessageFilter, SandboxMessageType } from './sandbox.type.js';
 import { listSandboxMessages, type SandboxMessageRow } from './sandbox.store.js';
 
-type Ctx = SubgraphContext<NotifyDeps>;
+type Ctx = SubgraphContext<NotifyShared>;
 
 @Resolver(() => SandboxMessageType)
 export class SandboxResolver {

@@ -33,7 +33,7 @@ interface MessagingResponse {
 /**
  * SMS over Africa's Talking's HTTP messaging API (`POST /version1/messaging`, form-encoded,
  * `apiKey` header). Accepted messages are `sent`; the delivery report callback
- * (`POST /callbacks/sms/africastalking`, tracking/) makes them `delivered` or `failed`.
+ * (`POST /callbacks/sms/africastalking`, notifications/tracking.routes.ts) makes them `delivered` or `failed`.
  */
 export class AfricasTalkingProvider implements ChannelProvider {
   readonly name = AFRICASTALKING;

@@ -251,7 +251,7 @@ export async function notificationsSentTo(db: Sql, tenant: Tenant, to: SentTo): 
  * still queued is given up). Returns their ids (the caller refreshes their statuses).
  */
 export async function eraseNotificationsSentTo(db: Sql, tenant: Tenant, to: SentTo, pseudonym: string): Promise<string[]> {
-  // locked in id order first, as every transaction changing deliveries does (dispatch/progress.ts)
+  // locked in id order first, as every transaction changing deliveries does (progress.ts)
   const { rows } = await db.query<{ id: string }>(
     `select n.id from notify.notifications n where ${SENT_TO} order by n.id for update`,
     sentToValues(tenant, to),

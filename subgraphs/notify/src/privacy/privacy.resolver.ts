@@ -4,13 +4,13 @@ import { authorize } from '../../../../platform/graphql/tenancy.js';
 import { JSON as JSONScalar } from '../../../../platform/graphql/scalars.js';
 import { UserDataExportEntity } from '../../../../platform/graphql/user-data-export.js';
 import { exported } from '../../../../platform/privacy/personal-data.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { notificationsSentTo } from '../notifications/notification.store.js';
 import { notificationSnapshot } from '../notifications/notification.events.js';
 import { sandboxMessagesOf } from '../channels/sandbox.store.js';
 
-type Ctx = SubgraphContext<NotifyDeps>;
+type Ctx = SubgraphContext<NotifyShared>;
 
 /** This subgraph's part of the export (platform/graphql/user-data-export.ts). */
 export const UserDataExportType = UserDataExportEntity();

@@ -12,7 +12,7 @@ import { eraseNotificationsSentTo, expireNotificationData } from '../notificatio
 import { NOTIFICATION_RESOURCE } from '../notifications/notification.events.js';
 import { forgetIdempotentSends } from '../notifications/idempotency.js';
 import { eraseSandboxMessages, expireSandboxBodies } from '../channels/sandbox.store.js';
-import { recordBatchProgress, refreshNotifications } from '../dispatch/progress.js';
+import { recordBatchProgress, refreshNotifications } from '../notifications/progress.js';
 
 /**
  * Notify's background privacy work: its part of every erasure (the recipient profile goes; the

@@ -1,8 +1,9 @@
-import { Arg, Args, Ctx, Directive, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { UserType } from '../user/user.type.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import { RecipientService } from './recipient.service.js';
 import {
   DeleteNotificationRecipientInput,
@@ -13,7 +14,7 @@ import {
   UpsertNotificationRecipientPayload,
 } from './recipient.type.js';
 
-type Ctx = SubgraphContext<NotifyDeps>;
+type Ctx = SubgraphContext<NotifyShared>;
 
 /** Profiles are written by senders (`send`) and read with `notifications:read`. */
 function service(ctx: Ctx, permission: 'send' | 'notifications:read'): RecipientService {
@@ -53,5 +54,17 @@ export class RecipientResolver {
   ) {
     await service(ctx, 'send').delete(input.id);
     return { deletedNotificationRecipientId: input.id };
+  }
+}
+
+/** The user's recipient profile (its id is their user id), as a field of `User`. */
+@Resolver(() => UserType)
+export class RecipientUserFields {
+  @FieldResolver(() => NotificationRecipientType, {
+    nullable: true,
+    description: 'The user’s recipient profile (its id is the user id); null when none was saved',
+  })
+  notificationRecipient(@Root() user: UserType, @Ctx() ctx: Ctx) {
+    return new RecipientResolver().notificationRecipient(user.id, ctx);
   }
 }

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import type { Template } from './template.entity.js';
 import { TemplateService, templateView, type TemplateView } from './template.service.js';
 import {
@@ -13,7 +13,7 @@ import {
 } from './template.type.js';
 import type { TemplateContent } from './template.content.js';
 
-type Ctx = SubgraphContext<NotifyDeps>;
+type Ctx = SubgraphContext<NotifyShared>;
 
 function service(ctx: Ctx, permission: 'templates:read' | 'templates:write'): TemplateService {
   return new TemplateService(ctx.em, authorize(ctx, 'notify', permission));

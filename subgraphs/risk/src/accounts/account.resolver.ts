@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
-import type { RiskDeps } from '../deps.js';
+import type { RiskShared } from '../risk.shared.js';
 import { accountEvaluations } from '../evaluation/evaluation.resolver.js';
 import { RiskAccountEvaluationFilter } from '../evaluation/evaluation.inputs.js';
 import { RiskEvaluationConnection } from '../evaluation/evaluation.type.js';
@@ -11,7 +11,7 @@ import { SetRiskAccountProfileInput } from './account.inputs.js';
 import { RiskAccountConnection, RiskAccountProfileType, RiskAccountType, SetRiskAccountProfilePayload } from './account.type.js';
 import { UserType } from '../user/user.type.js';
 
-type Ctx = SubgraphContext<RiskDeps>;
+type Ctx = SubgraphContext<RiskShared>;
 
 const toAccount = (a: Account): RiskAccountType => ({ id: a.id, loaded: { profile: a.profile } });
 

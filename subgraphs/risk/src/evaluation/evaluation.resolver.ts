@@ -5,7 +5,7 @@ import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { ListKind } from '../../../../screening/types.js';
-import type { RiskDeps } from '../deps.js';
+import type { RiskShared } from '../risk.shared.js';
 import type { SanctionsHit } from '../sanctions/sanctions.layer.js';
 import type { Evaluation } from './evaluation.entity.js';
 import { EvaluationService, type EvaluationFilter } from './evaluation.service.js';
@@ -19,7 +19,7 @@ import {
 } from './evaluation.type.js';
 import { EVALUATION_RESOURCE, evaluationEvent } from './evaluation.events.js';
 
-type Ctx = SubgraphContext<RiskDeps>;
+type Ctx = SubgraphContext<RiskShared>;
 
 export function evaluationService(ctx: Ctx, permission: 'evaluate' | 'evaluations:read'): EvaluationService {
   return new EvaluationService(ctx.em, ctx.deps.engine, authorize(ctx, 'risk', permission));

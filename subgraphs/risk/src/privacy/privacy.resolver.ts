@@ -3,11 +3,11 @@ import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
 import { JSON as JSONScalar } from '../../../../platform/graphql/scalars.js';
 import { UserDataExportEntity } from '../../../../platform/graphql/user-data-export.js';
-import type { RiskDeps } from '../deps.js';
+import type { RiskShared } from '../risk.shared.js';
 import { EvaluationService } from '../evaluation/evaluation.service.js';
 import { accountsNeighbourhood } from '../graph/graph.store.js';
 
-type Ctx = SubgraphContext<RiskDeps>;
+type Ctx = SubgraphContext<RiskShared>;
 
 /** This subgraph's part of the export (platform/graphql/user-data-export.ts). */
 export const UserDataExportType = UserDataExportEntity();

@@ -3,7 +3,7 @@ import { actorOf } from '../../../../platform/audit/audit.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
-import type { RiskDeps } from '../deps.js';
+import type { RiskShared } from '../risk.shared.js';
 import type { RuleAudit } from './rule.entity.js';
 import { RulesService } from './rule.service.js';
 import type { SaveResult } from './rule.store.js';
@@ -31,7 +31,7 @@ import {
   UpsertRiskRulePayload,
 } from './rule.type.js';
 
-type Ctx = SubgraphContext<RiskDeps>;
+type Ctx = SubgraphContext<RiskShared>;
 
 /** The rules of the caller's organization and environment, with the given scope. */
 export function rulesService(ctx: Ctx, permission: 'rules:read' | 'rules:write'): RulesService {

@@ -1,9 +1,9 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
-import type { RiskDeps } from '../deps.js';
+import type { RiskShared } from '../risk.shared.js';
 
-type Ctx = SubgraphContext<RiskDeps>;
+type Ctx = SubgraphContext<RiskShared>;
 
 @ObjectType('RiskSanctionsStatus', { description: 'Whether evaluations can screen names, and against which lists' })
 export class RiskSanctionsStatusType {

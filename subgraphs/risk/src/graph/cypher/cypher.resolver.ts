@@ -2,9 +2,15 @@ import { Arg, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-g
 import { JSON as JSONScalar } from '../../../../../platform/graphql/scalars.js';
 import type { SubgraphContext } from '../../../../../platform/graphql/subgraph.js';
 import { authorize } from '../../../../../platform/graphql/tenancy.js';
-import type { RiskDeps } from '../../deps.js';
+import type { RiskShared } from '../../risk.shared.js';
+import type { GraphQueryExecutor } from './cypher.executor.js';
 
-type Ctx = SubgraphContext<RiskDeps>;
+/** What the graph capability builds at start: the read-only Cypher executor and its own pool. */
+export interface GraphDeps {
+  graphQuery: GraphQueryExecutor;
+}
+
+type Ctx = SubgraphContext<RiskShared & GraphDeps>;
 
 @ObjectType('RiskGraphQueryResult', { description: 'The rows a graph query returned' })
 export class RiskGraphQueryResultType {

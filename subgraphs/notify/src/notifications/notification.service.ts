@@ -3,13 +3,13 @@ import { badInput, notFound } from '../../../../platform/errors.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
 import { describeRenderError } from '../templates/template.render.js';
-import { enqueueDispatch } from '../dispatch/dispatch.worker.js';
-import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from '../notifications/idempotency.js';
+import { enqueueDispatch } from './dispatch.worker.js';
+import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from './idempotency.js';
 import {
   buildNotification,
   checkTemplateChannels,
@@ -17,16 +17,9 @@ import {
   requiredFields,
   isDataObject,
   validateChannels,
-} from '../notifications/notification.prepare.js';
-import {
-  insertNotifications,
-  listViews,
-  loadView,
-  loadViews,
-  type ListFilter,
-  type NotificationView,
-} from '../notifications/notification.store.js';
-import { notificationSnapshot, recordNotificationEvents } from '../notifications/notification.events.js';
+} from './notification.prepare.js';
+import { insertNotifications, listViews, loadView, loadViews, type ListFilter, type NotificationView } from './notification.store.js';
+import { notificationSnapshot, recordNotificationEvents } from './notification.events.js';
 
 export interface SendCommand {
   to: string;
@@ -54,7 +47,7 @@ export function viewFromSnapshot(s: Record<string, unknown>): NotificationView {
 export class NotificationService {
   constructor(
     private readonly em: EntityManager,
-    private readonly deps: NotifyDeps,
+    private readonly deps: NotifyShared,
     private readonly tenant: Tenant,
   ) {}
 

@@ -1,6 +1,6 @@
 import { channelOrderSql, type Channel } from '../channels/channel.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import type { BatchStatus } from './notification.lifecycle.js';
+import type { BatchStatus } from '../notifications/notification.lifecycle.js';
 import type { Sql } from '../../../../platform/db/transaction.js';
 
 export interface BatchView {

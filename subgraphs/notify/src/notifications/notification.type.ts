@@ -4,7 +4,7 @@ import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.j
 import { JSON as JSONScalar } from '../../../../platform/graphql/scalars.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
 import { NotificationChannelEnum } from '../channels/channel.type.js';
-import type { DeliveryStatus, NotificationStatus } from '../notifications/notification.lifecycle.js';
+import type { DeliveryStatus, NotificationStatus } from './notification.lifecycle.js';
 
 /** Channel statuses in SCREAMING_CASE over their stored spelling. */
 export const ChannelStatusEnum = {

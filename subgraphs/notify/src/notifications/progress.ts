@@ -1,7 +1,7 @@
 import type { Sql } from '../../../../platform/db/transaction.js';
-import { recordBatchEvents } from '../notifications/batch.events.js';
-import { BATCH_COLUMNS, toBatchView } from '../notifications/batch.store.js';
-import { BATCH_LIFECYCLE, SUCCESS_STATUSES, notificationStatusSql } from '../notifications/notification.lifecycle.js';
+import { recordBatchEvents } from '../batch/batch.events.js';
+import { BATCH_COLUMNS, toBatchView } from '../batch/batch.store.js';
+import { BATCH_LIFECYCLE, SUCCESS_STATUSES, notificationStatusSql } from './notification.lifecycle.js';
 
 /**
  * Every transaction that changes deliveries first locks their notifications (in id order, so

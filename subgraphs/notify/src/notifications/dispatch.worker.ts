@@ -7,10 +7,10 @@ import type { ChannelProviders } from '../channels/registry.js';
 import { ProviderError, mapLimit, transientError, type Accepted, type OutgoingMessage } from '../channels/provider.js';
 import type { TemplateContent } from '../templates/template.content.js';
 import { describeRenderError, type TemplateRenderer } from '../templates/template.render.js';
-import { CHANNEL_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from '../notifications/notification.lifecycle.js';
-import { loadViews } from '../notifications/notification.store.js';
+import { CHANNEL_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from './notification.lifecycle.js';
+import { loadViews } from './notification.store.js';
 import { lockNotifications, recordBatchProgress, refreshNotifications } from './progress.js';
-import { recordNotificationEvents } from '../notifications/notification.events.js';
+import { recordNotificationEvents } from './notification.events.js';
 import { openPixelUrl } from './tracking.url.js';
 
 export const DISPATCH_QUEUE = 'notify-dispatch';

@@ -2,10 +2,10 @@ import type pg from 'pg';
 import { isUuid } from '../../../../platform/ids.js';
 import type { TemplateContent } from '../templates/template.content.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
-import { CHANNEL_LIFECYCLE, type DeliveryTrigger } from '../notifications/notification.lifecycle.js';
-import { loadViews } from '../notifications/notification.store.js';
+import { CHANNEL_LIFECYCLE, type DeliveryTrigger } from './notification.lifecycle.js';
+import { loadViews } from './notification.store.js';
 import { lockNotifications, recordBatchProgress, refreshNotifications } from './progress.js';
-import { recordNotificationEvents } from '../notifications/notification.events.js';
+import { recordNotificationEvents } from './notification.events.js';
 
 export type DeliveryLookup = { trackingToken: string } | { provider: string; providerMessageId: string } | { deliveryId: string };
 

@@ -1,11 +1,12 @@
 import { Arg, Args, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { UserType } from '../user/user.type.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connection.js';
 import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { badInput } from '../../../../platform/errors.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import { loadersOf } from '../loaders.js';
 import { NotificationBatchType } from '../batch/batch.type.js';
 import { NotificationRecipientType } from '../recipients/recipient.type.js';
@@ -20,10 +21,10 @@ import {
   SendNotificationInput,
   SendNotificationPayload,
 } from './notification.type.js';
-import { NOTIFICATION_RESOURCE } from '../notifications/notification.events.js';
-import type { NotificationView } from '../notifications/notification.store.js';
+import { NOTIFICATION_RESOURCE } from './notification.events.js';
+import type { NotificationView } from './notification.store.js';
 
-type Ctx = SubgraphContext<NotifyDeps>;
+type Ctx = SubgraphContext<NotifyShared>;
 
 function service(ctx: Ctx, permission: 'send' | 'notifications:read'): NotificationService {
   return new NotificationService(ctx.em, ctx.deps, authorize(ctx, 'notify', permission));
@@ -108,5 +109,15 @@ export class NotificationResolver {
     @Arg('userId', { description: 'The recipient profile’s id: your id of the user whose notifications to follow' }) _userId: string,
   ) {
     return envelopeOf(event, viewFromSnapshot);
+  }
+}
+
+/** What was sent to the user's recipient profile, as a field of `User`. */
+@Resolver(() => UserType)
+export class NotificationUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => NotificationConnection, { description: 'The notifications sent to the user’s recipient profile, newest first' })
+  notifications(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return new NotificationResolver().notifications({ recipientId: user.id }, page, ctx);
   }
 }

@@ -1,11 +1,11 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import express from 'express';
 import { UUID_PATTERN } from '../../../../platform/ids.js';
-import type { NotifyDeps } from '../deps.js';
+import type { NotifyShared } from '../notify.shared.js';
 import { AFRICASTALKING, parseDeliveryReport } from '../channels/sms-africastalking.provider.js';
 import { AFRICASTALKING_VOICE, sayXml } from '../channels/voice-africastalking.provider.js';
-import { applyDeliveryReport, findDeliveryToRender, type DeliveryLookup } from '../dispatch/delivery.report.js';
-import { OPEN_PIXEL_PATH } from '../dispatch/tracking.url.js';
+import { applyDeliveryReport, findDeliveryToRender, type DeliveryLookup } from './delivery.report.js';
+import { OPEN_PIXEL_PATH } from './tracking.url.js';
 
 export const CALLBACK_TOKEN_HEADER = 'x-callback-token';
 
@@ -33,7 +33,7 @@ function callbackAllowed(req: express.Request, res: express.Response, expected: 
 
 /** Applies a report; one that overtook the commit of the send it reports is tried again for REPORT_WAIT_MS. */
 async function applyWhenRecorded(
-  deps: NotifyDeps,
+  deps: NotifyShared,
   lookup: DeliveryLookup,
   trigger: 'report.delivered' | 'report.failed',
   reason?: string,
@@ -58,7 +58,7 @@ async function applyWhenRecorded(
  *   voice callback. An answered call (`isActive=1`) is `delivered` and is answered with the XML that
  *   says the delivery's text; a call that ended without being answered (`isActive=0`) is `failed`.
  */
-export function trackingRoutes(app: express.Express, deps: NotifyDeps): void {
+export function trackingRoutes(app: express.Express, deps: NotifyShared): void {
   const { logger } = deps;
   app.get(OPEN_PIXEL_PATH, async (req, res) => {
     const token = String(req.params.token).replace(/\.gif$/i, '');
