@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ReviewColumns } from '../review/review.entity.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { AddressDocumentType } from './address-decision.js';
@@ -6,7 +7,7 @@ import type { AddressDocumentFields } from './address-fields.js';
 import type { AddressStatus } from './address.lifecycle.js';
 
 @Entity({ schema: 'verification', tableName: 'address_verifications' })
-export class AddressVerification {
+export class AddressVerification extends ReviewColumns {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
@@ -78,15 +79,6 @@ export class AddressVerification {
   /** When it reached VERIFIED or REJECTED. */
   @Property({ type: 'datetime', nullable: true })
   completedAt?: Date | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewedBy?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewNotes?: string | null;
-
-  @Property({ type: 'datetime', nullable: true })
-  reviewedAt?: Date | null;
 
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();

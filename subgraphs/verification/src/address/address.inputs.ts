@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { Upload, type FileUpload } from '../../../../platform/graphql/upload.js';
-import { ReviewDecisionFields } from '../identity/identity.inputs.js';
+import { ReviewDecisionFields } from '../review/review.inputs.js';
 import type { AddressDocumentType } from './address-decision.js';
 import type { AddressStatus } from './address.lifecycle.js';
 import { AddressDocumentTypeEnum, AddressStatusEnum } from './address.type.js';

@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
+import { auditReview, stampReview } from '../review/review.js';
+import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -180,19 +181,11 @@ export class AddressService implements PersonalDataHolder {
       const trigger: AddressTrigger = review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected';
       const { status, event } = ADDRESS_LIFECYCLE.fire(a.status, trigger);
       const now = new Date();
-      Object.assign(a, { status, reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now, completedAt: now });
+      Object.assign(a, { status, completedAt: now });
+      stampReview(a, review, now);
       await em.flush();
       recordAddressEvent(em, event, a);
-      await recordAudit(em, {
-        ...tenantColumns(this.tenant),
-        action: 'address_verification.reviewed',
-        actor,
-        reviewer: review.reviewedBy,
-        resourceType: 'address_verification',
-        resourceId: a.id,
-        userId: a.userId,
-        details: { decision: review.decision, status: a.status },
-      });
+      await auditReview(em, { tenant: this.tenant, actor, review, record: a, resourceType: 'address_verification', status: a.status });
       return a;
     });
   }

@@ -1,4 +1,5 @@
 import { Directive, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { ReviewedFields } from '../review/review.type.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
@@ -53,7 +54,7 @@ export class AddressExtractedDataType {
 
 @ObjectType('AddressVerification', { description: 'A proof of address submitted for a user, and what its check decided' })
 @Directive('@key(fields: "id")')
-export class AddressVerificationType {
+export class AddressVerificationType extends ReviewedFields {
   @Field(() => ID, { description: 'Identifier of the address verification' })
   id!: string;
 
@@ -122,15 +123,6 @@ export class AddressVerificationType {
 
   @Field(() => Date, { nullable: true, description: 'When the automatic check decided' })
   checkedAt?: Date | null;
-
-  @Field(() => String, { nullable: true, description: 'Who decided it in a manual review' })
-  reviewedBy?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The reviewer’s notes' })
-  reviewNotes?: string | null;
-
-  @Field(() => Date, { nullable: true, description: 'When the review decision was made' })
-  reviewedAt?: Date | null;
 
   @Field({ description: 'When it last changed' })
   updatedAt!: Date;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ReviewColumns } from '../review/review.entity.js';
 import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
@@ -17,7 +18,7 @@ export type RegistryOutcome = 'PENDING' | 'FOUND' | 'NOT_FOUND' | 'UNAVAILABLE';
 
 /** One business verification (KYB): the declared business, its registry lookup and its steps. */
 @Entity({ schema: 'verification', tableName: 'business_verifications' })
-export class BusinessVerification {
+export class BusinessVerification extends ReviewColumns {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
@@ -81,15 +82,6 @@ export class BusinessVerification {
   /** Why the last lookup could not answer (never a credential). */
   @Property({ type: 'text', nullable: true })
   registryError?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewedBy?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewNotes?: string | null;
-
-  @Property({ type: 'datetime', nullable: true })
-  reviewedAt?: Date | null;
 
   /** When it became VERIFIED or REJECTED. */
   @Property({ type: 'datetime', nullable: true })

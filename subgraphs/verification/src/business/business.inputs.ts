@@ -1,5 +1,5 @@
 import { Field, Float, ID, InputType } from 'type-graphql';
-import { ReviewDecisionFields } from '../identity/identity.inputs.js';
+import { ReviewDecisionFields } from '../review/review.inputs.js';
 import type { BusinessType, ControlType } from './business.entity.js';
 import type { BusinessStatus } from './business.lifecycle.js';
 import { BusinessStatusEnum, BusinessTypeEnum, ControlTypeEnum } from './business.type.js';

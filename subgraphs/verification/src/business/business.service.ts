@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
+import { auditReview, stampReview } from '../review/review.js';
+import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { AppError, conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
@@ -386,26 +387,12 @@ export class BusinessService implements PersonalDataHolder {
         review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected',
       );
       const now = new Date();
-      Object.assign(business, {
-        status,
-        reviewedBy: review.reviewedBy,
-        reviewNotes: review.reviewNotes,
-        reviewedAt: now,
-        completedAt: now,
-      });
+      Object.assign(business, { status, completedAt: now });
+      stampReview(business, review, now);
       await em.flush();
       const view = { business, people: await this.peopleIn(em, [id]) };
       recordBusinessEvent(em, event, view);
-      await recordAudit(em, {
-        ...tenantColumns(this.tenant),
-        action: 'business_verification.reviewed',
-        actor,
-        reviewer: review.reviewedBy,
-        resourceType: 'business_verification',
-        resourceId: business.id,
-        userId: business.userId,
-        details: { decision: review.decision, status: business.status },
-      });
+      await auditReview(em, { tenant: this.tenant, actor, review, record: business, resourceType: 'business_verification', status });
       return view;
     });
   }

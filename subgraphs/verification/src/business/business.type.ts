@@ -1,4 +1,5 @@
 import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ReviewedFields } from '../review/review.type.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
@@ -215,7 +216,7 @@ export class BusinessUboType {
   description: 'One business verification (KYB): the declared business, its registry lookup, directors, UBOs and their screening',
 })
 @Directive('@key(fields: "id")')
-export class BusinessVerificationType {
+export class BusinessVerificationType extends ReviewedFields {
   @Field(() => ID, { description: 'Identifier of the business verification' })
   id!: string;
 
@@ -264,15 +265,6 @@ export class BusinessVerificationType {
       'Why it was rejected or needs a reviewer, as codes: REGISTRATION_NOT_FOUND, REGISTRY_STATUS_INACTIVE, REGISTRY_NAME_MISMATCH, REGISTRY_UNAVAILABLE, AML_POTENTIAL_MATCH, AML_LISTS_NOT_LOADED',
   })
   reasons!: string[];
-
-  @Field(() => String, { nullable: true, description: 'Who decided it in a manual review' })
-  reviewedBy?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The reviewer’s notes' })
-  reviewNotes?: string | null;
-
-  @Field(() => Date, { nullable: true, description: 'When the review decision was made' })
-  reviewedAt?: Date | null;
 
   @Field(() => Date, { nullable: true, description: 'When it became VERIFIED or REJECTED' })
   completedAt?: Date | null;

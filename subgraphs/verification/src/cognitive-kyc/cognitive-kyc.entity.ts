@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ReviewColumns } from '../review/review.entity.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
@@ -9,7 +10,7 @@ import type { CognitiveKycStatus } from './cognitive-kyc.lifecycle.js';
 
 /** One AI identity check: what was measured and decided. The images are never stored. */
 @Entity({ schema: 'verification', tableName: 'cognitive_kyc_checks' })
-export class CognitiveKycCheck {
+export class CognitiveKycCheck extends ReviewColumns {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
@@ -73,15 +74,6 @@ export class CognitiveKycCheck {
 
   @Property({ type: 'text', nullable: true, hidden: true })
   selfieEmbeddingSealed?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewedBy?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewNotes?: string | null;
-
-  @Property({ type: 'datetime', nullable: true })
-  reviewedAt?: Date | null;
 
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();

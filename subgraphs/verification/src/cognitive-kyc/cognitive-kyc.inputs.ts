@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { ReviewerFields } from '../identity/identity.inputs.js';
+import { ReviewerFields } from '../review/review.inputs.js';
 import { CognitiveKycDecisionEnum, CognitiveKycReviewDecisionEnum } from './cognitive-kyc.type.js';
 import type { CognitiveKycStatus } from './cognitive-kyc.lifecycle.js';
 

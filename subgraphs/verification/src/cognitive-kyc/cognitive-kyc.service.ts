@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
+import { auditReview, stampReview } from '../review/review.js';
+import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
@@ -196,19 +197,11 @@ export class CognitiveKycService implements PersonalDataHolder {
         check.decision,
         review.decision === 'APPROVED' ? 'review.approved' : 'review.rejected',
       );
-      Object.assign(check, { decision: status, reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: new Date() });
+      check.decision = status;
+      stampReview(check, review, new Date());
       await em.flush();
       recordCognitiveKycEvent(em, event, check);
-      await recordAudit(em, {
-        ...tenantColumns(this.tenant),
-        action: 'cognitive_kyc_check.reviewed',
-        actor,
-        reviewer: review.reviewedBy,
-        resourceType: 'cognitive_kyc_check',
-        resourceId: check.id,
-        userId: check.userId,
-        details: { decision: review.decision, status: check.decision },
-      });
+      await auditReview(em, { tenant: this.tenant, actor, review, record: check, resourceType: 'cognitive_kyc_check', status });
       return check;
     });
   }

@@ -1,4 +1,5 @@
 import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ReviewedFields } from '../review/review.type.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
@@ -101,7 +102,7 @@ export class CognitiveKycFraudHistoryType {
   description: 'One AI identity check: a selfie compared with an identity document, both checked for fraud',
 })
 @Directive('@key(fields: "id")')
-export class CognitiveKycCheckType {
+export class CognitiveKycCheckType extends ReviewedFields {
   @Field(() => ID, { description: 'Identifier of the check' })
   id!: string;
 
@@ -139,15 +140,6 @@ export class CognitiveKycCheckType {
       'Why it was rejected or sent to review, as codes: FACE_MISMATCH, NO_FACE_ON_DOCUMENT, MRZ_CHECK_DIGIT_FAILED:<field>, PRINTED_FIELDS_DIFFER_FROM_MRZ, DOCUMENT_EXPIRED, SELFIE_COPIED_FROM_DOCUMENT, SELFIE_SPOOF_SUSPECTED, FACE_MATCH_UNCERTAIN, IMAGE_TOO_BLURRY, HIGH_FRAUD_RISK_HISTORY and the document check’s review reasons (FIELDS_NOT_READ:<fields>, LOW_TEXT_CONFIDENCE…); empty when approved',
   })
   reasons!: string[];
-
-  @Field(() => String, { nullable: true, description: 'Who decided it in a manual review' })
-  reviewedBy?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The reviewer’s notes' })
-  reviewNotes?: string | null;
-
-  @Field(() => Date, { nullable: true, description: 'When the review decision was made' })
-  reviewedAt?: Date | null;
 
   @Field({ description: 'When the check ran' })
   createdAt!: Date;

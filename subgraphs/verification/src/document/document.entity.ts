@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ReviewColumns } from '../review/review.entity.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { DocumentStatus } from './document.lifecycle.js';
@@ -6,7 +7,7 @@ import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import { nameKey, type DocumentOutcome, type DocumentType, type ExtractedData } from './document-check.js';
 
 @Entity({ schema: 'verification', tableName: 'document_verifications' })
-export class DocumentVerification {
+export class DocumentVerification extends ReviewColumns {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
@@ -75,15 +76,6 @@ export class DocumentVerification {
   /** When the automatic check decided. */
   @Property({ type: 'datetime', nullable: true })
   checkedAt?: Date | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewedBy?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewNotes?: string | null;
-
-  @Property({ type: 'datetime', nullable: true })
-  reviewedAt?: Date | null;
 
   @Property({ type: 'datetime', nullable: true })
   imagesDeletedAt?: Date | null;

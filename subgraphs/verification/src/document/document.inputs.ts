@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { Upload, type FileUpload } from '../../../../platform/graphql/upload.js';
-import { ReviewDecisionFields } from '../identity/identity.inputs.js';
+import { ReviewDecisionFields } from '../review/review.inputs.js';
 import { DocumentStatusEnum, DocumentTypeEnum } from './document.type.js';
 import type { DocumentType } from './document-check.js';
 import type { DocumentStatus } from './document.lifecycle.js';

@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
+import { auditReview, stampReview } from '../review/review.js';
+import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
+import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type pg from 'pg';
 import { sqlOf } from '../../../../platform/db/transaction.js';
 import { badInput, invalid, notFound } from '../../../../platform/errors.js';
@@ -175,20 +176,11 @@ export class DocumentService implements PersonalDataHolder {
       id,
       review.decision === 'VERIFIED' ? 'review.verified' : 'review.rejected',
       (d, now) => {
-        Object.assign(d, { reviewedBy: review.reviewedBy, reviewNotes: review.reviewNotes, reviewedAt: now });
+        stampReview(d, review, now);
         if (review.decision === 'VERIFIED') d.verifiedAt = now;
       },
       (em, d) =>
-        recordAudit(em, {
-          ...tenantColumns(this.tenant),
-          action: 'document_verification.reviewed',
-          actor,
-          reviewer: review.reviewedBy,
-          resourceType: 'document_verification',
-          resourceId: d.id,
-          userId: d.userId,
-          details: { decision: review.decision, status: d.status },
-        }),
+        auditReview(em, { tenant: this.tenant, actor, review, record: d, resourceType: 'document_verification', status: d.status }),
     );
   }
 

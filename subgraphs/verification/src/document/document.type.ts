@@ -1,4 +1,5 @@
 import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ReviewedFields } from '../review/review.type.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
@@ -79,7 +80,7 @@ export class DocumentChecksType {
 
 @ObjectType('DocumentVerification', { description: 'One identity document submitted for a user, and what its check decided' })
 @Directive('@key(fields: "id")')
-export class DocumentVerificationType {
+export class DocumentVerificationType extends ReviewedFields {
   @Field(() => ID, { description: 'Identifier of the document verification' })
   id!: string;
 
@@ -119,15 +120,6 @@ export class DocumentVerificationType {
 
   @Field(() => Date, { nullable: true, description: 'When the automatic check decided' })
   checkedAt?: Date | null;
-
-  @Field(() => String, { nullable: true, description: 'Who decided it in a manual review' })
-  reviewedBy?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The reviewer’s notes' })
-  reviewNotes?: string | null;
-
-  @Field(() => Date, { nullable: true, description: 'When the review decision was made' })
-  reviewedAt?: Date | null;
 
   @Field(() => Date, { nullable: true, description: 'When its images were deleted (the record and the extracted data stay)' })
   imagesDeletedAt?: Date | null;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ReviewColumns } from '../review/review.entity.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { IdentityStatus, IdentityTier } from './identity.lifecycle.js';
@@ -7,7 +8,7 @@ import type { IdentitySteps } from './identity-progress.js';
 export { IDENTITY_TIERS, type IdentityTier } from './identity.lifecycle.js';
 
 @Entity({ schema: 'verification', tableName: 'identity_verifications' })
-export class IdentityVerification {
+export class IdentityVerification extends ReviewColumns {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
@@ -50,15 +51,6 @@ export class IdentityVerification {
 
   @Property({ type: 'uuid', nullable: true })
   amlScreeningId?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewedBy?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  reviewNotes?: string | null;
-
-  @Property({ type: 'datetime', nullable: true })
-  reviewedAt?: Date | null;
 
   /** Set by restart: the verification no longer counts; `replacedById` is the new one. */
   @Property({ type: 'datetime', nullable: true })

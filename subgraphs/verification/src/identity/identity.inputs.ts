@@ -1,6 +1,7 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { IsNotEmpty, MaxLength } from 'class-validator';
-import { IdentityStatusEnum, IdentityTierEnum, ReviewDecisionEnum } from './identity.type.js';
+import { IdentityStatusEnum, IdentityTierEnum } from './identity.type.js';
+import { ReviewDecisionFields } from '../review/review.inputs.js';
 import type { IdentityStatus } from './identity.lifecycle.js';
 import type { IdentityTier } from './identity.entity.js';
 
@@ -13,27 +14,6 @@ export class CreateIdentityVerificationInput {
 
   @Field(() => IdentityTierEnum, { nullable: true, description: 'What to check; default BASIC' })
   tier?: IdentityTier | null;
-}
-
-/** Who reviewed and why: the fields every review input shares (each adds its decision and the id it decides). */
-@InputType()
-export abstract class ReviewerFields {
-  @Field({ description: 'Who decides (name or e-mail of the reviewer)' })
-  @IsNotEmpty({ message: 'reviewedBy must not be empty' })
-  @MaxLength(255)
-  reviewedBy!: string;
-
-  @Field({ description: 'Why: kept with the decision' })
-  @IsNotEmpty({ message: 'reviewNotes must not be empty' })
-  @MaxLength(5000)
-  reviewNotes!: string;
-}
-
-/** A reviewer's VERIFIED / REJECTED decision (identity, documents). */
-@InputType()
-export abstract class ReviewDecisionFields extends ReviewerFields {
-  @Field(() => ReviewDecisionEnum, { description: 'The decision' })
-  decision!: 'VERIFIED' | 'REJECTED';
 }
 
 @InputType({ description: 'A reviewer’s decision on a verification in MANUAL_REVIEW or PENDING' })

@@ -1,6 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
-import { tenantColumns } from '../../../../platform/auth/tenant.js';
+import { auditReview, stampReview } from '../review/review.js';
+import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -97,19 +97,17 @@ export class IdentityService implements PersonalDataHolder {
       id,
       trigger,
       (v, now) => {
-        Object.assign(v, { reviewedBy: cmd.reviewedBy, reviewNotes: cmd.reviewNotes, reviewedAt: now });
+        stampReview(v, cmd, now);
         if (cmd.decision === 'VERIFIED') v.verifiedAt = now;
       },
       (em, v) =>
-        recordAudit(em, {
-          ...tenantColumns(this.tenant),
-          action: 'identity_verification.reviewed',
+        auditReview(em, {
+          tenant: this.tenant,
           actor,
-          reviewer: cmd.reviewedBy,
+          review: cmd,
+          record: v,
           resourceType: 'identity_verification',
-          resourceId: v.id,
-          userId: v.userId,
-          details: { decision: cmd.decision, status: v.overallStatus },
+          status: v.overallStatus,
         }),
     );
   }

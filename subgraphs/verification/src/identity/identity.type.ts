@@ -1,4 +1,5 @@
 import { Directive, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { ReviewedFields } from '../review/review.type.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
@@ -39,7 +40,6 @@ export class IdentityStepsType {
   @Field(() => IdentityStepStatusEnum, { description: 'AML screening of the name and date of birth on the document (ENHANCED)' })
   aml!: string;
 }
-export const ReviewDecisionEnum = enumOf(['VERIFIED', 'REJECTED'] as const);
 registerEnumType(IdentityTierEnum, {
   name: 'IdentityTier',
   description: 'How much an identity verification checks',
@@ -60,15 +60,10 @@ registerEnumType(IdentityStatusEnum, {
     REJECTED: { description: 'The identity was rejected' },
   },
 });
-registerEnumType(ReviewDecisionEnum, {
-  name: 'ReviewDecision',
-  description: 'A reviewer’s decision',
-  valuesConfig: { VERIFIED: { description: 'Accept the identity' }, REJECTED: { description: 'Reject the identity' } },
-});
 
 @ObjectType('IdentityVerification', { description: 'One verification of a user’s identity, from start to decision' })
 @Directive('@key(fields: "id")')
-export class IdentityVerificationType {
+export class IdentityVerificationType extends ReviewedFields {
   @Field(() => ID, { description: 'Identifier of the verification' })
   id!: string;
 
@@ -100,15 +95,6 @@ export class IdentityVerificationType {
   documentVerificationId?: string | null;
   livenessSessionId?: string | null;
   amlScreeningId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Who decided it in a manual review' })
-  reviewedBy?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The reviewer’s notes' })
-  reviewNotes?: string | null;
-
-  @Field(() => Date, { nullable: true, description: 'When the review decision was made' })
-  reviewedAt?: Date | null;
 
   @Field(() => Date, { nullable: true, description: 'When a restart replaced it (it no longer counts)' })
   invalidatedAt?: Date | null;
