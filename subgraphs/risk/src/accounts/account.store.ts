@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { badInput } from '../../../../platform/errors.js';
-import { CountryCode } from '../../../../platform/graphql/scalars.js';
+import { isCountryCode } from '../../../../platform/countries.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Sql } from '../../../../platform/db/transaction.js';
 import type { Connection, ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -34,15 +34,6 @@ export interface Account {
 const DATE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
 const COLUMNS = `account_id as "accountId", user_id as "userId", full_name as "fullName", date_of_birth as "dateOfBirth", nationality, updated_at as "updatedAt"`;
 
-const isCountryCode = (value: string) => {
-  try {
-    CountryCode.parseValue(value);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Risk accounts: the account ids the integrator sends as sender and receiver. A profile gives an
  * account the user who holds it and the name the sanctions layer screens for it when a
@@ -58,7 +49,7 @@ export class AccountStore {
     if (typeof input.fullName !== 'string' || !input.fullName.trim() || input.fullName.length > 200)
       errors.push('fullName must be 1–200 characters');
     if (input.dateOfBirth != null && !DATE.test(input.dateOfBirth)) errors.push('dateOfBirth must be YYYY, YYYY-MM or YYYY-MM-DD');
-    if (input.nationality != null && !(/^[A-Z]{2}$/.test(input.nationality) && isCountryCode(input.nationality)))
+    if (input.nationality != null && !isCountryCode(input.nationality))
       errors.push('nationality must be an ISO 3166-1 alpha-2 code (e.g. KE)');
     if (errors.length) throw badInput(errors);
     const keepUser = input.userId === undefined;

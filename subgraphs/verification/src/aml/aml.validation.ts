@@ -1,5 +1,5 @@
 import { LIST_KINDS, type ListKind } from '../../../../screening/index.js';
-import { isCountryCode } from '../ip/geolocation.js';
+import { isCountryCode } from '../../../../platform/countries.js';
 import type { AmlRequest } from './aml.entity.js';
 
 export const DEFAULT_MATCH_THRESHOLD = 0.85;

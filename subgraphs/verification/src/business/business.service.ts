@@ -8,7 +8,7 @@ import { paginate, type Connection, type ConnectionArgs } from '../../../../plat
 import { isUuid } from '../../../../platform/ids.js';
 import { AmlService, type AmlServiceDeps } from '../aml/aml.service.js';
 import { dateOfBirthError } from '../aml/aml.validation.js';
-import { isCountryCode } from '../ip/geolocation.js';
+import { isCountryCode } from '../../../../platform/countries.js';
 import { INITIAL_STEPS, type PersonScreening } from './business-rules.js';
 import { BusinessPerson, BusinessVerification, type BusinessType, type ControlType } from './business.entity.js';
 import { businessSnapshot, recordBusinessEvent, type BusinessView } from './business.events.js';

@@ -10,7 +10,7 @@ import { paginate, type Connection, type ConnectionArgs } from '../../../../plat
 import type { FilePart } from '../../../../platform/graphql/upload.js';
 import { isUuid } from '../../../../platform/ids.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
-import { isCountryCode } from '../ip/geolocation.js';
+import { isCountryCode } from '../../../../platform/countries.js';
 import { readImage } from '../vision/images.js';
 import type { DocumentType } from './document-check.js';
 import { DocumentVerification } from './document.entity.js';

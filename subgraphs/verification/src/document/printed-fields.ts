@@ -1,4 +1,5 @@
 import countries from 'i18n-iso-countries';
+import { alpha2Of, isCountryCode } from '../../../../platform/countries.js';
 
 /**
  * The fields printed on a document's visual zone, from its OCR lines: a label (English or French)
@@ -95,8 +96,8 @@ const countryByName = () =>
 /** An alpha-2 code from what a document prints: an alpha-3 code (KEN), an alpha-2 code or a country name. */
 export function countryCode(text: string): string | null {
   const t = text.trim().toUpperCase();
-  if (/^[A-Z]{3}$/.test(t)) return countries.alpha3ToAlpha2(t) ?? null;
-  if (/^[A-Z]{2}$/.test(t) && countries.isValid(t)) return t;
+  if (/^[A-Z]{3}$/.test(t)) return alpha2Of(t);
+  if (/^[A-Z]{2}$/.test(t) && isCountryCode(t)) return t;
   return countryByName().get(plain(text)) ?? null;
 }
 

@@ -33,53 +33,6 @@ export function countryName(code: string | null | undefined): string | null {
   }
 }
 
-const exactRegionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-/** CLDR region codes that are not ISO 3166-1 countries: withdrawn, reserved, groupings. */
-const NOT_COUNTRIES = new Set([
-  'AC',
-  'AN',
-  'BU',
-  'CP',
-  'CQ',
-  'CS',
-  'DD',
-  'DG',
-  'DY',
-  'EA',
-  'EU',
-  'EZ',
-  'FX',
-  'HV',
-  'IC',
-  'NH',
-  'QO',
-  'RH',
-  'SU',
-  'TA',
-  'TP',
-  'UK',
-  'UN',
-  'VD',
-  'XA',
-  'XB',
-  'YD',
-  'YU',
-  'ZR',
-  'ZZ',
-]);
-
-/** Every assigned ISO 3166-1 alpha-2 code (and XK), found once: Intl's look-up costs microseconds a call, on every validated request. */
-const COUNTRY_CODES = new Set(
-  Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26))).filter(
-    (code) => !NOT_COUNTRIES.has(code) && exactRegionNames.of(code) !== undefined,
-  ),
-);
-
-/** An assigned ISO 3166-1 alpha-2 code, uppercase (and XK, Kosovo, as lists use it). */
-export function isCountryCode(code: string): boolean {
-  return COUNTRY_CODES.has(code);
-}
-
 export const EMPTY_GEOLOCATION: Geolocation = {
   country: null,
   countryName: null,

@@ -8,7 +8,7 @@ import type { ListKind } from '../../../../screening/index.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { ScreeningSearch } from '../aml/aml.service.js';
 import { dateOfBirthError } from '../aml/aml.validation.js';
-import { isCountryCode } from '../ip/geolocation.js';
+import { isCountryCode } from '../../../../platform/countries.js';
 import { WatchlistAlert, WatchlistMatch, WatchlistSubscription, type AlertMatch } from './watchlist.entity.js';
 import {
   ALERT_LIFECYCLE,
