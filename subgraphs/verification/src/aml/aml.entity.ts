@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ScreenedPersonColumns } from '../screened-person/screened-person.js';
 import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
@@ -7,7 +8,7 @@ import type { AmlBatchStatus, AmlRiskLevel, AmlStatus, HitResolution, SubjectSta
 
 /** One AML screening of a person (POST /screening/aml, or one subject of a batch). */
 @Entity({ schema: 'verification', tableName: 'aml_screenings' })
-export class AmlScreening {
+export class AmlScreening extends ScreenedPersonColumns {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
@@ -19,20 +20,6 @@ export class AmlScreening {
 
   @Property({ type: 'text' })
   userId!: string;
-
-  /** Null once the user was erased (eraseUser). */
-  @Property({ type: 'text', nullable: true })
-  fullName?: string | null;
-
-  @Property({ type: 'text', nullable: true, persist: false })
-  dateOfBirth?: string | null;
-
-  /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
-  @Property({ type: 'text', nullable: true, hidden: true })
-  dateOfBirthSealed?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  nationality?: string | null;
 
   @Property({ type: 'text', nullable: true })
   documentNumber?: string | null;

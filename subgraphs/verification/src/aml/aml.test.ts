@@ -1,7 +1,8 @@
 import { AML_BATCH_LIFECYCLE, AML_SCREENING_LIFECYCLE, amlRiskLevel, resolveHit, reviewTrigger } from './aml.lifecycle.js';
 
 const transition = AML_SCREENING_LIFECYCLE.move.bind(AML_SCREENING_LIFECYCLE);
-import { dateOfBirthError, normaliseAmlRequest, validateAmlRequest } from './aml.validation.js';
+import { normaliseAmlRequest, validateAmlRequest } from './aml.validation.js';
+import { dateOfBirthError } from '../screened-person/screened-person.js';
 
 describe('AML lifecycle table', () => {
   it('starts CLEAR or POTENTIAL_MATCH with the spec events', () => {

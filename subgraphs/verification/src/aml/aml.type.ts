@@ -1,4 +1,5 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ScreenedPersonFields } from '../screened-person/screened-person.js';
 import { IsNotEmpty, IsOptional, MaxLength, ValidateNested } from 'class-validator';
 import { MATCH_RULES, type ListKind, type MatchExplanation, type MatchRule } from '../../../../screening/index.js';
 import { ScreeningHitType, ScreeningListKindEnum } from '../../../../screening/screening-hit.type.js';
@@ -389,22 +390,10 @@ export const AmlBatchEvent = EventEnvelopeType('AmlBatch', AmlBatchType, AML_BAT
 
 /** The person to screen: the fields of a screening and of each subject of a batch. */
 @InputType('AmlSubjectInput', { description: 'A person to screen' })
-export class AmlSubjectInput {
+export class AmlSubjectInput extends ScreenedPersonFields {
   @Field({ description: 'Your identifier of the person (any text up to 255 characters)' })
   @MaxLength(255, { message: 'userId must be at most 255 characters' })
   userId!: string;
-
-  @Field({ description: 'The person’s full name, in any script' })
-  @MaxLength(500, { message: 'fullName must be at most 500 characters' })
-  fullName!: string;
-
-  @Field(() => String, { nullable: true, description: 'Date of birth, YYYY-MM-DD: raises or lowers a match’s score' })
-  @IsOptional()
-  dateOfBirth?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Nationality, ISO 3166-1 alpha-2 (uppercase): raises or lowers a match’s score' })
-  @IsOptional()
-  nationality?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Identity document number: raises or lowers a match’s score' })
   @IsOptional()

@@ -7,7 +7,7 @@ import { AppError, conflict, invalid, notFound } from '../../../../platform/erro
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
 import { AmlService, type AmlServiceDeps } from '../aml/aml.service.js';
-import { dateOfBirthError } from '../aml/aml.validation.js';
+import { dateOfBirthError } from '../screened-person/screened-person.js';
 import { isCountryCode } from '../../../../platform/countries.js';
 import { INITIAL_STEPS, type PersonScreening } from './business-rules.js';
 import { BusinessPerson, BusinessVerification, type BusinessType, type ControlType } from './business.entity.js';

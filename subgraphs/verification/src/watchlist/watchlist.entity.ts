@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ScreenedPersonColumns } from '../screened-person/screened-person.js';
 import { sealedEntity } from '../../../../platform/crypto/sealed-columns.js';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
@@ -6,7 +7,7 @@ import type { ListKind } from '../../../../screening/index.js';
 import type { AlertStatus, SubscriptionStatus } from './watchlist.lifecycle.js';
 
 @Entity({ schema: 'verification', tableName: 'watchlist_subscriptions' })
-export class WatchlistSubscription {
+export class WatchlistSubscription extends ScreenedPersonColumns {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
@@ -18,20 +19,6 @@ export class WatchlistSubscription {
 
   @Property({ type: 'text' })
   userId!: string;
-
-  /** Null once the user was erased (eraseUser). */
-  @Property({ type: 'text', nullable: true })
-  fullName?: string | null;
-
-  @Property({ type: 'text', nullable: true, persist: false })
-  dateOfBirth?: string | null;
-
-  /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
-  @Property({ type: 'text', nullable: true, hidden: true })
-  dateOfBirthSealed?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  nationality?: string | null;
 
   /** Form B's `country` (kept; not a matching qualifier: residence is not nationality). */
   @Property({ type: 'text', nullable: true })

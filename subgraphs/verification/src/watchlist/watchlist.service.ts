@@ -7,7 +7,7 @@ import { paginate, type Connection, type ConnectionArgs } from '../../../../plat
 import type { ListKind } from '../../../../screening/index.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { ScreeningSearch } from '../aml/aml.service.js';
-import { dateOfBirthError } from '../aml/aml.validation.js';
+import { screenedPersonErrors } from '../screened-person/screened-person.js';
 import { isCountryCode } from '../../../../platform/countries.js';
 import { WatchlistAlert, WatchlistMatch, WatchlistSubscription, type AlertMatch } from './watchlist.entity.js';
 import {
@@ -50,14 +50,7 @@ export interface ReviewAlertCommand {
 export function validateSubscription(cmd: SubscribeCommand): string[] {
   const errors: string[] = [];
   if (!cmd.userId.trim()) errors.push('userId must not be empty');
-  if (!cmd.fullName.trim()) errors.push('fullName must not be empty');
-  else if (!/\p{L}/u.test(cmd.fullName)) errors.push('fullName must contain letters');
-  if (cmd.dateOfBirth != null) {
-    const e = dateOfBirthError(cmd.dateOfBirth);
-    if (e) errors.push(e);
-  }
-  if (cmd.nationality != null && !isCountryCode(cmd.nationality))
-    errors.push('nationality must be an uppercase ISO 3166-1 alpha-2 country code');
+  errors.push(...screenedPersonErrors(cmd));
   if (cmd.country != null && !isCountryCode(cmd.country)) errors.push('country must be an uppercase ISO 3166-1 alpha-2 country code');
   if (cmd.lists != null) {
     if (!cmd.lists.length) errors.push(`lists must contain at least one of: ${WATCHLIST_LISTS.join(', ')}`);

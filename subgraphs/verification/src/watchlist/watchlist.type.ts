@@ -1,4 +1,5 @@
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { ScreenedPersonFields } from '../screened-person/screened-person.js';
 import { IsNotEmpty, IsOptional, MaxLength } from 'class-validator';
 import type { ListKind } from '../../../../screening/index.js';
 import { ScreeningHitType, ScreeningListKindEnum } from '../../../../screening/screening-hit.type.js';
@@ -159,22 +160,10 @@ export const WatchlistAlertEvent = EventEnvelopeType(
 );
 
 @InputType('SubscribeWatchlistInput', { description: 'A person to monitor' })
-export class SubscribeWatchlistInput {
+export class SubscribeWatchlistInput extends ScreenedPersonFields {
   @Field({ description: 'Your identifier of the person (any text up to 255 characters); one ACTIVE subscription per person' })
   @MaxLength(255, { message: 'userId must be at most 255 characters' })
   userId!: string;
-
-  @Field({ description: 'The person’s full name, in any script' })
-  @MaxLength(500, { message: 'fullName must be at most 500 characters' })
-  fullName!: string;
-
-  @Field(() => String, { nullable: true, description: 'Date of birth, YYYY-MM-DD: raises or lowers a match’s score' })
-  @IsOptional()
-  dateOfBirth?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Nationality, ISO 3166-1 alpha-2 (uppercase): raises or lowers a match’s score' })
-  @IsOptional()
-  nationality?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Country of residence, ISO 3166-1 alpha-2 (uppercase): kept, not compared' })
   @IsOptional()
