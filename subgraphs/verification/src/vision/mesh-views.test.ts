@@ -31,7 +31,11 @@ describe('the mesh’s extra views of a liveness photo’s face', () => {
     const views = await meshViews(image, [140, 140, 120, 120]);
     expect(views).toHaveLength(2);
     for (const view of views) {
-      expect(view.info).toMatchObject({ width: Math.round(216 * (MESH_FACE_WIDTH / 120)), height: Math.round(216 * (MESH_FACE_WIDTH / 120)), channels: 3 });
+      expect(view.info).toMatchObject({
+        width: Math.round(216 * (MESH_FACE_WIDTH / 120)),
+        height: Math.round(216 * (MESH_FACE_WIDTH / 120)),
+        channels: 3,
+      });
     }
     const [equalised, mirrored] = views.map(edges);
     // the crop as it is: dark on the left, light on the right; mirrored: the other way round
