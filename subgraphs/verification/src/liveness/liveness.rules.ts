@@ -69,19 +69,27 @@ export const LIVENESS_RULES = {
    * raised (by 2 % of the face's height per 4 %), the emotion model's rise counting for little
    * (0.02 per unit: on these photos it moves by ±0.5 between two still photos of one face, and a
    * genuine smile often leaves it at 0). The mouth is read three times per photo (vision.worker.ts:
-   * the photo, its face's crop with contrast equalised, mirrored) and averaged: a still face's
-   * change then stays below 0.056 in 95 % of photos (one pass: 0.066; max 0.12). On the tune half
-   * it passes 96 % of rendered smiles of original tones and 86 % of darker renderings, fails 93 % /
-   * 95 % of still faces; other weights and thresholds (widening alone, lift 0–3, happy 0–0.05,
-   * 0.04–0.06) trade one for the other, none reaching 95 % both ways: the two distributions
-   * overlap (a subtle rendered smile moves the mesh's mouth by 2–3 %, a still face's by ±5 %).
+   * the photo, and its face's crop enlarged so the face is 288 px wide, mesh-views.ts, once with
+   * contrast equalised, once mirrored) and averaged: a still face's change then stays below 0.046
+   * in 95 % of photos (max 0.097; one pass: 0.066, max 0.14), while the weakest 5 % of rendered
+   * smiles read up to 0.048 (0.029 with the crops not enlarged: the mesh follows a subtle smile
+   * better in them). On the tune half it passes 98 % of rendered smiles of original tones and 92 %
+   * of darker renderings (88 % with the crops not enlarged),
+   * fails 93 % / 95 % of still faces; other weights and thresholds (widening alone, lift 0–3,
+   * happy 0–0.05, 0.025–0.06; the mouth's width over the outer eye corners' or the jaw's; the
+   * median of up to eleven looks) trade one for the other, none reaching 95 % both ways: the two
+   * distributions overlap (a subtle rendered smile moves the mesh's mouth by 2–3 %, a still face's
+   * by ±5 %).
    */
   smile: { pass: 0.045, full: 0.15, liftWeight: 2, happyWeight: 0.02 },
   /**
    * Eyes closed: the eyes' aspect ratio (the mesh's lids, averaged as the mouth) at most 0.88 of
    * the reference's. Still faces: lowest 0.86, 3rd percentile 0.90; rendered closed lids (the
    * upper lid drawn down to a lash line) median 0.78: on faces of 100–160 px the mesh keeps about
-   * three quarters of an eye's opening when its lids close, so the margin is small. Readings stored
+   * three quarters of an eye's opening when its lids close, so the margin is small (with the
+   * enlarged crops: 80 % of original-tone and 68 % of darker closed eyes pass on the tune half, 98 % /
+   * 99 % of still faces fail; 0.90 passed one more face each, 0.91 let 5 % of darker still faces
+   * through: kept at 0.88). Readings stored
    * before the aspect ratio (Human's lid gap over eye height) are judged on the same ratio.
    */
   blink: { pass: 0.88, full: 0.55 },

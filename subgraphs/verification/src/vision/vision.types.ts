@@ -28,8 +28,8 @@ export interface FaceAnalysis {
    * distance of its corners over the face's width at the cheeks; `cornerLift` how far its corners
    * sit above the middle of the lips, over the face's height (forehead to chin). A smile widens
    * the mouth and raises its corners. For a photo of one face, the mean over three looks at it
-   * (the photo, its face's crop with contrast equalised, and mirrored). Null when the mesh found no
-   * full face.
+   * (the photo, and its face's crop enlarged to a 288 px face, mesh-views.ts, with contrast
+   * equalised, and mirrored). Null when the mesh found no full face.
    */
   mouth: { width: number; cornerLift: number } | null;
   /** A few points of the face mesh, in pixels (renderings and skin sampling in the benches); null without a full mesh. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
+import { meshViews } from './mesh-views.js';
 import type { FaceAnalysis, ImageFacts, Point2, VisionRequest, VisionResponse } from './vision.types.js';
 
 /**
@@ -158,27 +159,16 @@ const EVERYTHING = {
 };
 
 /**
- * The face's mesh found again in two other views of it, for a photo of one face (a liveness
- * photo): its crop (the box grown by 40 % each side) with its contrast equalised locally (CLAHE:
- * a darker or dimly lit face's lips and lids stand out more), and the same crop mirrored. Each
- * mesh in its own crop's pixels (the shape measures do not depend on where the face is). The
+ * The face's mesh found again in the two other views of it of `meshViews` (its crop enlarged,
+ * contrast equalised; and mirrored), for a photo of one face (a liveness photo). Each mesh in its
+ * own view's pixels (the shape measures do not depend on where the face is or its size). The
  * face's description is not taken from them: face match reads the photo as it is.
  */
-async function meshPasses(image: Uint8Array, [x, y, w, h]: readonly number[]): Promise<Point[][]> {
-  const meta = await sharp(image).metadata();
-  const left = Math.max(0, Math.round(x - 0.4 * w));
-  const top = Math.max(0, Math.round(y - 0.4 * h));
-  const width = Math.min((meta.width ?? 0) - left, Math.round(1.8 * w));
-  const height = Math.min((meta.height ?? 0) - top, Math.round(1.8 * h));
-  if (width < 32 || height < 32) return [];
-  const crop = sharp(image).extract({ left, top, width, height }).removeAlpha();
-  const views = [
-    crop.clone().clahe({ width: Math.max(3, Math.round(width / 4)), height: Math.max(3, Math.round(height / 4)), maxSlope: 3 }),
-    crop.clone().flop(),
-  ];
+async function meshPasses(image: Uint8Array, box: readonly number[]): Promise<Point[][]> {
+  const views = await meshViews(image, box);
   const meshes: Point[][] = [];
   for (const view of views) {
-    const { data, info } = await view.raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = view;
     const tensor = human.tf.tensor3d(new Uint8Array(data), [info.height, info.width, 3], 'int32');
     try {
       const { face } = await human.detect(tensor, MESH_ONLY);
