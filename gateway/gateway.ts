@@ -1,26 +1,24 @@
 import { ApolloGateway } from '@apollo/gateway';
-import { limitBytes, responseText } from '../platform/graphql/apollo-http.js';
-import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { limitBytes } from '../platform/graphql/apollo-http.js';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express from 'express';
-import { GraphQLError } from 'graphql';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Principal } from '../platform/auth/principal.js';
-import { AppError, badInput } from '../platform/errors.js';
-import { graphqlHasNulEscape, nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
+import { AppError } from '../platform/errors.js';
 import { mountObservability } from '../platform/http/observability.js';
 import { API_SCHEMA_PATH, apiSchemaSdl } from './api-schema.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
 import { asAppError, edgeAuth, type Authenticate } from './edge-auth.js';
-import { rateLimitUnits } from './operation-cost.js';
+import { chargeMutationFields, invalidOperationIsClientError, subscriptionsOverWebSocket } from './apollo-plugins.js';
+import { appErrorReply, graphqlPipeline, serveGraphql, type GraphqlReply } from './graphql-request.js';
 import { createErrorFormatter } from './format-error.js';
 import { graphqlHttpErrorHandler, sendAppError } from './http-errors.js';
-import { IDEMPOTENCY_KEY_HEADER, SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
+import { SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
 import { clientIpOf, trustedProxies } from '../platform/http/trusted-proxies.js';
 import { SubscriptionRouter } from './subscriptions.js';
 import { SingleFetchShortcut } from './single-fetch.js';
@@ -43,6 +41,7 @@ export const MAX_JSON_BODY = '2mb';
  * 10 MB). Verification: images sent as base64 (a selfie and a document of up to 10 MB each).
  */
 export const SERVICE_MAX_JSON_BODY: Partial<Record<string, string>> = { notify: '10mb', verification: '28mb', all: '28mb' };
+const bodyLimitOf = (principal: Principal | undefined) => SERVICE_MAX_JSON_BODY[principal?.service ?? ''] ?? MAX_JSON_BODY;
 
 /** graphql-armor limits (ARCHITECTURE.md: request limits at the edge). */
 /** The limits every operation must pass (graphql-armor): depth, aliases, tokens, cost. */
@@ -94,11 +93,7 @@ export interface LocalRequest {
 }
 
 /** What the HTTP answer would have been: status, headers and the JSON body's text. */
-export interface LocalReply {
-  status: number;
-  headers: Headers;
-  body: string;
-}
+export type LocalReply = GraphqlReply;
 
 export interface RunningGateway {
   /** http://HOST:PORT/graphql */
@@ -117,69 +112,6 @@ export interface RunningGateway {
   /** Subscribers served by another subscriber's upstream subscription (see SubscriptionRouter). */
   sharingSubscribers(): number;
   stop(): Promise<void>;
-}
-
-/** An AppError thrown inside Apollo's pipeline, answered with its HTTP status and headers. */
-function withHttpStatus(error: AppError, headers: Record<string, string> = {}): GraphQLError {
-  const { retryAfter } = error.extensions as { retryAfter?: unknown };
-  const all = new Map(Object.entries(headers));
-  if (retryAfter !== undefined) all.set('Retry-After', String(retryAfter));
-  return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: error.status, headers: all } } });
-}
-
-/** @apollo/gateway cannot run subscriptions; say where they live instead of failing with INTERNAL. */
-const subscriptionsOverWebSocket: ApolloServerPlugin<GatewayContext> = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ operation }) {
-        if (operation?.operation === 'subscription') {
-          throw new GraphQLError(`Subscriptions are served over graphql-ws on ${GRAPHQL_PATH}`, {
-            extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
-          });
-        }
-      },
-    };
-  },
-};
-
-/**
- * The edge counted one request before the body was read; a mutation with several root fields
- * (aliases) is charged the rest here, once the operation is known.
- */
-const chargeMutationFields: ApolloServerPlugin<GatewayContext> = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ document, operation, contextValue }) {
-        const extra = operation ? rateLimitUnits(document, operation) - 1 : 0;
-        if (extra > 0) await contextValue.charge?.(extra);
-      },
-    };
-  },
-};
-
-/** Apollo Gateway refuses an operationName the document does not hold as INVALID_GRAPHQL, which Apollo Server answers 500: it is the client's mistake. */
-const invalidOperationIsClientError: ApolloServerPlugin<GatewayContext> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ errors, response }) {
-        if (errors?.some((e) => e.extensions?.code === 'INVALID_GRAPHQL')) response.http.status = 400;
-      },
-    };
-  },
-};
-
-/** The answer `sendAppError` gives over HTTP, for an in-process request. */
-function appErrorReply(error: AppError, headers: Record<string, string> = {}): LocalReply {
-  const { retryAfter, messages } = error.extensions as { retryAfter?: unknown; messages?: unknown };
-  const all = new Headers(headers);
-  if (error.code === 'RATE_LIMITED' && retryAfter !== undefined) all.set('retry-after', String(retryAfter));
-  const extensions = { code: error.code, ...(messages !== undefined && { messages }), ...(retryAfter !== undefined && { retryAfter }) };
-  return { status: error.status, headers: all, body: JSON.stringify({ errors: [{ message: error.message, extensions }] }) };
-}
-
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** The federated graph on one port: HTTP GraphQL (queries, mutations, uploads) and graphql-ws (subscriptions) on /graphql. */
@@ -240,7 +172,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     validationRules,
     plugins: [
       ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
-      subscriptionsOverWebSocket,
+      subscriptionsOverWebSocket(GRAPHQL_PATH),
       chargeMutationFields,
       invalidOperationIsClientError,
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
@@ -250,41 +182,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     logger,
   });
   await apollo.start();
-
-  const contextOf = (
-    principal: Principal,
-    headers: IncomingHttpHeaders,
-    requestId: string,
-    clientIp?: string,
-    ip?: string,
-  ): GatewayContext => ({
-    principal,
-    requestId,
-    idempotencyKey: header(headers, IDEMPOTENCY_KEY_HEADER),
-    clientIp,
-    charge: async (units: number) => {
-      try {
-        await opts.authenticate({ headers, ip, units });
-      } catch (error) {
-        throw withHttpStatus(asAppError(error, logger), (error as { headers?: Record<string, string> }).headers);
-      }
-    },
-  });
+  const run = graphqlPipeline({ apollo, shortcut, authenticate: opts.authenticate, logger });
 
   const parsers = new Map(
     [MAX_JSON_BODY, ...Object.values(SERVICE_MAX_JSON_BODY)].map((limit) => [limit, express.json({ limit })] as const),
   );
   // the body limit depends on who calls: it is read after authentication
   const jsonBody: express.RequestHandler = (req, res, next) => {
-    const service = (res.locals.principal as Principal | undefined)?.service ?? '';
-    parsers.get(SERVICE_MAX_JSON_BODY[service] ?? MAX_JSON_BODY)!(req, res, next);
-  };
-  // NUL in a query, its variables or the URL: 400 here rather than 500 from PostgreSQL
-  const refuseNul: express.RequestHandler = (req, res, next) => {
-    const where = urlHasNul(req.originalUrl) ? 'the URL' : nulPath(req.body ?? {});
-    const document = typeof req.body?.query === 'string' ? req.body.query : '';
-    if (where !== null || graphqlHasNulEscape(document)) return sendAppError(res, badInput(nulMessage(where ?? 'query')));
-    next();
+    parsers.get(bodyLimitOf(res.locals.principal as Principal | undefined))!(req, res, next);
   };
   // the public schema for code generators: what introspection would give, without a key (printed
   // when first asked for: a start does not pay for it)
@@ -320,33 +225,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     // Authenticate before reading a (possibly large) body.
     edgeAuth(opts.authenticate, logger),
     jsonBody,
-    refuseNul,
     multipartUploads(() => router.schema),
-    // a query one subgraph answers as asked skips Apollo's pipeline (single-fetch.ts)
-    ((req, res, next) => {
-      if (req.method !== 'POST' || !req.is('application/json') || req.headers.accept?.includes('application/graphql-response+json'))
-        return next();
-      const context = contextOf(
-        res.locals.principal as Principal,
-        req.headers,
-        header(req.headers, REQUEST_ID_HEADER)!,
-        clientIpOf(req, trust),
-        req.ip,
-      );
-      shortcut
-        .run(req.body ?? {}, context)
-        .then((text) => (text === null ? next() : void res.type('application/json; charset=utf-8').send(text)), next);
-    }) satisfies express.RequestHandler,
-    expressMiddleware(apollo, {
-      context: async ({ req, res }) =>
-        contextOf(
-          res.locals.principal as Principal,
-          req.headers,
-          header(req.headers, REQUEST_ID_HEADER)!, // set by the observability middleware
-          clientIpOf(req, trust),
-          req.ip,
-        ),
-    }),
+    serveGraphql(run, (req) => clientIpOf(req, trust)),
     graphqlHttpErrorHandler(logger),
   );
   const ws = serveGraphqlWs({
@@ -369,6 +249,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const url = `http://${host}:${port}${GRAPHQL_PATH}`;
   logger.info({ url }, 'gateway listening');
 
+  // the REST adapter's door: the same authentication and JSON limit as POST /graphql, then the same pipeline
   const execute = async (request: LocalRequest): Promise<LocalReply> => {
     const { headers } = request;
     let identity: Awaited<ReturnType<Authenticate>>;
@@ -378,38 +259,29 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       return appErrorReply(asAppError(error, logger), (error as { headers?: Record<string, string> }).headers);
     }
     const body = { query: request.query, variables: request.variables };
-    // the limits of POST /graphql: JSON size by the caller's service (files are limited one by one), NUL anywhere
-    const limit = limitBytes(SERVICE_MAX_JSON_BODY[identity.principal.service ?? ''] ?? MAX_JSON_BODY);
+    // files travel as FilePart values, as the multipart middleware leaves them (each file limited on its own)
     const files = hasFileParts(request.variables);
+    const limit = limitBytes(bodyLimitOf(identity.principal));
     if (!files && (request.bodyBytes ?? Buffer.byteLength(JSON.stringify(body))) > limit) {
       return appErrorReply(new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'), identity.headers);
     }
-    const where = nulPath(body);
-    if (where !== null) return appErrorReply(badInput(nulMessage(where)), identity.headers);
-    const context = contextOf(identity.principal, headers, headers[REQUEST_ID_HEADER] ?? randomUUID(), request.ip, request.ip);
-    const answered = files ? null : await shortcut.run(body, context);
-    if (answered !== null) {
-      const replyHeaders = new Headers(identity.headers);
-      replyHeaders.set('content-type', 'application/json; charset=utf-8');
-      return { status: 200, headers: replyHeaders, body: answered };
-    }
-    const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: {
-        method: 'POST',
-        // files travel as FilePart values, as the multipart middleware leaves them
-        headers: new HeaderMap([
-          ['content-type', 'application/json'],
-          ...(files ? [['apollo-require-preflight', 'true'] as [string, string]] : []),
-        ]),
-        search: '',
-        body,
+    const reply = await run({
+      principal: identity.principal,
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        ...(files && { 'apollo-require-preflight': 'true' }),
       },
-      context: async () => context,
+      method: 'POST',
+      search: '',
+      body,
+      url: GRAPHQL_PATH,
+      ip: request.ip,
+      clientIp: request.ip,
+      requestId: headers[REQUEST_ID_HEADER] ?? randomUUID(),
     });
-    const text = await responseText(response);
-    const replyHeaders = new Headers(identity.headers);
-    for (const [name, value] of response.headers) replyHeaders.set(name, value);
-    return { status: response.status ?? 200, headers: replyHeaders, body: text };
+    for (const [name, value] of Object.entries(identity.headers ?? {})) if (!reply.headers.has(name)) reply.headers.set(name, value);
+    return reply;
   };
 
   let stopping: Promise<void> | undefined;

@@ -1,3 +1,4 @@
+import { FilePart } from '../platform/graphql/upload.js';
 import { startTestStack, type TestStack } from './support/stack.js';
 
 /** PostgreSQL text cannot hold NUL: the edge refuses it as the client's mistake (400), never a 500. */
@@ -28,6 +29,26 @@ describe('NUL characters in input', () => {
     );
     expect(inline.status).toBe(400);
     expect(inline.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('GraphQL multipart (an upload): in the operations’ variables → 400, as in a JSON body', async () => {
+    const upload = await stack.gql(
+      `mutation($input: CreateDocumentVerificationInput!) { createDocumentVerification(input: $input) { documentVerification { id } } }`,
+      {
+        input: {
+          userId: 'a\u0000b',
+          documentType: 'PASSPORT',
+          documentCountry: 'KE',
+          frontImage: new FilePart('passport.jpg', 'image/jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xd9])),
+        },
+      },
+      h,
+    );
+    expect(upload.status).toBe(400);
+    expect(upload.body.errors![0]).toMatchObject({
+      message: 'variables.input.userId must not contain NUL characters (\\u0000)',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 
   it('REST: in a JSON body, a path or a query string → 400', async () => {

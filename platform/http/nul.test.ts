@@ -8,6 +8,12 @@ describe('NUL detection', () => {
     expect(nulPath({ a: 'no', b: [null, 3, true] })).toBeNull();
   });
 
+  it('does not walk an uploaded file’s bytes (they hold zeros, not text)', () => {
+    const file = { filename: 'scan.png', bytes: Buffer.alloc(4_000_000) };
+    expect(nulPath({ variables: { input: { front: file, name: 'Amina' } } })).toBeNull();
+    expect(nulPath({ variables: { input: { front: { ...file, filename: 'a\u0000.png' } } } })).toBe('variables.input.front.filename');
+  });
+
   it('walks a deeply nested body without overflowing the stack', () => {
     let deep: unknown = 'x\u0000';
     for (let i = 0; i < 200_000; i++) deep = [deep];

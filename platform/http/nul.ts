@@ -14,7 +14,8 @@ export function nulPath(value: unknown, root = ''): string | null {
       if (v.includes('\u0000')) return path;
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) pending.push([v[i], `${path}[${i}]`]);
-    } else if (v !== null && typeof v === 'object') {
+    } else if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v)) {
+      // bytes (an uploaded file's) hold no text: never walked
       for (const [key, child] of Object.entries(v).reverse()) {
         const at = path ? `${path}.${key}` : key;
         if (key.includes('\u0000')) return at;
