@@ -207,6 +207,13 @@ describe('machine-readable zone', () => {
     expect(await readMrz(await idCardBack(lines), text, { lines: [], today: TODAY })).toMatchObject({ lines, valid: true });
   }, 60_000);
 
+  it('reads a passport zone under a line OCR takes for a third zone line (a heading read through noise)', async () => {
+    const lines = td3(AMINA);
+    const page = await passportPage(AMINA, await portrait('woman'), ['F<<<<<<<<<<<<<<<IMIRAINDEARMET', ...lines]);
+    // read as a TD1 zone of three lines, nothing came out right: the last two are the zone
+    expect(await read(page)).toMatchObject({ format: 'TD3', lines, valid: true, documentNumber: 'A12345678' });
+  }, 60_000);
+
   it('names the check digits a changed character breaks', async () => {
     const lines = td1(AMINA);
     lines[1] = corrupt(lines[1], 2); // a digit of the date of birth

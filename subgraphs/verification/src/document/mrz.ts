@@ -615,6 +615,18 @@ export async function readMrz(
   if (tilted) image = await sharp(image).rotate(-skew, { background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer();
   const zone = mrzLines((!tilted && opts.lines) || (await text.read(image)).lines);
   if (zone.length < 2) return readUnfoundZone(image, today);
+  const reading = await readZone(image, zone, text, today);
+  // three lines, but a TD2 or TD3 zone under a line of text OCR took for one of it (the page's
+  // heading read through noise as "F<<<<<<<<<<<<<<<IMIRAINDEARMET"): its last two lines read on their own
+  if (zone.length === 3 && !reading?.valid) {
+    const lastTwo = await readZone(image, zone.slice(1), text, today);
+    if (lastTwo && (!reading || lastTwo.failedChecks.length < reading.failedChecks.length)) return lastTwo;
+  }
+  return reading;
+}
+
+/** The zone whose lines OCR found (`zone`, two or three) read by the glyph reader and OCR's line model. */
+async function readZone(image: Buffer, zone: ReadLine[], text: TextReader, today: Date): Promise<MrzReading | null> {
   const meta = await sharp(image).metadata();
   const bounds = union(zone.map((l) => l.box));
   // OCR reads a glyph at the edge of an image badly: keep a margin of paper around the zone
