@@ -613,9 +613,17 @@ export async function readMrz(
   const skew = await estimateSkew(image);
   const tilted = Math.abs(skew) >= MIN_SKEW_DEGREES;
   if (tilted) image = await sharp(image).rotate(-skew, { background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer();
-  const zone = mrzLines((!tilted && opts.lines) || (await text.read(image)).lines);
+  const found = (!tilted && opts.lines) || (await text.read(image)).lines;
+  const zone = mrzLines(found);
   if (zone.length < 2) return readUnfoundZone(image, today);
   const reading = await readZone(image, zone, text, today);
+  // two lines that read as no valid TD2 or TD3: a TD1 zone whose first line OCR made little of
+  // ("IRTC 1", bold at 150 dpi) may sit one line above, its left edge with theirs
+  const above = zone.length === 2 && !reading?.valid ? lineAbove(found, zone) : null;
+  if (above) {
+    const withAbove = await readZone(image, [above, ...zone], text, today);
+    if (withAbove && (!reading || withAbove.failedChecks.length < reading.failedChecks.length)) return withAbove;
+  }
   // three lines, but a TD2 or TD3 zone under a line of text OCR took for one of it (the page's
   // heading read through noise as "F<<<<<<<<<<<<<<<IMIRAINDEARMET"): its last two lines read on their own
   if (zone.length === 3 && !reading?.valid) {
@@ -623,6 +631,19 @@ export async function readMrz(
     if (lastTwo && (!reading || lastTwo.failedChecks.length < reading.failedChecks.length)) return lastTwo;
   }
   return reading;
+}
+
+/** The line OCR found one zone line's pitch above the zone's first, its left edge with theirs (within a glyph or two); null when there is none. */
+function lineAbove(lines: ReadLine[], zone: ReadLine[]): ReadLine | null {
+  const [first, second] = zone;
+  const pitch = second.box.y0 - first.box.y0;
+  const height = first.box.y1 - first.box.y0;
+  return (
+    lines.find(
+      (l) =>
+        l.symbols.length >= 3 && Math.abs(first.box.y0 - l.box.y0 - pitch) < 0.3 * pitch && Math.abs(l.box.x0 - first.box.x0) < 2 * height,
+    ) ?? null
+  );
 }
 
 /** The zone whose lines OCR found (`zone`, two or three) read by the glyph reader and OCR's line model. */
