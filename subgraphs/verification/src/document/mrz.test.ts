@@ -179,6 +179,25 @@ describe('machine-readable zone', () => {
       expect(doubts(lines, [[2, 2, 'M', 0.93]], lines)).toEqual(['surname']);
     });
 
+    it('a name glyph the templates matched poorly where OCR read otherwise, however far ahead of its runner-up', () => {
+      // AISHA read AJSHA (Courier Prime in perspective): J 0.63, I 0.52, OCR read I
+      const lines = td1({ ...AMINA, givenNames: 'AJSHA' });
+      const cells = choices(lines, []);
+      const j = lines[2].indexOf('AJSHA') + 1;
+      cells[2][j] = [
+        { char: 'J', score: 0.63 },
+        { char: 'I', score: 0.52 },
+      ];
+      const ocr = [lines[0], lines[1], lines[2].replace('AJSHA', 'AISHA')];
+      expect(doubtfulFields(parseMrz(lines, TODAY)!, cells, ocr, TODAY)).toEqual(['givenNames']);
+      // matched well, OCR's other reading alone does not put it in doubt
+      cells[2][j] = [
+        { char: 'J', score: 0.93 },
+        { char: 'I', score: 0.52 },
+      ];
+      expect(doubtfulFields(parseMrz(lines, TODAY)!, cells, ocr, TODAY)).toEqual([]);
+    });
+
     it('a name cell without ink (the zone prints its fillers: a glyph lost to light or scan)', () => {
       const lines = td1({ ...AMINA, surname: 'WANJIKU' });
       const lost = choices(lines, []);

@@ -492,6 +492,8 @@ function fieldAt(lines: string[], line: number, i: number): string | null {
 
 /** A name glyph that leads its runner-up by less than this is in doubt when OCR read it otherwise (or did not read the zone). */
 const NAME_LEAD = 0.1;
+/** A name glyph matched worse than this (a typeface's glyph scores 0.9 and more) is in doubt when OCR read it otherwise, whatever its lead. */
+const NAME_MATCH = 0.7;
 /** A checked field is in doubt when look-alikes scored within this of their cells' best would pass its check as well. */
 const NUMBER_DOUBT = 0.03;
 /** The checked fields as `parse` and `MrzReading` name them. */
@@ -522,8 +524,8 @@ function namesInDoubt(
 /**
  * The fields of a reading its glyphs leave in doubt (`MrzReading.doubtful`): a name with a glyph
  * the templates liked no better than another (OCR's reading won), with no ink (the zone prints its
- * fillers: a cell without any lost its glyph to light or scan), or leading its runner-up by less
- * than NAME_LEAD while OCR read otherwise; a checked field that one or two look-alikes scored
+ * fillers: a cell without any lost its glyph to light or scan), or, where OCR read otherwise,
+ * leading its runner-up by less than NAME_LEAD or matching worse than NAME_MATCH; a checked field that one or two look-alikes scored
  * within NUMBER_DOUBT of their cells' best would change while every check that held still holds
  * (G and 6 weigh the same modulo 10; 0→O at weights 7 and 3 adds 240). Tuned on the tune corpus:
  * 1 of 9 valid readings with a wrong field left undoubted, 11 % of right ones in doubt.
@@ -540,7 +542,7 @@ export function doubtfulFields(reading: MrzReading, cells: Choice[][][], ocr: st
       const lead = score - Math.max(-Infinity, ...cell.filter((c) => c.char !== read).map((c) => c.score));
       const ocrRead = ocr?.[line]?.[i];
       const ocrDisagrees = !ocr || (ocrRead !== undefined && ocrRead !== read && /[A-Z]/.test(read + ocrRead));
-      return score <= 0 || lead <= 0 || (ocrDisagrees && lead < NAME_LEAD);
+      return score <= 0 || lead <= 0 || (ocrDisagrees && (lead < NAME_LEAD || score < NAME_MATCH));
     },
     details,
   );
