@@ -161,6 +161,13 @@ function reweigh(glyph: { data: Float64Array; width: number; height: number }, s
   return { at: (x: number, y: number) => (x < 0 || y < 0 || x >= width || y >= height ? 0 : data[y * width + x]), box };
 }
 
+/**
+ * How much better than a font's own weight another must match a line (the mean of its cells' best
+ * scores) to replace it: a bold zone gains 0.05–0.1 from a thicker one, an OCR-B zone scanned
+ * small and enlarged 0.01–0.025 (and read 0 and O alike at that weight).
+ */
+const OWN_WEIGHT_MARGIN = 0.03;
+
 let templates: Promise<Weighted[]> | null = null;
 
 /** The alphabet rendered in every template font at every weight, measured once per process. */
@@ -434,9 +441,12 @@ export async function readCells(image: Grey, ink: Uint8Array, line: Line, centre
       return best;
     });
   // per font, the weight whose glyphs match the line's best on average (a bold zone, a thin or a blurred one)
+  // (its own weight unless another matches clearly better: an enlarged or blurred zone looks a
+  // step heavier, and 0 and O drawn heavier look more alike)
   const bestOf = new Map<string, { set: Weighted; match: number }>();
   for (const set of all) {
-    const match = scoresOf(set.glyphs).reduce((sum, cell) => sum + Math.max(0, ...cell.values()), 0) / cells.length;
+    const mean = scoresOf(set.glyphs).reduce((sum, cell) => sum + Math.max(0, ...cell.values()), 0) / cells.length;
+    const match = set.step === 0 ? mean + OWN_WEIGHT_MARGIN : mean;
     const current = bestOf.get(set.font);
     if (!current || match > current.match) bestOf.set(set.font, { set, match });
   }
