@@ -149,7 +149,7 @@ function reweigh(glyph: { data: Float64Array; width: number; height: number }, s
   const pad = Math.max(0, step) + 1;
   const width = glyph.width + 2 * pad;
   const height = glyph.height + 2 * pad;
-  let data = new Float64Array(width * height);
+  let data: Float64Array = new Float64Array(width * height);
   for (let y = 0; y < glyph.height; y++)
     for (let x = 0; x < glyph.width; x++) data[(y + pad) * width + x + pad] = glyph.data[y * glyph.width + x];
   for (let k = 0; k < Math.abs(step); k++) data = morph(data, width, height, step > 0);
