@@ -9,7 +9,8 @@ import sharp from 'sharp';
  * monospaced and its line lengths are known, so each line's cells are found from the ink itself
  * (a regular grid fitted to the glyphs' centres), and each cell's glyph is compared with the
  * MRZ alphabet rendered in OCR-B (the typeface of real zones) and a common monospace font. Every
- * cell keeps its ranked choices with their scores: a check digit that fails may then be mended
+ * cell keeps its ranked choices with their scores (each template font drawn at the line's own
+ * stroke weight: thickened for a bold zone, thinned for a thin one): a check digit that fails may then be mended
  * only where the image itself leaves two readings close (a second choice), never by the check
  * digit alone.
  */
@@ -118,12 +119,61 @@ interface Template extends Features {
   char: string;
 }
 
-let templates: Promise<Template[]> | null = null;
+/** One template font drawn at one stroke weight. */
+interface Weighted {
+  font: string;
+  /** Dilations (thicker) or erosions (thinner, negative) of its 64 px rendering, one pixel each. */
+  step: number;
+  glyphs: Template[];
+}
 
-/** The alphabet rendered in every template font, measured once per process. */
-export function glyphTemplates(): Promise<Template[]> {
+/**
+ * The stroke weights the templates are drawn at besides their own: each font's glyphs thickened
+ * (a grey dilation, pixels of a 64 px rendering) or thinned, so that a bold zone, or a blurred or
+ * thin one, meets templates of its own weight.
+ */
+const WEIGHT_STEPS = [-2, -1, 0, 1, 2, 3, 4, 5];
+
+/** A grey morphology step on a white-on-black rendering: each pixel the max (dilate) or min (erode) of its 4-neighbourhood and itself. */
+function morph(data: Float64Array, width: number, height: number, dilate: boolean): Float64Array {
+  const out = new Float64Array(data.length);
+  const pick = dilate ? Math.max : Math.min;
+  const px = (x: number, y: number) => (x < 0 || y < 0 || x >= width || y >= height ? 0 : data[y * width + x]);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) out[y * width + x] = pick(px(x, y), px(x - 1, y), px(x + 1, y), px(x, y - 1), px(x, y + 1));
+  return out;
+}
+
+/** A glyph rendering (0–1, ink 1) at `step` weight steps, padded, re-cropped to its ink. */
+function reweigh(glyph: { data: Float64Array; width: number; height: number }, step: number) {
+  const pad = Math.max(0, step) + 1;
+  const width = glyph.width + 2 * pad;
+  const height = glyph.height + 2 * pad;
+  let data: Float64Array = new Float64Array(width * height);
+  for (let y = 0; y < glyph.height; y++)
+    for (let x = 0; x < glyph.width; x++) data[(y + pad) * width + x + pad] = glyph.data[y * glyph.width + x];
+  for (let k = 0; k < Math.abs(step); k++) data = morph(data, width, height, step > 0);
+  let box = { x0: width, y0: height, x1: 0, y1: 0 };
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (data[y * width + x] > 0)
+        box = { x0: Math.min(box.x0, x), y0: Math.min(box.y0, y), x1: Math.max(box.x1, x + 1), y1: Math.max(box.y1, y + 1) };
+  return { at: (x: number, y: number) => (x < 0 || y < 0 || x >= width || y >= height ? 0 : data[y * width + x]), box };
+}
+
+/**
+ * How much better than a font's own weight another must match a line (the mean of its cells' best
+ * scores) to replace it: a bold zone gains 0.05–0.1 from a thicker one, an OCR-B zone scanned
+ * small and enlarged 0.01–0.025 (and read 0 and O alike at that weight).
+ */
+const OWN_WEIGHT_MARGIN = 0.03;
+
+let templates: Promise<Weighted[]> | null = null;
+
+/** The alphabet rendered in every template font at every weight, measured once per process. */
+export function glyphTemplates(): Promise<Weighted[]> {
   templates ??= (async () => {
-    const all: Template[] = [];
+    const all: Weighted[] = [];
     for (const font of templateFonts()) {
       const render = async (char: string) => {
         const { data, info } = await sharp({
@@ -132,14 +182,16 @@ export function glyphTemplates(): Promise<Template[]> {
           .extractChannel(0)
           .raw()
           .toBuffer({ resolveWithObject: true });
-        return { data, width: info.width, height: info.height };
+        return { data: Float64Array.from(data, (v) => v / 255), width: info.width, height: info.height };
       };
-      for (const char of MRZ_CHARSET) {
-        const glyph = await render(char);
-        // the rendering is cropped to its ink: white on black
-        const darkness = bilinear((x, y) => glyph.data[y * glyph.width + x] / 255, glyph.width, glyph.height);
-        const box = { x0: 0, y0: 0, x1: glyph.width, y1: glyph.height };
-        all.push({ char, grid: gridOf(darkness, box), aspect: glyph.width / glyph.height });
+      const rendered = [];
+      for (const char of MRZ_CHARSET) rendered.push({ char, glyph: await render(char) });
+      for (const step of WEIGHT_STEPS) {
+        const glyphs = rendered.map(({ char, glyph }) => {
+          const { at, box } = reweigh(glyph, step);
+          return { char, grid: gridOf(bilinear(at, Infinity, Infinity), box), aspect: (box.x1 - box.x0) / (box.y1 - box.y0) };
+        });
+        all.push({ font: font.family, step, glyphs });
       }
     }
     return all;
@@ -334,7 +386,11 @@ function glyphBox(ink: Uint8Array, width: number, x0: number, x1: number, y0: nu
   return right > left ? { x0: left, y0: best.y0, x1: right, y1: best.y1 } : null;
 }
 
-/** Ranks the alphabet for every cell of one line: the best score per character over the template fonts. */
+/**
+ * Ranks the alphabet for every cell of one line: the best score per character over the template
+ * fonts, each drawn at the stroke weight that matches the line best (a bold zone against its
+ * templates' regular weight scored 0 and O, 8 and B alike).
+ */
 export async function readCells(image: Grey, ink: Uint8Array, line: Line, centres: number[]): Promise<Choice[][]> {
   const all = await glyphTemplates();
   const pitch = (centres.at(-1)! - centres[0]) / (centres.length - 1);
@@ -352,28 +408,52 @@ export async function readCells(image: Grey, ink: Uint8Array, line: Line, centre
       bottom,
     );
   });
-  return boxes.map((box) => {
-    if (!box) return [{ char: '<', score: 0 }];
+  const cells = boxes.map((box) => {
+    if (!box) return null;
     // darkness relative to the cell's own paper and ink (uneven light)
-    let paper = 0;
-    let darkest = 255;
     const values: number[] = [];
     for (let y = box.y0; y < box.y1; y++) for (let x = box.x0; x < box.x1; x++) values.push(image.data[y * image.width + x]);
     values.sort((a, b) => a - b);
-    darkest = values[Math.floor(values.length * 0.05)];
-    paper = Math.max(values.at(-1)!, darkest + 1);
+    const darkest = values[Math.floor(values.length * 0.05)];
+    const paper = Math.max(values.at(-1)!, darkest + 1);
     const at = (x: number, y: number) => Math.min(1, Math.max(0, (paper - image.data[y * image.width + x]) / (paper - darkest)));
-    const features: Features = {
-      grid: gridOf(bilinear(at, image.width, image.height), box),
-      aspect: (box.x1 - box.x0) / (box.y1 - box.y0),
-    };
-    const best = new Map<string, number>();
-    for (const t of all) {
-      let correlation = 0;
-      for (let i = 0; i < t.grid.length; i++) correlation += t.grid[i] * features.grid[i];
-      const score = correlation - 0.5 * Math.abs(Math.log(features.aspect / t.aspect));
-      if (score > (best.get(t.char) ?? -Infinity)) best.set(t.char, score);
-    }
+    return { box, at };
+  });
+  const features = cells.map((cell) =>
+    cell
+      ? {
+          grid: gridOf(bilinear(cell.at, image.width, image.height), cell.box),
+          aspect: (cell.box.x1 - cell.box.x0) / (cell.box.y1 - cell.box.y0),
+        }
+      : null,
+  );
+  /** Each cell's score per character against one set of templates. */
+  const scoresOf = (glyphs: Template[]) =>
+    features.map((f) => {
+      const best = new Map<string, number>();
+      if (!f) return best;
+      for (const t of glyphs) {
+        let correlation = 0;
+        for (let i = 0; i < t.grid.length; i++) correlation += t.grid[i] * f.grid[i];
+        const score = correlation - 0.5 * Math.abs(Math.log(f.aspect / t.aspect));
+        if (score > (best.get(t.char) ?? -Infinity)) best.set(t.char, score);
+      }
+      return best;
+    });
+  // per font, the weight whose glyphs match the line's best on average (a bold zone, a thin or a blurred one)
+  // (its own weight unless another matches clearly better: an enlarged or blurred zone looks a
+  // step heavier, and 0 and O drawn heavier look more alike)
+  const bestOf = new Map<string, { set: Weighted; match: number }>();
+  for (const set of all) {
+    const mean = scoresOf(set.glyphs).reduce((sum, cell) => sum + Math.max(0, ...cell.values()), 0) / cells.length;
+    const match = set.step === 0 ? mean + OWN_WEIGHT_MARGIN : mean;
+    const current = bestOf.get(set.font);
+    if (!current || match > current.match) bestOf.set(set.font, { set, match });
+  }
+  const scores = scoresOf([...bestOf.values()].flatMap((b) => b.set.glyphs));
+  return cells.map((cell, n) => {
+    if (!cell) return [{ char: '<', score: 0 }];
+    const best = scores[n];
     return [...best].map(([char, score]) => ({ char, score })).sort((a, b) => b.score - a.score);
   });
 }

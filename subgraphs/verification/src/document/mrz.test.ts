@@ -60,6 +60,19 @@ describe('machine-readable zone', () => {
     60_000,
   );
 
+  // a bold zone against templates of regular weight: 0 and O, 8 and B scored alike; 680109099 came
+  // back valid as 6801O9O99 (the two swaps cancel out in the check digit), B80QJ3D05 with a failed check
+  it.each(['680109099', 'B80QJ3D05'])(
+    'reads a bold zone (%s) against templates thickened to its stroke weight',
+    async (documentNumber) => {
+      const holder = { ...AMINA, documentNumber, surname: 'OKAFOR', givenNames: 'CHIAMAKA' };
+      const lines = td3(holder);
+      const reading = await read(await passportPage(holder, await portrait('woman'), lines, DEJAVU_MONO_BOLD));
+      expect(reading).toMatchObject({ lines, valid: true, documentNumber });
+    },
+    60_000,
+  );
+
   // look-alikes side by side in OCR-B, on a page saved as a poor JPEG: OCR's line model alone
   // read most of these with one glyph swapped (a 0 for an O, a 1 for an I) and the zone failed
   it.each([
@@ -166,6 +179,25 @@ describe('machine-readable zone', () => {
       expect(doubts(lines, [[2, 2, 'M', 0.93]], lines)).toEqual(['surname']);
     });
 
+    it('a name glyph the templates matched poorly where OCR read otherwise, however far ahead of its runner-up', () => {
+      // AISHA read AJSHA (Courier Prime in perspective): J 0.63, I 0.52, OCR read I
+      const lines = td1({ ...AMINA, givenNames: 'AJSHA' });
+      const cells = choices(lines, []);
+      const j = lines[2].indexOf('AJSHA') + 1;
+      cells[2][j] = [
+        { char: 'J', score: 0.63 },
+        { char: 'I', score: 0.52 },
+      ];
+      const ocr = [lines[0], lines[1], lines[2].replace('AJSHA', 'AISHA')];
+      expect(doubtfulFields(parseMrz(lines, TODAY)!, cells, ocr, TODAY)).toEqual(['givenNames']);
+      // matched well, OCR's other reading alone does not put it in doubt
+      cells[2][j] = [
+        { char: 'J', score: 0.93 },
+        { char: 'I', score: 0.52 },
+      ];
+      expect(doubtfulFields(parseMrz(lines, TODAY)!, cells, ocr, TODAY)).toEqual([]);
+    });
+
     it('a name cell without ink (the zone prints its fillers: a glyph lost to light or scan)', () => {
       const lines = td1({ ...AMINA, surname: 'WANJIKU' });
       const lost = choices(lines, []);
@@ -192,6 +224,24 @@ describe('machine-readable zone', () => {
     const lines = td1(AMINA);
     // no line of text from OCR at all: the three lines are found as chains of glyphs
     expect(await readMrz(await idCardBack(lines), text, { lines: [], today: TODAY })).toMatchObject({ lines, valid: true });
+  }, 60_000);
+
+  it('reads a passport zone under a line OCR takes for a third zone line (a heading read through noise)', async () => {
+    const lines = td3(AMINA);
+    const page = await passportPage(AMINA, await portrait('woman'), ['F<<<<<<<<<<<<<<<IMIRAINDEARMET', ...lines]);
+    // read as a TD1 zone of three lines, nothing came out right: the last two are the zone
+    expect(await read(page)).toMatchObject({ format: 'TD3', lines, valid: true, documentNumber: 'A12345678' });
+  }, 60_000);
+
+  it("reads an ID card zone whose first line OCR made little of (bold at 150 dpi: 'IRTC 1')", async () => {
+    const lines = td1(AMINA);
+    const page = await idCardBack(lines);
+    const found = (await text.read(page)).lines;
+    const [first] = mrzLines(found);
+    // OCR's first zone line cut to its first five glyphs: no longer a zone line, the two others read as TD2
+    const damaged = found.map((l) => (l === first ? { ...l, text: `${l.text.slice(0, 4)} 1`, symbols: l.symbols.slice(0, 5) } : l));
+    expect(mrzLines(damaged)).toHaveLength(2);
+    expect(await readMrz(page, text, { lines: damaged, today: TODAY })).toMatchObject({ format: 'TD1', lines, valid: true });
   }, 60_000);
 
   it('names the check digits a changed character breaks', async () => {

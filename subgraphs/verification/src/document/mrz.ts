@@ -492,6 +492,8 @@ function fieldAt(lines: string[], line: number, i: number): string | null {
 
 /** A name glyph that leads its runner-up by less than this is in doubt when OCR read it otherwise (or did not read the zone). */
 const NAME_LEAD = 0.1;
+/** A name glyph matched worse than this (a typeface's glyph scores 0.9 and more) is in doubt when OCR read it otherwise, whatever its lead. */
+const NAME_MATCH = 0.7;
 /** A checked field is in doubt when look-alikes scored within this of their cells' best would pass its check as well. */
 const NUMBER_DOUBT = 0.03;
 /** The checked fields as `parse` and `MrzReading` name them. */
@@ -522,8 +524,8 @@ function namesInDoubt(
 /**
  * The fields of a reading its glyphs leave in doubt (`MrzReading.doubtful`): a name with a glyph
  * the templates liked no better than another (OCR's reading won), with no ink (the zone prints its
- * fillers: a cell without any lost its glyph to light or scan), or leading its runner-up by less
- * than NAME_LEAD while OCR read otherwise; a checked field that one or two look-alikes scored
+ * fillers: a cell without any lost its glyph to light or scan), or, where OCR read otherwise,
+ * leading its runner-up by less than NAME_LEAD or matching worse than NAME_MATCH; a checked field that one or two look-alikes scored
  * within NUMBER_DOUBT of their cells' best would change while every check that held still holds
  * (G and 6 weigh the same modulo 10; 0→O at weights 7 and 3 adds 240). Tuned on the tune corpus:
  * 1 of 9 valid readings with a wrong field left undoubted, 11 % of right ones in doubt.
@@ -540,7 +542,7 @@ export function doubtfulFields(reading: MrzReading, cells: Choice[][][], ocr: st
       const lead = score - Math.max(-Infinity, ...cell.filter((c) => c.char !== read).map((c) => c.score));
       const ocrRead = ocr?.[line]?.[i];
       const ocrDisagrees = !ocr || (ocrRead !== undefined && ocrRead !== read && /[A-Z]/.test(read + ocrRead));
-      return score <= 0 || lead <= 0 || (ocrDisagrees && lead < NAME_LEAD);
+      return score <= 0 || lead <= 0 || (ocrDisagrees && (lead < NAME_LEAD || score < NAME_MATCH));
     },
     details,
   );
@@ -613,8 +615,41 @@ export async function readMrz(
   const skew = await estimateSkew(image);
   const tilted = Math.abs(skew) >= MIN_SKEW_DEGREES;
   if (tilted) image = await sharp(image).rotate(-skew, { background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer();
-  const zone = mrzLines((!tilted && opts.lines) || (await text.read(image)).lines);
+  const found = (!tilted && opts.lines) || (await text.read(image)).lines;
+  const zone = mrzLines(found);
   if (zone.length < 2) return readUnfoundZone(image, today);
+  const reading = await readZone(image, zone, text, today);
+  // two lines that read as no valid TD2 or TD3: a TD1 zone whose first line OCR made little of
+  // ("IRTC 1", bold at 150 dpi) may sit one line above, its left edge with theirs
+  const above = zone.length === 2 && !reading?.valid ? lineAbove(found, zone) : null;
+  if (above) {
+    const withAbove = await readZone(image, [above, ...zone], text, today);
+    if (withAbove && (!reading || withAbove.failedChecks.length < reading.failedChecks.length)) return withAbove;
+  }
+  // three lines, but a TD2 or TD3 zone under a line of text OCR took for one of it (the page's
+  // heading read through noise as "F<<<<<<<<<<<<<<<IMIRAINDEARMET"): its last two lines read on their own
+  if (zone.length === 3 && !reading?.valid) {
+    const lastTwo = await readZone(image, zone.slice(1), text, today);
+    if (lastTwo && (!reading || lastTwo.failedChecks.length < reading.failedChecks.length)) return lastTwo;
+  }
+  return reading;
+}
+
+/** The line OCR found one zone line's pitch above the zone's first, its left edge with theirs (within a glyph or two); null when there is none. */
+function lineAbove(lines: ReadLine[], zone: ReadLine[]): ReadLine | null {
+  const [first, second] = zone;
+  const pitch = second.box.y0 - first.box.y0;
+  const height = first.box.y1 - first.box.y0;
+  return (
+    lines.find(
+      (l) =>
+        l.symbols.length >= 3 && Math.abs(first.box.y0 - l.box.y0 - pitch) < 0.3 * pitch && Math.abs(l.box.x0 - first.box.x0) < 2 * height,
+    ) ?? null
+  );
+}
+
+/** The zone whose lines OCR found (`zone`, two or three) read by the glyph reader and OCR's line model. */
+async function readZone(image: Buffer, zone: ReadLine[], text: TextReader, today: Date): Promise<MrzReading | null> {
   const meta = await sharp(image).metadata();
   const bounds = union(zone.map((l) => l.box));
   // OCR reads a glyph at the edge of an image badly: keep a margin of paper around the zone
