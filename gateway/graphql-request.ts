@@ -2,6 +2,7 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { header } from '../platform/http/headers.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { badInput, type AppError } from '../platform/errors.js';
 import { responseText } from '../platform/graphql/apollo-http.js';
@@ -40,11 +41,6 @@ export interface GraphqlReply {
   headers: Headers;
   body: string;
 }
-
-const header = (headers: IncomingHttpHeaders, name: string) => {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /** An AppError as `sendAppError` answers it over HTTP. */
 export function appErrorReply(error: AppError, headers: Record<string, string> = {}): GraphqlReply {

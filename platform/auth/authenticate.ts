@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { header } from '../http/headers.js';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type pg from 'pg';
 import { hashApiKey } from './api-keys.js';
@@ -33,11 +34,6 @@ export interface Authenticated {
 const ORG_LIMITED: KeyService[] = ['risk', 'notify', 'all'];
 /** Wrong admin secrets one address may send per minute; then every admin attempt from it gets 429. */
 export const ADMIN_FAILURES_PER_MINUTE = 10;
-
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 function sameSecret(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given).digest();
