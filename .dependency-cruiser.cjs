@@ -4,6 +4,8 @@
  * Tests and benchmarks may reach anything.
  */
 const TESTS = '(^test/|^bench/|\\.test\\.ts$)';
+/** A capability's REST routes, beside its module (the service's name is group 1). */
+const REST_ROUTES = '^subgraphs/([^/]+)/src/[^/]+/[^/]+\\.rest\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -37,9 +39,21 @@ module.exports = {
     {
       name: 'rest-adapter-speaks-graphql',
       severity: 'error',
-      comment: 'the REST adapter calls GraphQL operations; of the services it reads only the webhook event table',
+      comment: "the REST adapter calls GraphQL operations; of the services it reads only the capabilities' route tables",
       from: { path: '^rest-adapter/', pathNot: TESTS },
-      to: { path: '^(cli|gateway|subgraphs|screening|bench|test)/', pathNot: '^subgraphs/verification/src/webhooks/webhook-catalog\\.ts$' },
+      to: { path: '^(cli|gateway|subgraphs|screening|bench|test)/', pathNot: REST_ROUTES },
+    },
+    {
+      name: 'rest-routes-are-data',
+      severity: 'error',
+      comment:
+        "a capability's REST routes (`<capability>.rest.ts`) are paths, fields and GraphQL text: they load no service code, " +
+        'only platform/, another route table of their service, or the webhook event table',
+      from: { path: REST_ROUTES },
+      to: {
+        pathNot: ['^platform/', '^subgraphs/$1/src/[^/]+/[^/]+\\.rest\\.ts$', '^subgraphs/verification/src/webhooks/webhook-catalog\\.ts$'],
+        dependencyTypesNot: ['core', 'npm'],
+      },
     },
     {
       name: 'services-apart',

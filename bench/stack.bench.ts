@@ -5,7 +5,7 @@ import path from 'node:path';
 import { freePort } from '../platform/db/embedded-postgres.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { routes } from '../rest-adapter/routes.js';
-import type { Route } from '../rest-adapter/route.js';
+import type { Route } from '../platform/rest/route.js';
 import { BENCH_DIR, f0, f1, f2, load, table } from './support/processes.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { verdict } from './support/targets.js';

@@ -4,10 +4,10 @@ import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
 import { fromGraphQLErrors, fromUserErrors } from './errors.js';
 import type { GatewayClient } from './gateway.js';
-import { mapResponse } from './mapping.js';
+import { mapResponse } from '../platform/rest/mapping.js';
 import busboy from 'busboy';
 import { FilePart, MAX_UPLOAD_BYTES } from '../platform/graphql/upload.js';
-import type { OperationData, Route, RouteInput } from './route.js';
+import type { OperationData, Route, RouteInput } from '../platform/rest/route.js';
 import { fetchMagicLink, passBack } from '../platform/http/magic-link.js';
 import { UNAVAILABLE_RETRY_AFTER_S } from './gateway.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { ERROR_STATUS, HTTP_REASON } from '../platform/errors.js';
 import { responseSchema } from './response-schema.js';
-import type { Field, FieldType, Route } from './route.js';
+import type { Field, FieldType, Route } from '../platform/rest/route.js';
 
 /** The published interface version (spec: "The interface description carries version 1.1.0"). */
 const API_VERSION = '1.1.0';

@@ -23,8 +23,8 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { mapResponse, type ResponseMapping } from './mapping.js';
-import type { OperationData, Route, RouteInput } from './route.js';
+import { mapResponse, type ResponseMapping } from '../platform/rest/mapping.js';
+import type { OperationData, Route, RouteInput } from '../platform/rest/route.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { getNamedType } from 'graphql';
 import { routes } from '../rest-adapter/routes.js';
 import { routeRootField } from './support/references.js';
-import type { Route } from '../rest-adapter/route.js';
+import type { Route } from '../platform/rest/route.js';
 import { SPEC_ENDPOINTS, type SpecEndpoint } from './support/spec-tables.js';
 import { restCall, restRequests } from './support/probes.js';
 import { ADMIN_SECRET, eventually, startTestStack, type TestStack } from './support/stack.js';

@@ -13,7 +13,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { ServiceName } from '../../platform/auth/principal.js';
-import type { Route } from '../../rest-adapter/route.js';
+import type { Route } from '../../platform/rest/route.js';
 import { FilePart } from '../../platform/graphql/upload.js';
 import { routes } from '../../rest-adapter/routes.js';
 import {

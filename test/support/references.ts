@@ -18,7 +18,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { ServiceName } from '../../platform/auth/principal.js';
-import type { Route } from '../../rest-adapter/route.js';
+import type { Route } from '../../platform/rest/route.js';
 
 /**
  * What the generated suites know about the API: which arguments and fields name a record of the

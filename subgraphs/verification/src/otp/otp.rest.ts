@@ -1,6 +1,6 @@
-import { badInput } from '../../platform/errors.js';
-import { USER_ERRORS } from '../fragments.js';
-import type { OperationData, Route } from '../route.js';
+import { badInput } from '../../../../platform/errors.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import type { OperationData, Route } from '../../../../platform/rest/route.js';
 
 /** Ordered as the spec's phone record (then what the spec leaves open). */
 const PHONE_VERIFICATION = /* GraphQL */ `

@@ -1,9 +1,9 @@
-import { badInput, invalid } from '../../platform/errors.js';
-import { USER_ERRORS } from '../fragments.js';
-import type { ResponseMapping } from '../mapping.js';
-import type { Route } from '../route.js';
-import { WEBHOOK_EVENTS } from '../../subgraphs/verification/src/webhooks/webhook-catalog.js';
-import { connectionSlice, PAGE_QUERY } from '../paging.js';
+import { badInput, invalid } from '../../../../platform/errors.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import type { ResponseMapping } from '../../../../platform/rest/mapping.js';
+import type { Route } from '../../../../platform/rest/route.js';
+import { WEBHOOK_EVENTS } from './webhook-catalog.js';
+import { connectionSlice, PAGE_QUERY } from '../../../../platform/rest/paging.js';
 
 const WEBHOOK = /* GraphQL */ `
   fragment WebhookFields on Webhook {

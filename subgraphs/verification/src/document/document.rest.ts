@@ -1,7 +1,7 @@
-import { USER_ERRORS } from '../fragments.js';
-import type { ResponseMapping } from '../mapping.js';
-import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
-import type { Route } from '../route.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import type { ResponseMapping } from '../../../../platform/rest/mapping.js';
+import { connectionSlice, pageBody, PAGE_QUERY } from '../../../../platform/rest/paging.js';
+import type { Route } from '../../../../platform/rest/route.js';
 
 const DOCUMENT_VERIFICATION = /* GraphQL */ `
   fragment DocumentVerificationFields on DocumentVerification {

@@ -4,7 +4,7 @@
  */
 
 import type { ResponseMapping } from './mapping.js';
-import type { FilePart } from '../platform/graphql/upload.js';
+import type { FilePart } from '../graphql/upload.js';
 
 /** JSON types a field may carry; used to document the field, never to validate it (GraphQL does). */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | { enum: readonly string[] } | { array: FieldType };

@@ -1,7 +1,7 @@
-import { invalid } from '../../platform/errors.js';
-import { USER_ERRORS } from '../fragments.js';
-import type { ResponseMapping } from '../mapping.js';
-import type { OperationData, Route } from '../route.js';
+import { invalid } from '../../../../platform/errors.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import type { ResponseMapping } from '../../../../platform/rest/mapping.js';
+import type { OperationData, Route } from '../../../../platform/rest/route.js';
 
 const API_CLIENT = /* GraphQL */ `
   fragment ApiClientFields on ApiClient {

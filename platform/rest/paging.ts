@@ -1,5 +1,5 @@
-import { badInput } from '../platform/errors.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetCursor } from '../platform/graphql/cursor.js';
+import { badInput } from '../errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetCursor } from '../graphql/cursor.js';
 import type { Field, RouteInput } from './route.js';
 
 /**

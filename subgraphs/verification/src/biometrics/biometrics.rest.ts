@@ -1,6 +1,6 @@
-import { USER_ERRORS } from '../fragments.js';
-import type { ResponseMapping } from '../mapping.js';
-import type { Route } from '../route.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import type { ResponseMapping } from '../../../../platform/rest/mapping.js';
+import type { Route } from '../../../../platform/rest/route.js';
 
 const BIOMETRIC_DEDUP_CHECK = /* GraphQL */ `
   fragment BiometricDedupCheckFields on BiometricDedupCheck {

@@ -1,8 +1,8 @@
-import { badInput } from '../../platform/errors.js';
-import { USER_ERRORS } from '../fragments.js';
-import type { ResponseMapping } from '../mapping.js';
-import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
-import type { Route } from '../route.js';
+import { badInput } from '../../../../platform/errors.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import type { ResponseMapping } from '../../../../platform/rest/mapping.js';
+import { connectionSlice, pageBody, PAGE_QUERY } from '../../../../platform/rest/paging.js';
+import type { Route } from '../../../../platform/rest/route.js';
 
 /** A business verification as the spec's record (id … registryData, createdAt, completedAt), then its people and review. */
 const BUSINESS_VERIFICATION = /* GraphQL */ `

@@ -1,6 +1,6 @@
-import { USER_ERRORS } from '../fragments.js';
-import type { OperationData, Route } from '../route.js';
-import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import type { OperationData, Route } from '../../../../platform/rest/route.js';
+import { connectionSlice, pageBody, PAGE_QUERY } from '../../../../platform/rest/paging.js';
 
 /** A liveness session as lookups show it (never its token). */
 const LIVENESS_SESSION = /* GraphQL */ `

@@ -1,6 +1,6 @@
-import { USER_ERRORS } from '../fragments.js';
-import { connectionSlice, pageBody, PAGE_QUERY } from '../paging.js';
-import type { Field, Route } from '../route.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import { connectionSlice, pageBody, PAGE_QUERY } from '../../../../platform/rest/paging.js';
+import type { Field, Route } from '../../../../platform/rest/route.js';
 
 const USER_ERASURE = /* GraphQL */ `
   fragment UserErasureFields on UserErasure {

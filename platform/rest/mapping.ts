@@ -112,3 +112,8 @@ export function onlyMembers(value: unknown, names: readonly string[]): unknown {
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A REST value of the route's own enum in GraphQL's SCREAMING_CASE; any other value as sent, for GraphQL to judge. */
+export const enumValue =
+  (values: readonly string[]) =>
+  (value: unknown): unknown =>
+    typeof value === 'string' && values.includes(value) ? upperCased(value) : value;

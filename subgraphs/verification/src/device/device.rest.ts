@@ -1,6 +1,6 @@
-import { USER_ERRORS } from '../fragments.js';
-import { mapMember, onlyMembers, type ResponseMapping } from '../mapping.js';
-import type { Route } from '../route.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import { mapMember, onlyMembers, type ResponseMapping } from '../../../../platform/rest/mapping.js';
+import type { Route } from '../../../../platform/rest/route.js';
 
 const DEVICE_ASSESSMENT = /* GraphQL */ `
   fragment DeviceAssessmentFields on DeviceAssessment {
@@ -44,73 +44,15 @@ const DEVICE_ASSESSMENT = /* GraphQL */ `
   }
 `;
 
-const IP_ANALYSIS = /* GraphQL */ `
-  fragment IpAnalysisFields on IpAnalysis {
-    id
-    ip
-    userId
-    version
-    riskScore
-    riskLevel
-    geolocation {
-      country
-      countryName
-      region
-      city
-      latitude
-      longitude
-      timezone
-    }
-    network {
-      isp
-      organization
-      asn
-      connectionType
-    }
-    threats {
-      isVpn
-      isProxy
-      isTor
-      isDatacenter
-      isKnownAbuser
-      threatTypes
-    }
-    matchedRanges {
-      feed
-      category
-      network
-      provider
-      service
-      region
-    }
-    checkedAt
-  }
-`;
-
 /** Browser SDKs send more fingerprint members than the spec's: only the spec's go to GraphQL. */
 const FINGERPRINT_MEMBERS = ['userAgent', 'platform', 'screenResolution', 'timezone', 'language', 'webgl', 'canvas', 'ip'];
-
-const ANALYZE_IP = /* GraphQL */ `
-  mutation AnalyzeIp($input: AnalyzeIpInput!) {
-    analyzeIp(input: $input) {
-      ipAnalysis {
-        ...IpAnalysisFields
-      }
-      userErrors {
-        ...UserErrorFields
-      }
-    }
-  }
-  ${IP_ANALYSIS}
-  ${USER_ERRORS}
-`;
 
 /** The spec's assessment: the device type in lower case (the graph's is SCREAMING_CASE). */
 /** The graph's risk signals (KNOWN_FRAUD_DEVICE) as the spec names them (knownFraudDevice). */
 const specSignal = (signal: string) => signal.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const DEVICE_BODY: ResponseMapping = { lowercase: ['device.deviceType'], values: { 'reasons.signal': specSignal } };
 
-export const intelligenceRoutes: Route[] = [
+export const deviceRoutes: Route[] = [
   {
     method: 'POST',
     path: '/intelligence/device/fingerprint',
@@ -172,44 +114,5 @@ export const intelligenceRoutes: Route[] = [
     variables: ({ params }) => ({ id: params.id }),
     response: DEVICE_BODY,
     notFound: 'Device assessment',
-  },
-  {
-    method: 'POST',
-    path: '/intelligence/ip',
-    summary: 'Analyse an IP address (Form A)',
-    body: [
-      { name: 'ip', type: 'string', required: true, description: 'IPv4 or IPv6' },
-      { name: 'userId', type: 'string' },
-    ],
-    example: { ip: '102.89.34.10', userId: 'user_1001' },
-    operation: ANALYZE_IP,
-    variables: ({ body }) => ({ input: body }),
-    result: (data) => data.analyzeIp.ipAnalysis,
-  },
-  {
-    method: 'POST',
-    path: '/intelligence/ip/check',
-    summary: 'Analyse an IP address (Form B)',
-    body: [
-      { name: 'ipAddress', type: 'string', required: true, description: 'IPv4 or IPv6' },
-      { name: 'userId', type: 'string', required: true },
-    ],
-    example: { ipAddress: '102.89.34.10', userId: 'user_1001' },
-    operation: /* GraphQL */ `
-      mutation CheckIp($ipAddress: String!, $userId: String!) {
-        analyzeIp(input: { ip: $ipAddress, userId: $userId }) {
-          ipAnalysis {
-            ...IpAnalysisFields
-          }
-          userErrors {
-            ...UserErrorFields
-          }
-        }
-      }
-      ${IP_ANALYSIS}
-      ${USER_ERRORS}
-    `,
-    variables: ({ body }) => ({ ipAddress: body.ipAddress, userId: body.userId }),
-    result: (data) => data.analyzeIp.ipAnalysis,
   },
 ];

@@ -1,6 +1,6 @@
-import type { Field, Route } from '../route.js';
-import { connectionSlice, PAGE_QUERY, pageBody } from '../paging.js';
-import { USER_ERRORS } from '../fragments.js';
+import type { Field, Route } from '../../../../platform/rest/route.js';
+import { connectionSlice, PAGE_QUERY, pageBody } from '../../../../platform/rest/paging.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
 
 const AUDIT_ENTRY = /* GraphQL */ `
   fragment AuditEntryFields on AuditEntry {

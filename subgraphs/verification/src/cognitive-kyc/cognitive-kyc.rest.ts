@@ -1,5 +1,5 @@
-import { USER_ERRORS } from '../fragments.js';
-import type { Route } from '../route.js';
+import { USER_ERRORS } from '../../../../platform/rest/fragments.js';
+import type { Route } from '../../../../platform/rest/route.js';
 
 const COGNITIVE_KYC_CHECK = /* GraphQL */ `
   fragment CognitiveKycCheckFields on CognitiveKycCheck {
