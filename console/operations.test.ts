@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { buildSchema, parse, specifiedRules, validate, type ValidationRule } from 'graphql';
-import { ARMOR } from '../gateway/gateway';
+import { ARMOR } from '../gateway/plugins/limits';
 import { CASE_FEEDS, CASE_QUERIES, DECISIONS, QUEUE_OPERATIONS, RISK_FEED, RULES, USER_SIGNALS } from './src/operations';
 
 /** The console's operations against the published schema: a renamed field fails here, not in a reviewer's browser. */

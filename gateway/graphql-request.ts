@@ -4,13 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { header } from '../platform/http/headers.js';
 import type { Principal } from '../platform/auth/principal.js';
-import { badInput, type AppError } from '../platform/errors.js';
+import { AppError } from '../platform/errors.js';
 import { responseText } from '../platform/graphql/apollo-http.js';
-import { graphqlHasNulEscape, nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
+import { hasFileParts } from '../platform/graphql/upload.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
-import { withHttpStatus } from './apollo-plugins.js';
-import { asAppError, type Authenticate } from './edge-auth.js';
-import type { SingleFetchShortcut } from './single-fetch.js';
+import { asAppError, type Authenticate } from './plugins/authentication.js';
+import { bodyTooLarge } from './plugins/limits.js';
+import { nulRefusal } from './plugins/nul.js';
+import { chargeCaller } from './plugins/rate-limits.js';
+import type { SingleFetchShortcut } from './plugins/single-fetch.js';
 import { IDEMPOTENCY_KEY_HEADER, type GatewayContext } from './subgraph-data-source.js';
 
 /**
@@ -69,21 +71,13 @@ export function graphqlPipeline(opts: {
     idempotencyKey: header(request.headers, IDEMPOTENCY_KEY_HEADER),
     clientIp: request.clientIp,
     // a mutation with several root fields is charged the rest once its operation is known
-    charge: async (units: number) => {
-      try {
-        await opts.authenticate({ headers: request.headers, ip: request.ip, units });
-      } catch (error) {
-        throw withHttpStatus(asAppError(error, opts.logger), (error as { headers?: Record<string, string> }).headers);
-      }
-    },
+    charge: chargeCaller(opts.authenticate, opts.logger, request),
   });
 
-  return async (request: GraphqlRequest): Promise<GraphqlReply> => {
+  return async function runGraphql(request: GraphqlRequest): Promise<GraphqlReply> {
     const body = (request.body ?? {}) as { query?: unknown };
-    const where = urlHasNul(request.url) ? 'the URL' : nulPath(body);
-    if (where !== null || graphqlHasNulEscape(typeof body.query === 'string' ? body.query : '')) {
-      return appErrorReply(badInput(nulMessage(where ?? 'query')));
-    }
+    const refused = nulRefusal(request.url, body);
+    if (refused) return appErrorReply(refused);
     const ctx = context(request);
     const contentType = header(request.headers, 'content-type') ?? '';
     const shortcutTakes =
@@ -105,6 +99,52 @@ export function graphqlPipeline(opts: {
     const replyHeaders = new Headers();
     for (const [name, value] of response.headers) replyHeaders.set(name, value);
     return { status: response.status ?? 200, headers: replyHeaders, body: await responseText(response) };
+  };
+}
+
+/** One GraphQL request made inside this process (the REST adapter beside the gateway), as if it came over HTTP. */
+export interface LocalRequest {
+  query: string;
+  variables: Record<string, unknown>;
+  /** The caller's headers (credentials, idempotency key, request id), lower-case names. */
+  headers: Record<string, string>;
+  /** The caller's address (for the admin-secret throttle and geolocation). */
+  ip?: string;
+  /** Size of the caller's body when known; else measured from the variables (the JSON body limits apply). */
+  bodyBytes?: number;
+}
+
+/**
+ * The REST adapter's door in this process: the same authentication and JSON body limit as
+ * `POST /graphql`, then the same pipeline, without the loopback HTTP round trip.
+ */
+export function serveInProcess(run: ReturnType<typeof graphqlPipeline>, authenticate: Authenticate, logger: Logger, path: string) {
+  return async (request: LocalRequest): Promise<GraphqlReply> => {
+    const { headers } = request;
+    let identity: Awaited<ReturnType<Authenticate>>;
+    try {
+      identity = await authenticate({ headers, ip: request.ip });
+    } catch (error) {
+      return appErrorReply(asAppError(error, logger), (error as { headers?: Record<string, string> }).headers);
+    }
+    const body = { query: request.query, variables: request.variables };
+    // files travel as FilePart values, as the multipart middleware leaves them (each file limited on its own)
+    const files = hasFileParts(request.variables);
+    const tooLarge = files ? null : bodyTooLarge(identity.principal, request.bodyBytes ?? Buffer.byteLength(JSON.stringify(body)));
+    if (tooLarge) return appErrorReply(tooLarge, identity.headers);
+    const reply = await run({
+      principal: identity.principal,
+      headers: { ...headers, 'content-type': 'application/json', ...(files && { 'apollo-require-preflight': 'true' }) },
+      method: 'POST',
+      search: '',
+      body,
+      url: path,
+      ip: request.ip,
+      clientIp: request.ip,
+      requestId: headers[REQUEST_ID_HEADER] ?? randomUUID(),
+    });
+    for (const [name, value] of Object.entries(identity.headers ?? {})) if (!reply.headers.has(name)) reply.headers.set(name, value);
+    return reply;
   };
 }
 

@@ -7,7 +7,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../platform/auth/principal.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
-import { asAppError, connectionHeaders, WS_CLOSE_CODES, WS_INTERNAL_ERROR, type Authenticate } from './edge-auth.js';
+import { asAppError, connectionHeaders, WS_CLOSE_CODES, WS_INTERNAL_ERROR, type Authenticate } from './plugins/authentication.js';
 import type { ErrorFormatter } from './format-error.js';
 import { rateLimitUnits } from './operation-cost.js';
 import type { GatewayContext } from './subgraph-data-source.js';

@@ -39,7 +39,7 @@ export interface GatewayClient {
   reachable(): Promise<boolean>;
 }
 
-/** Where the gateway answers credential checks (gateway.ts AUTH_CHECK_PATH), next to its GraphQL endpoint. */
+/** Where the gateway answers credential checks (gateway/side-routes.ts AUTH_CHECK_PATH), next to its GraphQL endpoint. */
 const authCheckUrl = (graphqlUrl: string) => new URL('/auth/check', graphqlUrl).toString();
 
 export function createGatewayClient(url: string): GatewayClient {

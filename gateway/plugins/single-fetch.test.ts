@@ -4,9 +4,9 @@ import { QueryPlanner } from '@apollo/query-planner';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse, type DocumentNode } from 'graphql';
-import { readPrincipal, requestDigest, type Principal } from '../platform/auth/principal.js';
+import { readPrincipal, requestDigest, type Principal } from '../../platform/auth/principal.js';
 import { SingleFetchShortcut } from './single-fetch.js';
-import type { GatewayContext } from './subgraph-data-source.js';
+import type { GatewayContext } from '../subgraph-data-source.js';
 
 const LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])';
 const SECRET = 'single-fetch-secret-0123456789';

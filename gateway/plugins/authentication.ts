@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError } from '../platform/errors.js';
-import type { Principal } from '../platform/auth/principal.js';
-import type { Logger } from '../platform/logger.js';
-import { sendAppError } from './http-errors.js';
+import { AppError } from '../../platform/errors.js';
+import type { Principal } from '../../platform/auth/principal.js';
+import type { Logger } from '../../platform/logger.js';
+import { sendAppError } from '../http-errors.js';
 
 export interface EdgeIdentity {
   principal: Principal;

@@ -24,11 +24,11 @@ import {
   type ValidationRule,
   type VariableDefinitionNode,
 } from 'graphql';
-import { requestDigest } from '../platform/auth/principal.js';
-import { MAX_TOKENS } from './operation-cost.js';
-import { joinOrCall } from './http-fetcher.js';
-import { callerIdentity, forwardedHeaders, type GatewayContext } from './subgraph-data-source.js';
-import type { ErrorFormatter } from './format-error.js';
+import { requestDigest } from '../../platform/auth/principal.js';
+import { MAX_TOKENS } from '../operation-cost.js';
+import { joinOrCall } from '../http-fetcher.js';
+import { callerIdentity, forwardedHeaders, type GatewayContext } from '../subgraph-data-source.js';
+import type { ErrorFormatter } from '../format-error.js';
 
 /** Decisions are cached by operation text; a full cache starts over rather than growing without bound. */
 const MAX_CACHED = 1000;
