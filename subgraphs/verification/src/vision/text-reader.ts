@@ -16,9 +16,9 @@ const modelDir = (lang: string) =>
  * Tesseract reads every model of a worker from one folder, and each language ships in a package of
  * its own: several languages get a folder of links to their packages' files.
  */
-function langPath(languages: readonly string[]): { dir: string; cleanup: () => void } {
+function langPath(languages: readonly string[], tempDir: string): { dir: string; cleanup: () => void } {
   if (languages.length === 1) return { dir: modelDir(languages[0]), cleanup: () => undefined };
-  const dir = mkdtempSync(path.join(tmpdir(), 'tessdata-'));
+  const dir = mkdtempSync(path.join(tempDir, 'tessdata-'));
   for (const lang of languages) symlinkSync(path.join(modelDir(lang), `${lang}.traineddata.gz`), path.join(dir, `${lang}.traineddata.gz`));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -56,13 +56,22 @@ export interface ReadText {
 export class TextReader {
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  private models: { dir: string; cleanup: () => void } | null = null;
 
-  constructor(private readonly languages: readonly string[] = ['eng']) {}
+  /** `tempDir`: where several languages' folder of links is made while the worker starts (the OS's by default). */
+  constructor(
+    private readonly languages: readonly string[] = ['eng'],
+    private readonly tempDir = tmpdir(),
+  ) {}
 
-  private start(): Promise<Worker> {
-    this.models ??= langPath(this.languages);
-    return createWorker([...this.languages], 1, { langPath: this.models.dir, gzip: true, cacheMethod: 'none' });
+  private async start(): Promise<Worker> {
+    const models = langPath(this.languages, this.tempDir);
+    try {
+      return await createWorker([...this.languages], 1, { langPath: models.dir, gzip: true, cacheMethod: 'none' });
+    } finally {
+      // the worker has read its models once started: the folder of links goes now, so a process
+      // that ends without close() leaves nothing behind in the temporary directory
+      models.cleanup();
+    }
   }
 
   /** `charset`: only these characters (a machine-readable zone: `A-Z`, `0-9` and `<`); `line`: the image is one line of text. */
@@ -97,7 +106,5 @@ export class TextReader {
     const worker = this.worker;
     this.worker = null;
     if (worker) await (await worker).terminate();
-    this.models?.cleanup();
-    this.models = null;
   }
 }
