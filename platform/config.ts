@@ -112,6 +112,7 @@ export const configSchema = z.object({
   // face and document models: worker threads (each holds the models, ≈ 150 MB) and one analysis's budget
   VISION_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   VISION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  VISION_IDLE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(120_000),
   // address verification (Form B): a document URL is downloaded within this time (and 10 MB), private targets as for webhooks
   ADDRESS_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   // liveness: a session admits photos this long (the spec: 10 minutes); overdue ones are expired by a sweep this often
@@ -297,8 +298,13 @@ export const ENVIRONMENT: EnvironmentRow[] = [
   { vars: ['WATCHLIST_POLL_SECONDS'], meaning: 'how often each process looks for due subscriptions' },
   { vars: ['WATCHLIST_MATCH_THRESHOLD'], meaning: 'score that raises a watchlist alert' },
   { vars: ['STORAGE_DIR'], meaning: 'folder of uploaded files (document images, selfies), shared by every verification instance' },
-  { vars: ['VISION_WORKERS'], meaning: 'worker threads running the face models (each holds them, ≈ 150 MB)' },
+  { vars: ['VISION_WORKERS'], meaning: 'worker processes running the face models (each holds them, ≈ 300 MB)' },
   { vars: ['VISION_TIMEOUT_MS'], meaning: "one face analysis's budget; past it the worker is replaced and the request fails with 503" },
+  {
+    vars: ['VISION_IDLE_MS'],
+    meaning:
+      'the face models’ processes and the OCR workers stop after this long without work (their memory goes back; the next check starts them again, a few seconds)',
+  },
   { vars: ['LIVENESS_SESSION_SECONDS'], meaning: 'how long a liveness session admits photos (the spec: 10 minutes)' },
   {
     vars: ['LIVENESS_SWEEP_MS'],

@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../platform/db/embedded-postgres.js';
 import { createTestDatabase } from './support/stack.js';
-import { postmasterPid, startStackProcess } from './support/stack-process.js';
+import { postmasterPid, processAlive, startStackProcess } from './support/stack-process.js';
 
 /** Runs a built CLI (`npm test` builds first) and answers its exit code and output. */
 function cli(script: string, args: string[], env: Record<string, string>) {
@@ -141,15 +141,6 @@ describe('command-line tools', () => {
   });
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe('npm start after a crash', () => {
   jest.setTimeout(240_000);
 
@@ -172,7 +163,7 @@ describe('npm start after a crash', () => {
       await db.end();
       await first.kill();
       const leftover = postmasterPid(pgDir)!;
-      expect(alive(leftover)).toBe(true);
+      expect(processAlive(leftover)).toBe(true);
 
       // same port: the leftover answers and is reused (logged as a person's terminal shows it)
       const second = await startStackProcess({ dir, pgPort, env: { LOG_FORMAT: 'pretty' } });
@@ -187,7 +178,7 @@ describe('npm start after a crash', () => {
       // as `npm start` on a new machine: it imports the shipped lists, and is likely stopped in the middle
       const third = await startStackProcess({ dir, pgPort: otherPort, env: { DEFAULT_SCREENING_DATA: 'true' } });
       expect(third.output()).toContain(`stopping the PostgreSQL (pid ${leftover})`);
-      expect(alive(leftover)).toBe(false);
+      expect(processAlive(leftover)).toBe(false);
       const again = new pg.Client({ connectionString: local(otherPort) });
       await again.connect();
       expect((await again.query('select note from public.crash_marker')).rows).toEqual([{ note: 'before the crash' }]);
@@ -196,7 +187,7 @@ describe('npm start after a crash', () => {
       expect(stopped).toMatchObject({ code: 0, postgresStopped: true });
     } finally {
       const pid = postmasterPid(pgDir);
-      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+      if (pid && processAlive(pid)) process.kill(pid, 'SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });

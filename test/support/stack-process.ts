@@ -38,6 +38,16 @@ export interface StackProcess {
 }
 
 /** The pid in a data directory's postmaster.pid (PostgreSQL removes the file when it stops), else null. */
+/** Whether a process of this id is running. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function postmasterPid(pgDir: string): number | null {
   const file = path.join(pgDir, 'postmaster.pid');
   const pid = existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : NaN;

@@ -106,20 +106,21 @@ export const verificationService: ServiceModule<VerificationShared> = {
     const defaultData = rt.config.DEFAULT_SCREENING_DATA
       ? importDefaultData({ pool: rt.pool, engine: screening, logger: rt.logger.child({ component: 'screening' }) })
       : null;
-    // the models: loaded on first use, closed with the stack's resources (or kept for the next stack of the process)
+    // the models: loaded on first use, stopped when idle, closed with the stack's resources (or kept for the next stack of the process)
     const vision = rt.resources.get(
-      `vision:${rt.config.VISION_WORKERS}:${rt.config.VISION_TIMEOUT_MS}`,
+      `vision:${rt.config.VISION_WORKERS}:${rt.config.VISION_TIMEOUT_MS}:${rt.config.VISION_IDLE_MS}`,
       () =>
         new VisionPool({
           size: rt.config.VISION_WORKERS,
           timeoutMs: rt.config.VISION_TIMEOUT_MS,
+          idleMs: rt.config.VISION_IDLE_MS,
           logger: rt.logger.child({ component: 'vision' }),
         }),
       (pool) => pool.close(),
     );
     const text = rt.resources.get(
-      'ocr:eng',
-      () => new TextReader(),
+      `ocr:eng:${rt.config.VISION_IDLE_MS}`,
+      () => new TextReader(['eng'], { idleMs: rt.config.VISION_IDLE_MS }),
       (reader) => reader.close(),
     );
     const shared: VerificationShared = {

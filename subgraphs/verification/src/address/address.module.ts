@@ -19,8 +19,8 @@ export const addressCapability: VerificationCapability<{ addressJobs: AddressWor
       files: shared.files,
       // proofs of address are read with the English and French models together
       text: shared.resources.get(
-        'ocr:eng+fra',
-        () => new TextReader(['eng', 'fra']),
+        `ocr:eng+fra:${shared.config.VISION_IDLE_MS}`,
+        () => new TextReader(['eng', 'fra'], { idleMs: shared.config.VISION_IDLE_MS }),
         (reader) => reader.close(),
       ),
       logger: shared.logger.child({ component: 'address' }),

@@ -7,7 +7,7 @@ import { TextReader } from './text-reader.js';
 describe('TextReader', () => {
   it('leaves no folder of model links behind once started, even when never closed', async () => {
     const temp = mkdtempSync(path.join(tmpdir(), 'text-reader-test-'));
-    const reader = new TextReader(['eng', 'fra'], temp); // two languages: a folder of links to their models
+    const reader = new TextReader(['eng', 'fra'], { tempDir: temp }); // two languages: a folder of links to their models
     try {
       const page = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#fff' } })
         .png()

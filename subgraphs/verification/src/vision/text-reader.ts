@@ -56,15 +56,26 @@ export interface ReadText {
 export class TextReader {
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private reading = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
 
-  /** `tempDir`: where several languages' folder of links is made while the worker starts (the OS's by default). */
+  /**
+   * `idleMs`: the OCR worker stops after this long without a read (its memory goes back; the next
+   * read starts it again), never by default. `tempDir`: where several languages' folder of links is
+   * made while the worker starts (the OS's by default).
+   */
   constructor(
     private readonly languages: readonly string[] = ['eng'],
-    private readonly tempDir = tmpdir(),
+    private readonly opts: { idleMs?: number; tempDir?: string } = {},
   ) {}
 
+  /** Whether the OCR worker is running (it is started by a read and stopped when idle). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
   private async start(): Promise<Worker> {
-    const models = langPath(this.languages, this.tempDir);
+    const models = langPath(this.languages, this.opts.tempDir ?? tmpdir());
     try {
       return await createWorker([...this.languages], 1, { langPath: models.dir, gzip: true, cacheMethod: 'none' });
     } finally {
@@ -76,6 +87,8 @@ export class TextReader {
 
   /** `charset`: only these characters (a machine-readable zone: `A-Z`, `0-9` and `<`); `line`: the image is one line of text. */
   read(image: Buffer, opts: { charset?: string; line?: boolean } = {}): Promise<ReadText> {
+    clearTimeout(this.idleTimer);
+    this.reading += 1;
     const run = this.queue.then(async () => {
       const worker = await (this.worker ??= this.start());
       await worker.setParameters({
@@ -98,11 +111,25 @@ export class TextReader {
       );
       return { text: data.text, lines: lines.filter((line) => line.text), confidence: data.confidence };
     });
-    this.queue = run.catch(() => undefined);
+    this.queue = run
+      .catch(() => undefined)
+      .then(() => {
+        this.reading -= 1;
+        if (this.reading === 0 && this.opts.idleMs !== undefined)
+          this.idleTimer = setTimeout(() => void this.stopIdle(), this.opts.idleMs).unref();
+      });
     return run;
   }
 
+  private async stopIdle(): Promise<void> {
+    if (this.reading > 0 || !this.worker) return;
+    const worker = this.worker;
+    this.worker = null;
+    await (await worker).terminate();
+  }
+
   async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const worker = this.worker;
     this.worker = null;
     if (worker) await (await worker).terminate();

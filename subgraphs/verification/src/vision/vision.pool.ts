@@ -1,17 +1,19 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../../platform/errors.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { VisionAnalysis, VisionRequest, VisionResponse } from './vision.types.js';
 
-/** The built worker (vision.worker.ts): workers run JavaScript, so from `dist/`, found from the working directory as the CLIs are. */
+/** The built worker (vision.worker.ts): it runs JavaScript, so from `dist/`, found from the working directory as the CLIs are. */
 export const VISION_WORKER_PATH = path.resolve(process.env.VISION_WORKER_PATH ?? 'dist/subgraphs/verification/src/vision/vision.worker.js');
 
 export interface VisionPoolOptions {
-  /** Worker threads, each with its own copy of the models (≈ 150 MB each). */
+  /** Worker processes, each with its own copy of the models (≈ 300 MB each). */
   size: number;
   /** An analysis taking longer than this fails (the worker is replaced). */
   timeoutMs: number;
+  /** The workers stop after this long without an analysis (their memory goes back; the next one starts them again); never when absent. */
+  idleMs?: number;
   logger: Logger;
 }
 
@@ -22,26 +24,29 @@ interface Pending {
 }
 
 interface Slot {
-  worker: Worker;
+  child: ChildProcess;
   pending: Map<number, Pending>;
 }
 
 /**
- * Face analysis off the request thread: a few worker threads, started on first use (a process
- * that never judges a face never loads the models), each taking requests in turn. A worker that
- * dies or stops answering is replaced; its requests fail with 503, never hang.
+ * Face analysis out of the API process: a few worker processes, started on first use (a process
+ * that never judges a face never loads the models) and stopped when idle, each taking requests in
+ * turn. The models' memory is theirs, not the API's. A worker that dies or stops answering is
+ * replaced; its requests fail with 503, never hang.
  */
 export class VisionPool {
   private slots: Slot[] = [];
   private next = 0;
   private ids = 0;
   private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: VisionPoolOptions) {}
 
   /** The image's faces and facts; `expression` for a liveness photo (its mouth and eyes read three ways, averaged). */
   analyze(jpeg: Buffer, { expression = false }: { expression?: boolean } = {}): Promise<VisionAnalysis> {
     if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'Face analysis is shutting down'));
+    clearTimeout(this.idleTimer);
     const slot = this.slotFor();
     const id = ++this.ids;
     return new Promise<VisionAnalysis>((resolve, reject) => {
@@ -50,16 +55,21 @@ export class VisionPool {
         this.replace(slot, new AppError('UNAVAILABLE', 'Face analysis timed out'));
       }, this.opts.timeoutMs);
       slot.pending.set(id, { resolve, reject, timer });
-      const image = new Uint8Array(jpeg);
-      slot.worker.postMessage({ id, op: 'analyze', image, expression } satisfies VisionRequest, [image.buffer]);
+      // an answer awaited keeps this process alive; an idle worker does not
+      slot.child.channel?.ref();
+      slot.child.send({ id, op: 'analyze', image: new Uint8Array(jpeg), expression } satisfies VisionRequest);
     });
+  }
+
+  /** The worker processes' ids (none when idle): for metrics and tests. */
+  workerPids(): number[] {
+    return this.slots.map((slot) => slot.child.pid).filter((pid): pid is number => pid !== undefined);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const slots = this.slots.splice(0);
-    for (const slot of slots) this.fail(slot, new AppError('UNAVAILABLE', 'Face analysis is shutting down'));
-    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    clearTimeout(this.idleTimer);
+    await this.stopAll(new AppError('UNAVAILABLE', 'Face analysis is shutting down'));
   }
 
   private slotFor(): Slot {
@@ -70,28 +80,53 @@ export class VisionPool {
   }
 
   private start(): Slot {
-    const slot: Slot = { worker: new Worker(VISION_WORKER_PATH), pending: new Map() };
-    slot.worker.on('message', (response: VisionResponse) => {
+    // serialization 'advanced': images travel as bytes, not JSON; no inspector or loader flags of this process
+    const child = fork(VISION_WORKER_PATH, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const slot: Slot = { child, pending: new Map() };
+    child.on('message', (response: VisionResponse) => {
       const pending = slot.pending.get(response.id);
       if (!pending) return;
       slot.pending.delete(response.id);
       clearTimeout(pending.timer);
       if (response.ok) pending.resolve(response.result);
       else pending.reject(new Error(response.error));
+      this.settled(slot);
     });
-    slot.worker.on('error', (error) => {
+    child.on('error', (error) => {
       this.opts.logger.error({ err: error }, 'face analysis worker failed; replacing it');
       this.replace(slot, new AppError('UNAVAILABLE', 'Face analysis failed'));
     });
-    slot.worker.unref();
+    child.on('exit', (code, signal) => {
+      if (!this.slots.includes(slot)) return; // stopped on purpose
+      this.opts.logger.error({ code, signal }, 'face analysis worker exited; replacing it');
+      this.replace(slot, new AppError('UNAVAILABLE', 'Face analysis failed'));
+    });
+    child.unref();
+    child.channel?.unref();
     return slot;
+  }
+
+  /** A request answered: an idle worker no longer holds this process open, and all idle start the countdown. */
+  private settled(slot: Slot): void {
+    if (slot.pending.size === 0) slot.child.channel?.unref();
+    if (this.opts.idleMs !== undefined && this.slots.every((s) => s.pending.size === 0)) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => void this.stopAll(null), this.opts.idleMs).unref();
+    }
+  }
+
+  private async stopAll(error: Error | null): Promise<void> {
+    const slots = this.slots.splice(0);
+    for (const slot of slots) if (error) this.fail(slot, error);
+    await Promise.all(slots.map((slot) => stop(slot.child)));
+    if (slots.length && !error) this.opts.logger.debug({ workers: slots.length }, 'face analysis idle: workers stopped');
   }
 
   private replace(slot: Slot, error: Error): void {
     this.fail(slot, error);
-    void slot.worker.terminate();
     const index = this.slots.indexOf(slot);
-    if (index >= 0 && !this.closed) this.slots[index] = this.start();
+    if (index >= 0) this.slots.splice(index, 1);
+    void stop(slot.child);
   }
 
   private fail(slot: Slot, error: Error): void {
@@ -101,4 +136,13 @@ export class VisionPool {
     }
     slot.pending.clear();
   }
+}
+
+/** Ends a worker process and waits for it to be gone. */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 }

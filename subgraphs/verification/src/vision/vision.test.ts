@@ -5,9 +5,10 @@ import { faceSimilarity } from './face-match.js';
 import { TextReader } from './text-reader.js';
 import { noFace, portrait } from '../../../../test/support/faces.js';
 import { eyesClosed, jpegOf, rgbOf } from '../../../../bench/support/face-render.js';
+import { processAlive } from '../../../../test/support/stack-process.js';
 import { judgeChallenge, readingOf } from '../liveness/liveness.rules.js';
 
-describe('vision pool (Human on WASM, in a worker thread)', () => {
+describe('vision pool (Human on WASM, in a worker process)', () => {
   const pool = new VisionPool({ size: 1, timeoutMs: 60_000, logger: createLogger('vision-test', 'silent') });
   afterAll(() => pool.close());
 
@@ -52,6 +53,51 @@ describe('vision pool (Human on WASM, in a worker thread)', () => {
   }, 120_000);
 });
 
+/** Until `condition` holds (checked every 20 ms), at most `ms`. */
+async function until(condition: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('vision pool: the models live in worker processes of their own', () => {
+  it('runs them outside this process, stops them when idle and starts them again on the next image', async () => {
+    const pool = new VisionPool({ size: 1, timeoutMs: 60_000, idleMs: 200, logger: createLogger('vision-test', 'silent') });
+    try {
+      const man = await portrait('man');
+      expect((await pool.analyze(man)).faces).toHaveLength(1);
+      const [pid] = pool.workerPids();
+      expect(pid).toBeDefined();
+      expect(pid).not.toBe(process.pid);
+      await until(() => !processAlive(pid)); // the memory of its models went back with it
+      expect(pool.workerPids()).toEqual([]);
+      expect((await pool.analyze(man)).faces).toHaveLength(1);
+      expect(pool.workerPids()).toHaveLength(1);
+      expect(pool.workerPids()[0]).not.toBe(pid);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('fails the requests of a worker that dies (503, never a hang) and starts another for the next', async () => {
+    const pool = new VisionPool({ size: 1, timeoutMs: 60_000, logger: createLogger('vision-test', 'silent') });
+    try {
+      const man = await portrait('man');
+      await pool.analyze(man); // started, models loaded
+      const [pid] = pool.workerPids();
+      const pending = pool.analyze(man);
+      process.kill(pid, 'SIGKILL');
+      await expect(pending).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      expect((await pool.analyze(man)).faces).toHaveLength(1);
+      expect(pool.workerPids()[0]).not.toBe(pid);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+});
+
 describe('text reader (tesseract.js, English model from its npm package)', () => {
   const reader = new TextReader();
   afterAll(() => reader.close());
@@ -63,5 +109,24 @@ describe('text reader (tesseract.js, English model from its npm package)', () =>
     const image = await sharp(Buffer.from(svg)).jpeg().toBuffer();
     const read = await reader.read(image);
     expect(read.lines.map((line) => line.text.replace(/\s/g, ''))).toEqual(lines.map((line) => line.replace(/\s/g, '')));
+  }, 60_000);
+
+  it('stops its worker when idle and starts it again on the next read', async () => {
+    const idle = new TextReader(['eng'], { idleMs: 100 });
+    try {
+      const image = await sharp(
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="100"><rect width="600" height="100" fill="#fff"/><text x="20" y="65" font-family="DejaVu Sans Mono" font-size="34">REPUBLIC OF KENYA</text></svg>',
+        ),
+      )
+        .jpeg()
+        .toBuffer();
+      expect((await idle.read(image)).text).toMatch(/KENYA/);
+      expect(idle.running).toBe(true);
+      await until(() => !idle.running);
+      expect((await idle.read(image)).text).toMatch(/KENYA/);
+    } finally {
+      await idle.close();
+    }
   }, 60_000);
 });

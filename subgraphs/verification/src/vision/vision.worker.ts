@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
 import { meshViews } from './mesh-views.js';
 import type { FaceAnalysis, ImageFacts, Point2, VisionRequest, VisionResponse } from './vision.types.js';
 
 /**
- * A worker thread holding the face models (@vladmandic/human on the tfjs WASM backend, CPU only):
- * loaded once, from the npm packages on disk (nothing is downloaded), and run here so the API's
+ * A process holding the face models (@vladmandic/human on the tfjs WASM backend, CPU only):
+ * loaded once, from the npm packages on disk (nothing is downloaded), and run here so the API
  * event loop stays free. One message in (an image), one out (its faces and facts).
  */
 
@@ -231,9 +230,13 @@ async function analyze(image: Uint8Array, expression: boolean) {
   }
 }
 
-parentPort!.on('message', (request: VisionRequest) => {
+// a process of its own (vision.pool.ts), spoken to over its IPC channel
+const reply = (response: VisionResponse) => process.send!(response);
+process.on('message', (request: VisionRequest) => {
   analyze(request.image, request.expression).then(
-    (result) => parentPort!.postMessage({ id: request.id, ok: true, result } satisfies VisionResponse),
-    (error: Error) => parentPort!.postMessage({ id: request.id, ok: false, error: error.message } satisfies VisionResponse),
+    (result) => reply({ id: request.id, ok: true, result }),
+    (error: Error) => reply({ id: request.id, ok: false, error: error.message }),
   );
 });
+// the API process is gone (stopped, or killed): so is its models' process
+process.on('disconnect', () => process.exit(0));
