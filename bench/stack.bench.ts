@@ -211,7 +211,7 @@ interface Operation {
   subgraph: 'verification' | 'risk' | 'notify';
 }
 
-function specs(op: Operation, urls: Running['urls'], connections: number, cpuOf?: LoadSpec['cpuOf']) {
+export function specs(op: Operation, urls: Running['urls'], connections: number, cpuOf?: LoadSpec['cpuOf']) {
   const variables = op.route.variables({ params: op.params ?? {}, query: {}, body: op.body ?? {}, files: {} });
   const graphqlBody = JSON.stringify({ query: op.route.operation, variables });
   const unique = JSON.stringify(op.body ?? {}).includes(UNIQUE) ? UNIQUE : undefined;
@@ -247,7 +247,7 @@ interface Prepared {
   operations: Operation[];
 }
 
-async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared> {
+export async function prepare(layout: Layout, urls: Running['urls']): Promise<Prepared> {
   const verification = await createClient(urls.rest, 'verification');
   const created = await rest(
     urls.rest,
