@@ -14,10 +14,12 @@ import { FAMILY_NAMES, GIVEN_NAMES, person } from './support/names.js';
 /**
  * The platform as `npm start` runs it (issue 14, items 2, 3, 4, 7), each layout started in turn in
  * its own process on its own embedded PostgreSQL, the load from another process (autocannon):
- * - the identity read (GET /verifications/identity/:id and its GraphQL operation) through the REST
- *   adapter, through the gateway, and sent straight to the verification subgraph with a signed
- *   principal, at STACK_BENCH_CONNECTIONS (20); and at 1 connection, the REST adapter's overhead
- *   (REST p50 − GraphQL p50 of the same operation; target ≤ 1 ms);
+ * - the identity read (GET /verifications/identity/:id and its GraphQL operation) of
+ *   STACK_BENCH_READ_RECORDS (200) records in turn, as clients read different users, through the
+ *   REST adapter, through the gateway, and sent straight to the verification subgraph with a signed
+ *   principal, at STACK_BENCH_CONNECTIONS (20); the REST adapter's overhead (REST p50 − GraphQL p50
+ *   of the same operation; target ≤ 1 ms) there and at 1 connection; and, a row of its own, one
+ *   record read by every request (identical queries in flight then share one subgraph call);
  * - per layout: one event loop (STACK_LAYOUT=single, the default) with the REST adapter over loopback HTTP
  *   (REST_IN_PROCESS=false) and in-process, threads, two gateway threads;
  * - BENCH_BASE_DIR: a built checkout of another commit (e.g. the landed main: `git worktree add
@@ -38,6 +40,10 @@ const WARMUP = Number(process.env.STACK_BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.STACK_BENCH_CONNECTIONS ?? 20);
 const OPERATION_CONNECTIONS = 10;
 const ROUNDS = Number(process.env.STACK_BENCH_ROUNDS ?? 1);
+/** How many different identity verifications the reads go round (as clients read different users). */
+const READ_RECORDS = Number(process.env.STACK_BENCH_READ_RECORDS ?? 200);
+/** Replaced by the next record read, in turn. */
+const RECORD = '__RECORD__';
 
 /** The run of median req/s (its latencies with it). */
 function median(results: LoadResult[]): LoadResult {
@@ -209,13 +215,19 @@ interface Operation {
   body?: Record<string, unknown>;
   client: Client;
   subgraph: 'verification' | 'risk' | 'notify';
+  /** The records a read goes round (RECORD in its path and variables). */
+  records?: string[];
 }
 
 export function specs(op: Operation, urls: Running['urls'], connections: number, cpuOf?: LoadSpec['cpuOf']) {
   const variables = op.route.variables({ params: op.params ?? {}, query: {}, body: op.body ?? {}, files: {} });
   const graphqlBody = JSON.stringify({ query: op.route.operation, variables });
   const unique = JSON.stringify(op.body ?? {}).includes(UNIQUE) ? UNIQUE : undefined;
-  const rotate = JSON.stringify(op.body ?? {}).includes(PERSON) ? { placeholder: PERSON, values: PEOPLE } : undefined;
+  const rotate = op.records
+    ? { placeholder: RECORD, values: op.records }
+    : JSON.stringify(op.body ?? {}).includes(PERSON)
+      ? { placeholder: PERSON, values: PEOPLE }
+      : undefined;
   const common = { connections, seconds: SECONDS, warmupSeconds: WARMUP, unique, rotate };
   const auth = { 'x-api-key': op.client.apiKey, 'content-type': 'application/json' };
   return {
@@ -243,7 +255,9 @@ type Figures = Record<string, LoadResult>;
 
 /** What each layout is measured on: its clients and records, made once. */
 interface Prepared {
+  /** The identity read, going round READ_RECORDS records; `readOne`, one record every time. */
   read: Operation;
+  readOne: Operation;
   operations: Operation[];
 }
 
@@ -257,15 +271,30 @@ export async function prepare(layout: Layout, urls: Running['urls']): Promise<Pr
     { 'x-api-key': verification.apiKey },
   );
   const id = (created.body as { id: string }).id;
+  const records: string[] = [];
+  for (let i = 0; i < READ_RECORDS; i++) {
+    const other = await rest(
+      urls.rest,
+      'POST',
+      '/verifications/identity',
+      { userId: `bench-reader-${i}`, tier: 'STANDARD' },
+      { 'x-api-key': verification.apiKey },
+    );
+    records.push((other.body as { id: string }).id);
+  }
+  const identityRead = route('GET', '/verifications/identity/:id');
   const read: Operation = {
     name: 'identity read',
-    route: route('GET', '/verifications/identity/:id'),
-    path: `/verifications/identity/${id}`,
-    params: { id },
+    route: identityRead,
+    path: `/verifications/identity/${RECORD}`,
+    params: { id: RECORD },
     client: verification,
     subgraph: 'verification',
+    records,
   };
-  if (!layout.operations || process.env.STACK_BENCH_OPERATIONS === 'false') return { read, operations: [] };
+  // every request the same record: identical queries in flight share one subgraph call
+  const readOne: Operation = { ...read, path: `/verifications/identity/${id}`, params: { id }, records: undefined };
+  if (!layout.operations || process.env.STACK_BENCH_OPERATIONS === 'false') return { read, readOne, operations: [] };
   const risk = await createClient(urls.rest, 'risk');
   const notify = await createClient(urls.rest, 'notify');
   await rest(urls.rest, 'POST', '/templates', route('POST', '/templates').example, { 'x-api-key': notify.apiKey });
@@ -281,6 +310,7 @@ export async function prepare(layout: Layout, urls: Running['urls']): Promise<Pr
   const evaluate = route('POST', '/evaluate');
   return {
     read,
+    readOne,
     operations: [
       {
         name: 'identity create',
@@ -316,12 +346,15 @@ export async function prepare(layout: Layout, urls: Running['urls']): Promise<Pr
 function plan(prepared: Prepared, { urls, pid }: Running): Array<[string, LoadSpec]> {
   const read = specs(prepared.read, urls, CONNECTIONS);
   const single = specs(prepared.read, urls, 1);
+  const one = specs(prepared.readOne, urls, CONNECTIONS);
   const steps: Array<[string, LoadSpec]> = [
     ['identity read REST', read.rest],
     ['identity read GraphQL', read.graphql],
     ['identity read subgraph', read.subgraph],
     ['identity read REST, 1 conn', single.rest],
     ['identity read GraphQL, 1 conn', single.graphql],
+    ['identity read REST, one record', one.rest],
+    ['identity read GraphQL, one record', one.graphql],
   ];
   for (const op of prepared.operations) {
     const s = specs(op, urls, OPERATION_CONNECTIONS, { 'npm start': pid });
@@ -373,7 +406,10 @@ export async function run(): Promise<void> {
     for (const r of running) await r.stop();
   }
   const first = results[0][1];
-  console.log(`\nIdentity read, ${CONNECTIONS} connections (req/s, p50/p95 ms); ratios to the first row`);
+  console.log(
+    `\nIdentity read of ${READ_RECORDS} records in turn, ${CONNECTIONS} connections (req/s, p50/p95 ms); ratios to the first row; ` +
+      'last, one record read by every request (identical queries in flight share a subgraph call)',
+  );
   table(
     [
       'layout',
@@ -387,7 +423,10 @@ export async function run(): Promise<void> {
       '×',
       'subgraph req/s',
       'gateway/subgraph',
+      'REST − GraphQL p50',
       'REST overhead p50 @1 conn',
+      'one record: GraphQL req/s',
+      'REST req/s',
     ],
     results.map(([layout, r]) => [
       layout.name,
@@ -401,7 +440,10 @@ export async function run(): Promise<void> {
       f2(r['identity read REST'].rps / first['identity read REST'].rps),
       f0(r['identity read subgraph'].rps),
       f2(r['identity read GraphQL'].rps / r['identity read subgraph'].rps),
+      `${f2(r['identity read REST'].p50 - r['identity read GraphQL'].p50)} ms`,
       `${f2(r['identity read REST, 1 conn'].p50 - r['identity read GraphQL, 1 conn'].p50)} ms`,
+      f0(r['identity read GraphQL, one record'].rps),
+      f0(r['identity read REST, one record'].rps),
     ]),
   );
   for (const [layout, r] of results.filter(([l, figures]) => l.operations && figures['identity create REST'])) {
@@ -460,6 +502,14 @@ function stackVerdicts(results: Array<[Layout, Figures]>): void {
     measured: `${f2(overhead)} ms`,
     target: '≤ 1 ms',
     met: overhead <= 1,
+  });
+  const busy = ours['identity read REST'].p50 - ours['identity read GraphQL'].p50;
+  verdict({
+    item: '31.6',
+    figure: `REST − GraphQL p50, identity read of ${READ_RECORDS} records at ${CONNECTIONS} connections`,
+    measured: `${f2(busy)} ms`,
+    target: '≤ 1 ms',
+    met: busy <= 1,
   });
   if (!base) return;
   for (const [name, figures] of [

@@ -21,7 +21,7 @@ export interface LoadSpec {
   rate?: number;
   /** Replaced in the body by a value unique to each request (writes that must not repeat). */
   unique?: string;
-  /** Replaced in the body by the next of `values`, in turn (e.g. the names a screening is asked for). */
+  /** Replaced in the body and the URL's path by the next of `values`, in turn (the names a screening is asked for, the records read). */
   rotate?: { placeholder: string; values: string[] };
   /** Signs a principal for each request as the gateway does (a subgraph called directly). */
   sign?: { internalSecret: string; principal: Principal; audience: string };
@@ -53,17 +53,23 @@ async function run(spec: LoadSpec, seconds: number, record: boolean): Promise<Lo
   const prefix = randomBytes(4).toString('hex');
   let sequence = 0;
   const vary = spec.unique !== undefined || spec.rotate !== undefined || spec.sign !== undefined;
+  const pathname = new URL(spec.url).pathname;
   const setupRequest = (request: any) => {
     sequence += 1;
-    let body = spec.unique ? spec.body!.replaceAll(spec.unique, `${prefix}-${sequence}`) : spec.body!;
-    if (spec.rotate) body = body.replaceAll(spec.rotate.placeholder, spec.rotate.values[sequence % spec.rotate.values.length]);
+    let body = spec.unique ? spec.body?.replaceAll(spec.unique, `${prefix}-${sequence}`) : spec.body;
+    let path = request.path ?? pathname;
+    if (spec.rotate) {
+      const value = spec.rotate.values[sequence % spec.rotate.values.length];
+      body = body?.replaceAll(spec.rotate.placeholder, value);
+      path = pathname.replaceAll(spec.rotate.placeholder, value);
+    }
     const signed = spec.sign
       ? principalHeaders(spec.sign.principal, spec.sign.internalSecret, {
           audience: spec.sign.audience,
-          request: requestDigest(JSON.parse(body)),
+          request: requestDigest(JSON.parse(body!)),
         })
       : {};
-    return { ...request, body, headers: { ...request.headers, ...signed } };
+    return { ...request, path, body, headers: { ...request.headers, ...signed } };
   };
   const options: autocannon.Options = {
     url: spec.url,
