@@ -1,5 +1,8 @@
 import sharp from 'sharp';
 import { AMINA, corrupt, DEJAVU_MONO_BOLD, idCardBack, passportPage, td1, td3 } from '../../../../test/support/documents.js';
+import { checkDigit as icaoCheckDigit, truthOf } from '../../../../bench/support/mrz-corpus.js';
+import { loadFonts } from '../../../../bench/support/mrz-fonts.js';
+import { renderDocument } from '../../../../bench/support/mrz-render.js';
 import { portrait } from '../../../../test/support/faces.js';
 import { TextReader } from '../vision/text-reader.js';
 import { correctByShape, doubtfulFields, fillNameTail, glyphReading, mendByChoices, mrzLines, parseMrz, readMrz } from './mrz.js';
@@ -116,6 +119,13 @@ describe('machine-readable zone', () => {
     it('reports the mended field as in doubt: a forged digit a look-alike happens to satisfy reads the same', () => {
       const reading = glyphReading({ cells: choices(misread, [[0, 6, 'O', 0.85]]), match: 0.93 }, null, TODAY);
       expect(reading).toMatchObject({ lines, valid: true, documentNumber: 'AO1234567', doubtful: ['documentNumber'] });
+    });
+
+    it('names a glyph mended in the optional data, which only the composite covers, optionalData', () => {
+      const sound = ['I<KENWANJIKU<<AMINA<GRACE'.padEnd(36, '<'), 'A123456784KEN8402297F3001019XKOPQ<<6'];
+      const read = [sound[0], sound[1].replace('XKOPQ', 'XK0PQ')];
+      const reading = glyphReading({ cells: choices(read, [[1, 30, 'O', 0.85]]), match: 0.93 }, null, TODAY);
+      expect(reading).toMatchObject({ lines: sound, valid: true, doubtful: ['optionalData'] });
     });
 
     it('keeps the failure when the image shows the glyph clearly (no close second)', () => {
@@ -242,6 +252,22 @@ describe('machine-readable zone', () => {
     const damaged = found.map((l) => (l === first ? { ...l, text: `${l.text.slice(0, 4)} 1`, symbols: l.symbols.slice(0, 5) } : l));
     expect(mrzLines(damaged)).toHaveLength(2);
     expect(await readMrz(page, text, { lines: damaged, today: TODAY })).toMatchObject({ format: 'TD1', lines, valid: true });
+  }, 60_000);
+
+  // a forged optional-data digit: `0` printed where the composite was computed for a 4 (O weighs 24).
+  // In DejaVu Sans Mono Bold the glyphs scored 0 and O alike and OCR read O: the composite held and
+  // the forged zone came back valid with nothing in doubt
+  it('puts optional data in doubt when only the composite check digit supports the look-alike read in it', async () => {
+    const line1 = 'I<KENWANJIKU<<AMINA<GRACE'.padEnd(36, '<');
+    const head = `A123456784KEN8402297F3001019`;
+    const composite = icaoCheckDigit(head.slice(0, 10) + head.slice(13, 20) + head.slice(21, 28) + 'XK4PQ<<');
+    const lines = [line1, `${head}XK0PQ<<${composite}`];
+    expect(parseMrz(lines, TODAY)).toMatchObject({ valid: false, failedChecks: ['composite'] });
+    const { fonts } = await loadFonts(['dejavu-mono-bold']);
+    const doc = { format: 'TD2' as const, lines, truth: truthOf('TD2', lines), broken: null, specimen: false };
+    const reading = await read(await renderDocument(doc, fonts[0], 'clean', 'mrz-test/forged-optional'));
+    // caught (the composite fails) or sent to review: never valid with nothing in doubt
+    expect(reading?.valid === false || reading?.doubtful.includes('optionalData')).toBe(true);
   }, 60_000);
 
   it('names the check digits a changed character breaks', async () => {
