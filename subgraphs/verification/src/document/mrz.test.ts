@@ -126,6 +126,13 @@ describe('machine-readable zone', () => {
       const read = [sound[0], sound[1].replace('XKOPQ', 'XK0PQ')];
       const reading = glyphReading({ cells: choices(read, [[1, 30, 'O', 0.85]]), match: 0.93 }, null, TODAY);
       expect(reading).toMatchObject({ lines: sound, valid: true, doubtful: ['optionalData'] });
+      // a TD1 card whose long number runs on into the first optional field: the second is the composite's alone
+      const line1 = 'I<UTOD23145890<7349<<<<<<<<<<<';
+      const line2 = '3407127M9507122UTOXKOPQ<<<<<<';
+      const long = [line1, line2 + icaoCheckDigit(line1.slice(5) + line2.slice(0, 7) + line2.slice(8, 15) + line2.slice(18, 29))];
+      const misread = [long[0], long[1].replace('XKOPQ', 'XK0PQ'), 'STEVENSON<<PETER<JOHN<<<<<<<<<'];
+      const card = glyphReading({ cells: choices(misread, [[1, 20, 'O', 0.85]]), match: 0.93 }, null, TODAY);
+      expect(card).toMatchObject({ valid: true, documentNumber: 'D23145890734', doubtful: ['optionalData'] });
     });
 
     it('keeps the failure when the image shows the glyph clearly (no close second)', () => {

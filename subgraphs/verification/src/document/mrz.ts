@@ -606,21 +606,16 @@ function compositeAloneChose(reading: MrzReading, cells: Choice[][][], today: Da
 
 /**
  * The cells of the optional data, which only the composite check digit covers (TD1's two
- * optional fields, TD2's; TD3's personal number has its own): none when the document number runs
- * on into them (`<` in its check digit's place).
+ * optional fields, TD2's; TD3's personal number has its own), but for the field a long document
+ * number runs on into (`<` in its check digit's place: the number's own check digit covers it).
  */
 function optionalCells(lines: string[]): Array<[number, number]> {
-  const spans: Record<number, Array<[number, number, number]>> = {
-    30: [
-      [0, 15, 30],
-      [1, 18, 29],
-    ],
-    36: [[1, 28, 35]],
-  };
   const length = lines[0]?.length;
-  const [l, i] = length === 30 ? [0, 14] : [1, 9];
-  if (!spans[length] || lines[l]?.[i] === '<') return [];
-  return spans[length].flatMap(([line, start, end]) => Array.from({ length: end - start }, (_, k): [number, number] => [line, start + k]));
+  const spans: Array<[number, number, number]> = [];
+  if (length === 30 && lines[0][14] !== '<') spans.push([0, 15, 30]);
+  if (length === 30) spans.push([1, 18, 29]);
+  if (length === 36 && lines[1]?.[9] !== '<') spans.push([1, 28, 35]);
+  return spans.flatMap(([line, start, end]) => Array.from({ length: end - start }, (_, k): [number, number] => [line, start + k]));
 }
 
 /**
