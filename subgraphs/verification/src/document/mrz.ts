@@ -423,11 +423,14 @@ async function readGlyphs(region: Buffer, rows: Box[][], length: number): Promis
   const grey = { data, width: info.width, height: info.height };
   const tracked = rows.map((glyphs) => trackLine(glyphs, grey.width));
   if (tracked.some((line) => !line)) return null;
-  // the zone's lines start and end together: OCR's misses at one line's end are the others' width
+  // the zone's lines start and end together: OCR's misses at one line's end are the others' width;
+  // and share a capital height: a name line of fillers (`DIALLO<<<…`, the `<` shorter than a
+  // capital) measured by its own glyphs cut its letters' tops and feet (read `UJALLD`)
   const lines = (tracked as NonNullable<(typeof tracked)[number]>[]).map((line, _, all) => ({
     ...line,
     x0: Math.min(...all.map((l) => l.x0)),
     x1: Math.max(...all.map((l) => l.x1)),
+    capital: Math.max(...all.map((l) => l.capital)),
   }));
   const ink = binarise(grey, lines[0].capital * 2);
   const shapes = SHAPES[length];
