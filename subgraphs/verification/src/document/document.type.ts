@@ -108,7 +108,7 @@ export class DocumentVerificationType extends ReviewedFields {
 
   @Field(() => [String], {
     description:
-      'Why it was rejected or sent to review, as codes: IMAGE_TOO_BLURRY, NO_FACE_ON_DOCUMENT, MRZ_CHECK_DIGIT_FAILED:<field> (one per failed check digit: documentNumber, birthDate, expirationDate, personalNumber, composite), DOCUMENT_EXPIRED, LOW_IMAGE_QUALITY, POOR_LIGHTING, FACE_UNCLEAR, MRZ_NOT_FOUND, MRZ_UNKNOWN_STATE_CODE:<issuingState|nationality>, MRZ_FIELD_UNCERTAIN:<surname|givenNames|documentNumber|dateOfBirth|expiryDate>, DOCUMENT_TYPE_MISMATCH, COUNTRY_MISMATCH, PRINTED_FIELDS_DIFFER_FROM_MRZ, FIELDS_NOT_READ:<fields>, LOW_TEXT_CONFIDENCE, IMAGES_DELETED_BEFORE_CHECK; empty when verified',
+      'Why it was rejected or sent to review, as codes: IMAGE_TOO_BLURRY, NO_FACE_ON_DOCUMENT, MRZ_CHECK_DIGIT_FAILED:<field> (one per failed check digit: documentNumber, birthDate, expirationDate, personalNumber, composite), DOCUMENT_EXPIRED, LOW_IMAGE_QUALITY, POOR_LIGHTING, FACE_UNCLEAR, MRZ_NOT_FOUND, MRZ_UNKNOWN_STATE_CODE:<issuingState|nationality>, MRZ_FIELD_UNCERTAIN:<surname|givenNames|documentNumber|dateOfBirth|expiryDate|personalNumber|optionalData>, DOCUMENT_TYPE_MISMATCH, COUNTRY_MISMATCH, PRINTED_FIELDS_DIFFER_FROM_MRZ, FIELDS_NOT_READ:<fields>, LOW_TEXT_CONFIDENCE, IMAGES_DELETED_BEFORE_CHECK; empty when verified',
   })
   reasons!: string[];
 

@@ -373,17 +373,24 @@ function glyphBox(ink: Uint8Array, width: number, x0: number, x1: number, y0: nu
     }
   }
   if (!best) return null;
-  let left = x1;
-  let right = x0;
+  const runs: Array<{ x0: number; x1: number }> = [];
   for (let x = x0; x < x1; x++) {
     let count = 0;
     for (let y = best.y0; y < best.y1 && count < 2; y++) count += ink[y * width + x];
-    if (count >= 2) {
-      left = Math.min(left, x);
-      right = Math.max(right, x + 1);
-    }
+    if (count < 2) continue;
+    const last = runs.at(-1);
+    if (last && last.x1 === x) last.x1 = x + 1;
+    else runs.push({ x0: x, x1: x + 1 });
   }
-  return right > left ? { x0: left, y0: best.y0, x1: right, y1: best.y1 } : null;
+  // every glyph of the alphabet is one run of columns: a narrow run apart at the cell's edge is a
+  // neighbour's serif reaching in (Courier's A beside an I); the run nearest the centre stays (a thin I off centre)
+  if (!runs.length) return null;
+  const centre = (x0 + x1) / 2;
+  const distance = (r: { x0: number; x1: number }) => Math.max(0, r.x0 - centre, centre - r.x1);
+  const nearest = runs.reduce((a, b) => (distance(b) < distance(a) ? b : a));
+  const edge = (x1 - x0) / 4;
+  const own = runs.filter((r) => r === nearest || !((r.x0 === x0 || r.x1 === x1) && r.x1 - r.x0 < edge));
+  return { x0: own[0].x0, y0: best.y0, x1: own.at(-1)!.x1, y1: best.y1 };
 }
 
 /**

@@ -35,8 +35,10 @@ export interface MrzReading {
   unknownStates: string[];
   /**
    * Fields the image leaves in doubt although the zone may be valid (`surname`, `documentNumber`…):
-   * a name glyph with a runner-up as likely (no check digit covers a name), or a checked field
-   * another reading with close look-alikes would pass as well (G and 6 weigh the same modulo 10).
+   * a name glyph with a runner-up as likely (no check digit covers a name), a checked field
+   * another reading with close look-alikes would pass as well (G and 6 weigh the same modulo 10),
+   * or `optionalData` when only the composite check digit supports a look-alike read in it (a mended
+   * glyph, OCR's reading against the glyphs'): a forged optional digit reads so.
    */
   doubtful: string[];
   documentCode: string;
@@ -357,7 +359,7 @@ const MEND_MARGIN = 0.12;
 const fitsShape = (c: string, want: string | undefined) => c === '<' || fits(c, want);
 
 /**
- * Failed check digits mended from the image's own doubts: in a failed check's cells (its field
+ * Failed check digits mended from the image's own doubts: in a failed field check's cells (its field
  * and itself), one glyph replaced by a look-alike (0/O, 1/I, 8/B…) that scored within
  * MEND_MARGIN of the cell's best, when that alone makes the check hold and breaks no other. One
  * glyph only: two look-alike swaps can cancel out in a check digit (0→O at weights 7 and 3 adds
@@ -421,11 +423,14 @@ async function readGlyphs(region: Buffer, rows: Box[][], length: number): Promis
   const grey = { data, width: info.width, height: info.height };
   const tracked = rows.map((glyphs) => trackLine(glyphs, grey.width));
   if (tracked.some((line) => !line)) return null;
-  // the zone's lines start and end together: OCR's misses at one line's end are the others' width
+  // the zone's lines start and end together: OCR's misses at one line's end are the others' width;
+  // and share a capital height: a name line of fillers (`DIALLO<<<…`, the `<` shorter than a
+  // capital) measured by its own glyphs cut its letters' tops and feet (read `UJALLD`)
   const lines = (tracked as NonNullable<(typeof tracked)[number]>[]).map((line, _, all) => ({
     ...line,
     x0: Math.min(...all.map((l) => l.x0)),
     x1: Math.max(...all.map((l) => l.x1)),
+    capital: Math.max(...all.map((l) => l.capital)),
   }));
   const ink = binarise(grey, lines[0].capital * 2);
   const shapes = SHAPES[length];
@@ -481,8 +486,10 @@ export function glyphReading(glyphs: GlyphReading, ocr: string[] | null, today: 
   return { ...reading, doubtful: [...doubtful] };
 }
 
-/** The MrzReading field a cell belongs to (`documentNumber`, `dateOfBirth`…), null for a check digit or a code. */
+/** The MrzReading field a cell belongs to (`documentNumber`, `dateOfBirth`, `optionalData`…), null for a check digit or a code. */
 function fieldAt(lines: string[], line: number, i: number): string | null {
+  // `parse` counts the optional data in the number's ranges (where a long number runs on)
+  if (optionalCells(lines).some(([l, k]) => l === line && k === i)) return 'optionalData';
   const names: Record<string, string> = { birthDate: 'dateOfBirth', expirationDate: 'expiryDate' };
   const detail = parse(lines).details.find(
     (d) => d.field !== null && !d.field.endsWith('CheckDigit') && d.ranges.some((r) => r.line === line && r.start <= i && i < r.end),
@@ -578,7 +585,40 @@ export function doubtfulFields(reading: MrzReading, cells: Choice[][][], ocr: st
     });
     if (passesToo) doubtful.push(name);
   }
+  if (compositeAloneChose(reading, cells, today)) doubtful.push('optionalData');
   return doubtful;
+}
+
+/**
+ * Whether the composite check digit alone chose a glyph of the optional data (no other check
+ * digit covers it) against the glyph reader: a cell read otherwise than the glyphs' first choice
+ * (OCR's look-alike where the glyphs hesitated) whose first choice would make the composite fail.
+ * A forged optional digit passes that way (`0` printed, the glyphs 0.91 for `0`, 0.90 for `O`, OCR
+ * read `O`, the composite computed for a 4: tune corpus, DejaVu Sans Mono Bold in noise).
+ */
+function compositeAloneChose(reading: MrzReading, cells: Choice[][][], today: Date): boolean {
+  const { lines } = reading;
+  if (reading.failedChecks.includes('composite')) return false;
+  return optionalCells(lines).some(([line, i]) => {
+    const best = cells[line]?.[i]?.[0]?.char;
+    if (!best || best === lines[line][i]) return false;
+    const changed = lines.map((text, l) => (l === line ? text.slice(0, i) + best + text.slice(i + 1) : text));
+    return parseMrz(changed, today)?.failedChecks.includes('composite') ?? false;
+  });
+}
+
+/**
+ * The cells of the optional data, which only the composite check digit covers (TD1's two
+ * optional fields, TD2's; TD3's personal number has its own), but for the field a long document
+ * number runs on into (`<` in its check digit's place: the number's own check digit covers it).
+ */
+function optionalCells(lines: string[]): Array<[number, number]> {
+  const length = lines[0]?.length;
+  const spans: Array<[number, number, number]> = [];
+  if (length === 30 && lines[0][14] !== '<') spans.push([0, 15, 30]);
+  if (length === 30) spans.push([1, 18, 29]);
+  if (length === 36 && lines[1]?.[9] !== '<') spans.push([1, 28, 35]);
+  return spans.flatMap(([line, start, end]) => Array.from({ length: end - start }, (_, k): [number, number] => [line, start + k]));
 }
 
 /**
