@@ -6,6 +6,7 @@ import { CONDITIONS } from './support/conditions.js';
 import { renderDocument } from './support/mrz-render.js';
 import { f0, f1, load, table } from './support/processes.js';
 import { verdict } from './support/targets.js';
+import { eventually } from '../test/support/database.js';
 import { ADMIN_SECRET, prepare, REPO, rest, specs, startPlatform } from './stack.bench.js';
 
 /**
@@ -62,14 +63,6 @@ async function heap(gateway: string): Promise<{ used: number; external: number }
   return { used: metric('nodejs_heap_size_used_bytes') / 2 ** 20, external: metric('nodejs_external_memory_bytes') / 2 ** 20 };
 }
 
-async function until(what: string, condition: () => Promise<boolean> | boolean, ms = 120_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`memory bench: ${what} not reached in ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 export async function run(): Promise<void> {
   const { fonts } = await loadFonts(['ocr-b']);
   const passports = plan('memory-bench/1', DOCUMENTS * 3, CONDITIONS.slice(0, 1), fonts).filter((d) => d.doc.format === 'TD3');
@@ -103,10 +96,14 @@ export async function run(): Promise<void> {
       form.set('selfieImage', new Blob([new Uint8Array(page)], { type: 'image/jpeg' }), 'selfie.jpg');
       const created = await fetch(`${platform.urls.rest}/v1/verifications/document`, { method: 'POST', headers, body: form });
       const { id } = (await created.json()) as { id: string };
-      await until('a document check', async () => {
-        const read = await rest(platform.urls.rest, 'GET', `/v1/verifications/document/${id}`, undefined, headers);
-        return read.body?.status !== 'PENDING' && read.body?.status !== 'PROCESSING';
-      });
+      await eventually(
+        async () => {
+          const read = await rest(platform.urls.rest, 'GET', `/v1/verifications/document/${id}`, undefined, headers);
+          return read.body?.status !== 'PENDING' && read.body?.status !== 'PROCESSING';
+        },
+        120_000,
+        250,
+      );
     }
     await measure(`${DOCUMENTS} document checks done`);
 
@@ -119,7 +116,7 @@ export async function run(): Promise<void> {
     );
     const loop = await loopDelay(platform.urls.gateway);
     await measure(`soak: ${operations.length} × ${SOAK_RATE} req/s for ${SOAK_SECONDS} s`);
-    await until('the workers stopping when idle', () => visionWorkers(platform.pid).length === 0, IDLE_MS + 60_000);
+    await eventually(async () => visionWorkers(platform.pid).length === 0, IDLE_MS + 60_000, 250);
     // the OCR workers stop on the same timer; give them its length again
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 2_000));
     const idle = await measure('idle: face and OCR workers stopped');

@@ -6,6 +6,7 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { BusinessSteps, PersonScreening } from './business-rules.js';
 import type { BusinessStatus } from './business.lifecycle.js';
 import type { RegistryCompany } from './registry.js';
+import { ScreenedPersonColumns } from '../screened-person/screened-person.js';
 
 export const BUSINESS_TYPES = ['SOLE_PROPRIETORSHIP', 'PARTNERSHIP', 'LLC', 'CORPORATION', 'NGO'] as const;
 export type BusinessType = (typeof BUSINESS_TYPES)[number];
@@ -96,7 +97,7 @@ export class BusinessVerification extends ReviewColumns {
 
 /** A director or an ultimate beneficial owner declared for a business, and their screening. */
 @Entity({ schema: 'verification', tableName: 'business_people' })
-export class BusinessPerson {
+export class BusinessPerson extends ScreenedPersonColumns {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
@@ -116,10 +117,6 @@ export class BusinessPerson {
   @Property({ type: 'integer' })
   position!: number;
 
-  /** Null once the user who declared the business was erased (eraseUser). */
-  @Property({ type: 'text', nullable: true })
-  fullName?: string | null;
-
   /** A director's role (Form B: position). */
   @Property({ type: 'text', nullable: true })
   role?: string | null;
@@ -129,16 +126,6 @@ export class BusinessPerson {
 
   @Property({ type: 'double', nullable: true })
   ownershipPercentage?: number | null;
-
-  @Property({ type: 'text', nullable: true, persist: false })
-  dateOfBirth?: string | null;
-
-  /** dateOfBirth, sealed with the organization's data key (platform/crypto). */
-  @Property({ type: 'text', nullable: true, hidden: true })
-  dateOfBirthSealed?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  nationality?: string | null;
 
   @Property({ type: 'text', nullable: true, persist: false })
   idNumber?: string | null;

@@ -57,7 +57,8 @@ export class VisionPool {
       slot.pending.set(id, { resolve, reject, timer });
       // an answer awaited keeps this process alive; an idle worker does not
       slot.child.channel?.ref();
-      slot.child.send({ id, op: 'analyze', image: new Uint8Array(jpeg), expression } satisfies VisionRequest);
+      // serialised once for the channel: the buffer itself, not a copy of it
+      slot.child.send({ id, op: 'analyze', image: jpeg, expression } satisfies VisionRequest);
     });
   }
 

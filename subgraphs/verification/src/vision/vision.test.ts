@@ -6,6 +6,7 @@ import { TextReader } from './text-reader.js';
 import { noFace, portrait } from '../../../../test/support/faces.js';
 import { eyesClosed, jpegOf, rgbOf } from '../../../../bench/support/face-render.js';
 import { processAlive } from '../../../../test/support/stack-process.js';
+import { eventually } from '../../../../test/support/database.js';
 import { judgeChallenge, readingOf } from '../liveness/liveness.rules.js';
 
 describe('vision pool (Human on WASM, in a worker process)', () => {
@@ -53,15 +54,6 @@ describe('vision pool (Human on WASM, in a worker process)', () => {
   }, 120_000);
 });
 
-/** Until `condition` holds (checked every 20 ms), at most `ms`. */
-async function until(condition: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('vision pool: the models live in worker processes of their own', () => {
   it('runs them outside this process, stops them when idle and starts them again on the next image', async () => {
     const pool = new VisionPool({ size: 1, timeoutMs: 60_000, idleMs: 200, logger: createLogger('vision-test', 'silent') });
@@ -71,7 +63,7 @@ describe('vision pool: the models live in worker processes of their own', () => 
       const [pid] = pool.workerPids();
       expect(pid).toBeDefined();
       expect(pid).not.toBe(process.pid);
-      await until(() => !processAlive(pid)); // the memory of its models went back with it
+      await eventually(async () => !processAlive(pid), 30_000, 20); // the memory of its models went back with it
       expect(pool.workerPids()).toEqual([]);
       expect((await pool.analyze(man)).faces).toHaveLength(1);
       expect(pool.workerPids()).toHaveLength(1);
@@ -123,7 +115,7 @@ describe('text reader (tesseract.js, English model from its npm package)', () =>
         .toBuffer();
       expect((await idle.read(image)).text).toMatch(/KENYA/);
       expect(idle.running).toBe(true);
-      await until(() => !idle.running);
+      await eventually(async () => !idle.running, 30_000, 20);
       expect((await idle.read(image)).text).toMatch(/KENYA/);
     } finally {
       await idle.close();
