@@ -16,6 +16,8 @@ import { importSnapshot, parseList, ScreeningEngine, type ListEntry } from '../s
 import { createLogger } from '../platform/logger.js';
 import { EvaluationEngine } from '../subgraphs/risk/src/evaluation/evaluation.engine.js';
 import { RuleCache } from '../subgraphs/risk/src/rules/rule.cache.js';
+import { GroupCommit } from '../subgraphs/risk/src/evaluation/evaluation.commit.js';
+import { TenantGraphs } from '../subgraphs/risk/src/graph/graph.owner.js';
 import { RulesStore } from '../subgraphs/risk/src/rules/rule.store.js';
 import { SanctionsLayer } from '../subgraphs/risk/src/sanctions/sanctions.layer.js';
 
@@ -486,8 +488,18 @@ export async function run(): Promise<void> {
       const screening = new ScreeningEngine({ pool: enginePool, logger: engineLogger, pollMs: 0 });
       await screening.start();
       const cache = new RuleCache(databaseUrl, enginePool, engineLogger);
+      const graphs = new TenantGraphs({
+        databaseUrl,
+        pool: enginePool,
+        cycleWindowHours: 72,
+        internalSecret: INTERNAL_SECRET,
+        logger: engineLogger,
+      });
+      await graphs.start('http://127.0.0.1:9/graphql');
       const engine = new EvaluationEngine({
         pool: enginePool,
+        graphs,
+        commit: new GroupCommit(enginePool, engineLogger),
         rules: cache,
         store: new RulesStore(enginePool),
         sanctions: new SanctionsLayer(screening, 0.85),
@@ -530,6 +542,7 @@ export async function run(): Promise<void> {
         `the evaluation engine alone (in the bench process, 8 concurrent, ${n} evaluations): ${(n / wall).toFixed(0)}/s, p50 ${f1(pct(lat, 50))} ms, p99 ${f1(pct(lat, 99))} ms, ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms of Node CPU per evaluation`,
       );
       await screening.stop();
+      await graphs.stop();
       await enginePool.end();
     }
 

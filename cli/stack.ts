@@ -155,9 +155,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         host: config.SUBGRAPH_HOST,
       });
       stops.push(() => running.stop());
+      urls[module.name] = running.url;
       if (instance.start) await instance.start();
       if (instance.stop) stops.push(instance.stop);
-      urls[module.name] = running.url;
     }
     // every process that writes outbox rows relays them to webhooks and delivers (whichever services it runs)
     if (modules.length) {

@@ -9,15 +9,17 @@ import {
   startEmbeddedPostgres,
   type EmbeddedDatabase,
 } from '../platform/db/embedded-postgres.js';
-import { startStack } from './stack.js';
+import { SERVICE_KEYS, startStack } from './stack.js';
+import { startRiskProcess } from './risk-process.js';
 import { startThreads } from './stack-threads.js';
 import { devMasterKeyFile } from '../platform/crypto/master-key.js';
 import { onShutdown } from './shutdown.js';
 
 /**
- * `npm start`: the whole platform in one process (on one event loop, or each service in a worker
- * thread with STACK_LAYOUT=threads) with zero configuration — embedded PostgreSQL
- * (data in .data/), migrations, three subgraphs, the gateway and the REST adapter.
+ * `npm start`: the whole platform with zero configuration — embedded PostgreSQL (data in .data/),
+ * migrations, three subgraphs, the gateway and the REST adapter: risk in a child process
+ * (RISK_PROCESS=child), the rest in this one on one event loop; or each service in a worker
+ * thread with STACK_LAYOUT=threads.
  */
 const config = loadConfig();
 const logger = createLogger('platform', config.LOG_LEVEL);
@@ -82,8 +84,26 @@ const adminSecret = config.ADMIN_SECRET ?? randomBytes(24).toString('base64url')
 const internalSecret = config.INTERNAL_SECRET ?? randomBytes(32).toString('base64url');
 try {
   const options = { config, databaseUrl: databaseUrl!, adminSecret, internalSecret, logger };
-  // threads: gateway, subgraphs and their workers on event loops of their own (docs/operations.md: How the stack scales)
-  stack = config.STACK_LAYOUT === 'threads' ? await startThreads(options) : await startStack(options);
+  if (config.STACK_LAYOUT === 'threads') {
+    // threads: gateway, subgraphs and their workers on event loops of their own (docs/operations.md: How the stack scales)
+    stack = await startThreads(options);
+  } else if (config.RISK_PROCESS === 'child' && !config.RISK_URL) {
+    // risk decides in real time on an event loop of its own, in a child process; the rest here
+    const risk = await startRiskProcess(options);
+    try {
+      const rest = await startStack({
+        ...options,
+        config: { ...config, RISK_URL: risk.url },
+        services: SERVICE_KEYS.filter((s) => s !== 'risk'),
+      });
+      stack = { urls: { ...rest.urls, risk: risk.url }, stop: async () => void (await Promise.all([rest.stop(), risk.stop()])) };
+    } catch (err) {
+      await risk.stop();
+      throw err;
+    }
+  } else {
+    stack = await startStack(options);
+  }
   const lines = [
     '',
     `  GraphQL (HTTP + graphql-ws)  ${stack.urls.gateway?.replace(/127\.0\.0\.1|0\.0\.0\.0/, 'localhost')}`,

@@ -29,4 +29,6 @@ const stack = await startStack({
   logger,
 });
 onShutdown(logger, () => stack.stop());
+// started by `npm start` (cli/risk-process.ts): it leaves with its parent, even one that was SIGKILLed
+if (process.send) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 logger.info({ urls: stack.urls }, `${name} started`);

@@ -75,6 +75,8 @@ export const configSchema = z.object({
   RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).default(100),
   // npm start: every service on one event loop (single) or each in a worker thread of its own (threads)
   STACK_LAYOUT: z.enum(['single', 'threads']).default('single'),
+  // npm start (single layout): the risk service in a child process of its own, or on the API's event loop
+  RISK_PROCESS: z.enum(['child', 'inline']).default('child'),
   // npm start with STACK_LAYOUT=threads: gateway (+ REST adapter) threads sharing the gateway's and REST ports
   GATEWAY_THREADS: z.coerce.number().int().min(1).max(64).default(1),
   // a REST adapter started beside the gateway runs its operations in-process (false: over loopback HTTP)
@@ -172,6 +174,8 @@ export const configSchema = z.object({
     .default(72),
   RISK_GRAPH_DEGREE_CAP: z.coerce.number().int().min(1).max(10_000).default(50),
   RISK_SANCTIONS_THRESHOLD: z.coerce.number().min(0.5).max(1).default(0.85),
+  /** Where the other risk processes reach this one's evaluations (it owns some tenants' graphs); default its own address. */
+  RISK_ADVERTISE_URL: z.url().optional(),
   /** Wall-clock budget of one evaluation's rules; a rule still running is stopped and reported. */
   RULE_TIME_BUDGET_MS: z.coerce.number().int().min(5).max(10_000).default(100),
   GRAPH_QUERY_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
@@ -374,6 +378,11 @@ export const ENVIRONMENT: EnvironmentRow[] = [
   },
   { vars: ['RISK_CYCLE_WINDOW_HOURS', 'RISK_GRAPH_DEGREE_CAP'], meaning: "graph detectors' window and edges expanded per node" },
   { vars: ['RISK_SANCTIONS_THRESHOLD'], meaning: 'sanctions layer match threshold' },
+  {
+    vars: ['RISK_ADVERTISE_URL'],
+    meaning:
+      'the URL at which the other risk processes reach this one (they forward evaluations of the tenants whose graph it holds); default its own GraphQL address, right when all run on one host',
+  },
   { vars: ['GRAPH_QUERY_POOL_SIZE'], meaning: 'database connections graph queries may hold at once (their own pool)' },
   { vars: ['GRAPH_QUERY_TIMEOUT_MS', 'GRAPH_QUERY_MAX_ROWS', 'GRAPH_QUERY_MAX_HOPS'], meaning: 'graph query limits' },
   {
@@ -401,6 +410,11 @@ export const ENVIRONMENT: EnvironmentRow[] = [
     vars: ['STACK_LAYOUT'],
     meaning:
       '`npm start`: everything on one event loop (`single`), or each subgraph in a worker thread and the gateway with the REST adapter in `GATEWAY_THREADS` threads (`threads`)',
+  },
+  {
+    vars: ['RISK_PROCESS'],
+    meaning:
+      '`npm start` (single layout): the risk service in a child process of its own, restarted if it dies (`child`), or on the same event loop as the rest (`inline`)',
   },
   {
     vars: ['GATEWAY_THREADS'],

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../platform/db/embedded-postgres.js';
-import { createTestDatabase } from './support/stack.js';
+import { createTestDatabase, eventually } from './support/stack.js';
 import { postmasterPid, processAlive, startStackProcess } from './support/stack-process.js';
 
 /** Runs a built CLI (`npm test` builds first) and answers its exit code and output. */
@@ -136,6 +136,64 @@ describe('command-line tools', () => {
       expect(badCategory.stderr).toContain('--category must be one of');
     } finally {
       await db.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The pids of `pid`'s child processes whose command line contains `match`. */
+function childProcesses(pid: number, match: string): Promise<number[]> {
+  return new Promise((resolve) =>
+    execFile('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], (_err, stdout) =>
+      resolve(
+        stdout
+          .split('\n')
+          .filter((line) => line.includes(match))
+          .map((line) => Number(line.trim().split(/\s+/)[0])),
+      ),
+    ),
+  );
+}
+
+describe('npm start runs risk in a child process of its own', () => {
+  jest.setTimeout(240_000);
+
+  it('a SIGKILLed risk process is started again: evaluations resume, answered transaction ids are still refused; it leaves with its parent', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'afri-risk-child-'));
+    chmodSync(dir, 0o755);
+    const stack = await startStackProcess({ dir });
+    let riskPid: number | undefined;
+    try {
+      [riskPid] = await childProcesses(stack.pid, 'start-service.js risk');
+      expect(riskPid).toBeGreaterThan(0);
+      const rest = stack.urls.rest;
+      const admin = /admin secret \(shown once\)\s+(\S+)/.exec(stack.output())![1];
+      const created = await fetch(`${rest}/v1/admin/api-clients`, {
+        method: 'POST',
+        headers: { 'x-admin-secret': admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'child', service: 'risk' }),
+      });
+      const { apiKey } = (await created.json()) as { apiKey: string };
+      const evaluate = (id: string) =>
+        fetch(`${rest}/v1/evaluate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ transaction_id: id, amount: 10, currency: 'KES', sender: 'acc-1', receiver: 'acc-2' }),
+        }).then((r) => r.status);
+      expect(await evaluate('before')).toBe(200);
+
+      process.kill(riskPid!, 'SIGKILL');
+      await eventually(async () => (await childProcesses(stack.pid, 'start-service.js risk')).some((p) => p !== riskPid), 30_000);
+      await eventually(async () => (await evaluate(`after-${Date.now()}`)) === 200, 60_000);
+      expect(await evaluate('before')).toBe(409);
+      [riskPid] = await childProcesses(stack.pid, 'start-service.js risk');
+      // SIGKILL of the parent alone: the risk process notices and leaves
+      await stack.kill();
+      await eventually(async () => !processAlive(riskPid!), 30_000);
+    } finally {
+      await stack.kill();
+      const pid = postmasterPid(path.join(dir, 'pg'));
+      if (pid && processAlive(pid)) process.kill(pid, 'SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });

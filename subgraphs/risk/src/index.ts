@@ -6,6 +6,8 @@ import { capabilityParts, startCapabilities } from '../../../platform/capability
 import { acquireScreeningEngine } from '../../../screening/index.js';
 import type { RiskShared } from './risk.shared.js';
 import { EvaluationEngine } from './evaluation/evaluation.engine.js';
+import { GroupCommit } from './evaluation/evaluation.commit.js';
+import { TenantGraphs } from './graph/graph.owner.js';
 import { RuleCache } from './rules/rule.cache.js';
 import { RulesStore } from './rules/rule.store.js';
 import { SanctionsLayer } from './sanctions/sanctions.layer.js';
@@ -37,6 +39,7 @@ export const riskSubgraph: SubgraphDefinition<RiskShared> = {
   resolvers: [statusResolver('risk'), ...parts.resolvers],
   orphanedTypes: parts.orphanedTypes,
   referenceResolvers: parts.references,
+  routes: parts.routes,
 };
 
 export const riskEntities = parts.entities;
@@ -59,8 +62,18 @@ export const riskService: ServiceModule<RiskShared> = {
     // one in-memory screening index per process, shared with verification (npm start runs both)
     const screening = await acquireScreeningEngine({ pool: rt.pool, logger: rt.logger.child({ component: 'screening' }) });
     const sanctions = new SanctionsLayer(screening.engine, c.RISK_SANCTIONS_THRESHOLD);
+    const graphs = new TenantGraphs({
+      databaseUrl: rt.databaseUrl,
+      pool: rt.pool,
+      cycleWindowHours: c.RISK_CYCLE_WINDOW_HOURS,
+      internalSecret: rt.internalSecret,
+      logger,
+    });
+    const commit = new GroupCommit(rt.pool, logger);
     const engine = new EvaluationEngine({
       pool: rt.pool,
+      graphs,
+      commit,
       rules: ruleCache,
       store: rules,
       sanctions,
@@ -77,6 +90,7 @@ export const riskService: ServiceModule<RiskShared> = {
       databaseUrl: rt.databaseUrl,
       pool: rt.pool,
       engine,
+      graphs,
       rules,
       ruleCache,
       sanctions,
@@ -85,9 +99,15 @@ export const riskService: ServiceModule<RiskShared> = {
     const capabilities = await startCapabilities(CAPABILITIES, shared);
     return {
       deps: capabilities.deps,
-      start: capabilities.start,
+      start: async () => {
+        // the others forward evaluations of the tenants this process owns to its own endpoint
+        await graphs.start(c.RISK_ADVERTISE_URL ?? rt.serviceUrl('risk')!);
+        await capabilities.start();
+      },
       stop: async () => {
         await capabilities.stop();
+        await commit.drain();
+        await graphs.stop();
         await screening.release();
       },
     };

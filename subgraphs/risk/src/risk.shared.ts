@@ -8,6 +8,7 @@ import type { RuleCache } from './rules/rule.cache.js';
 import type { RulesStore } from './rules/rule.store.js';
 import type { SanctionsLayer } from './sanctions/sanctions.layer.js';
 import type { AccountStore } from './accounts/account.store.js';
+import type { TenantGraphs } from './graph/graph.owner.js';
 
 /** What the risk service builds once (index.ts): the evaluation engine and the layers it runs. */
 export interface RiskShared {
@@ -18,6 +19,8 @@ export interface RiskShared {
   /** For reads outside the ORM (the graph's tables). */
   pool: pg.Pool;
   engine: EvaluationEngine;
+  /** Which process holds each tenant's graph (this one, or where to forward). */
+  graphs: TenantGraphs;
   rules: RulesStore;
   ruleCache: RuleCache;
   sanctions: SanctionsLayer;

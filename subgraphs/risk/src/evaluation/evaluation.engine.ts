@@ -4,11 +4,12 @@ import pg from 'pg';
 import { conflict } from '../../../../platform/errors.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import { inTransaction, isUniqueViolation } from '../../../../platform/db/transaction.js';
 import type { RulesStore } from '../rules/rule.store.js';
 import { runRules, type RuleCache, type RulesOutcome } from '../rules/rule.cache.js';
 import { activation, type RuleFacts } from '../rules/rule.environment.js';
-import { readNeighbourhoodAndRecord, type NeighbourhoodFacts } from '../graph/graph.facts.js';
+import type { NeighbourhoodFacts, Profile } from '../graph/graph.facts.js';
+import type { TenantGraphs } from '../graph/graph.owner.js';
+import type { TenantGraph } from '../graph/graph.memory.js';
 import { detectPatterns, type DetectorThresholds, DEFAULT_THRESHOLDS, type GraphPattern } from '../graph/graph.patterns.js';
 import type { Party, SanctionsLayer, SanctionsOutcome } from '../sanctions/sanctions.layer.js';
 import { validateTransaction, type Transaction, type TransactionInput } from './evaluation.validation.js';
@@ -22,15 +23,17 @@ import {
   type Thresholds,
 } from './evaluation.scoring.js';
 import type { Evaluation } from './evaluation.entity.js';
-import { recordEvaluation } from './evaluation.events.js';
-
-const { escapeLiteral } = pg;
+import type { GroupCommit } from './evaluation.commit.js';
 
 /** An evaluation as the engine produces it (the entity's fields). */
 export type EvaluationRecord = Omit<Evaluation, never>;
 
 export interface EngineOptions {
   pool: pg.Pool;
+  /** The tenants' graphs this process owns. */
+  graphs: TenantGraphs;
+  /** Where evaluations are written. */
+  commit: GroupCommit;
   rules: RuleCache;
   store: RulesStore;
   sanctions: SanctionsLayer;
@@ -51,16 +54,19 @@ export const duplicateTransaction = (id: string) =>
   conflict(`transaction_id ${id} was already evaluated; it must be unique per organization`);
 
 /**
- * POST /v1/evaluate. Live: one transaction per evaluation, four round trips —
- *   1. begin, with a transaction-scoped advisory lock on the sender (its counters are exact under
- *      concurrency) and the rule-set revision;
+ * POST /v1/evaluate. Live, the engine of the tenant's owner (this process, see `TenantGraphs`):
+ *   1. one read (pooled connection, released at once): the rule-set revision and the parties'
+ *      profiles — the database stays authoritative for rules (a committed change applies to the
+ *      next evaluation) and profiles;
  *   2. the rules at that revision (cached, compiled once; reloaded when the revision moved);
- *   3. the neighbourhood facts (counters, distinct counterparties, cycles) read, and the SENT edge,
- *      nodes, USED/FROM_IP edges and counters written, in one statement;
- *   4. rules, graph detectors and sanctions screening in memory → score and action;
- *   5. the evaluation and its outbox event in one statement; commit. Nothing is half-written.
- * The unique indexes on the transaction id decide duplicates, concurrent or not (no look-up
- * first: it is the write that fails): the loser waits for the winner's commit, then gets 409.
+ *   3. without a round trip or an await: the neighbourhood facts from the tenant's graph in memory
+ *      (counters, distinct counterparties, cycles), graph detectors, rules, sanctions screening →
+ *      score and action, and the transfer recorded in memory — concurrent evaluations of a tenant
+ *      see each other exactly;
+ *   4. the evaluation, its outbox event and the transfer's graph rows written by the group commit;
+ *      the answer waits for that commit, so nothing answered is lost.
+ * A reused transaction id is refused (409) from memory within the graph's window, else by the
+ * database's unique index at commit (the transfer is then taken back out of memory).
  * Sandbox (test keys): a deterministic mock score, marked `mock`, reading and writing no graph,
  * counter or rule data.
  */
@@ -76,53 +82,52 @@ export class EvaluationEngine {
   async evaluate(tenant: Tenant, input: TransactionInput): Promise<EvaluationRecord> {
     const started = performance.now();
     const txn = validateTransaction(input);
-    try {
-      if (tenant.environment === 'test') return await this.mock(tenant, txn, started);
-      await this.opts.store.ensureSeeded(tenant);
-      return await inTransaction(this.opts.pool, (client, opened) => this.live(client, tenant, txn, started, opened), {
-        begin: this.head(tenant, txn),
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw duplicateTransaction(txn.transactionId);
-      throw err;
-    }
+    const record =
+      tenant.environment === 'test'
+        ? await this.mock(tenant, txn, started)
+        : await this.opts.graphs.evaluate(tenant, input, (graph) => this.live(graph, tenant, txn, started), reviveRecord);
+    if (!record) throw duplicateTransaction(txn.transactionId);
+    return record;
   }
 
-  /**
-   * Opens the evaluation's transaction and reads its head in the same round trip: the sender's
-   * lock (its counters are exact under concurrency), the transaction's time and the rule-set
-   * revision. A simple query (values as literals): the lock must come before the statement that
-   * reads the counters, whose snapshot would otherwise predate it.
-   */
-  private head(tenant: Tenant, txn: Transaction): string {
-    const org = escapeLiteral(tenant.organizationId);
-    const env = escapeLiteral(tenant.environment);
-    const lock = escapeLiteral(`${tenant.organizationId}/${tenant.environment}/${txn.sender}`);
-    return `begin; select pg_advisory_xact_lock(hashtextextended(${lock}, 0)) is null as locked, now() as now,
-      (select revision::text from risk.rule_sets where organization_id = ${org} and environment = ${env}) as revision`;
+  /** Revision and profiles in one round trip. */
+  private async head(tenant: Tenant, txn: Transaction): Promise<{ revision: string | null; profiles: Profile[] }> {
+    const { rows } = await this.opts.pool.query<{ revision: string | null; profiles: Profile[] }>({
+      name: 'risk_evaluation_head',
+      text: `select (select revision::text from risk.rule_sets where organization_id = $1 and environment = $2) as revision,
+        (select coalesce(json_agg(json_build_object('account_id', a.account_id, 'full_name', a.full_name,
+           'date_of_birth', a.date_of_birth, 'nationality', a.nationality)), '[]')
+           from risk.account_profiles a where a.organization_id = $1 and a.environment = $2 and a.account_id in ($3, $4)) as profiles`,
+      values: [tenant.organizationId, tenant.environment, txn.sender, txn.receiver],
+    });
+    return rows[0];
   }
 
-  private async live(client: pg.PoolClient, tenant: Tenant, txn: Transaction, started: number, opened: unknown): Promise<EvaluationRecord> {
-    const head = (opened as pg.QueryResult<{ now: Date; revision: string | null }>[])[1].rows[0];
-    const now = head.now;
+  private async live(graph: TenantGraph, tenant: Tenant, txn: Transaction, started: number): Promise<EvaluationRecord | null> {
+    await this.opts.store.ensureSeeded(tenant);
+    const head = await this.head(tenant, txn);
+    const snapshot = await this.opts.rules.rulesAt(this.opts.pool, tenant, head.revision ?? '0');
 
-    const snapshot = await this.opts.rules.rulesAt(client, tenant, head.revision ?? '0');
-    const n = await readNeighbourhoodAndRecord(
-      client,
-      {
-        tenant,
-        sender: txn.sender,
-        receiver: txn.receiver,
-        currency: txn.currency,
-        deviceId: txn.deviceId,
-        ip: txn.ip,
-        now,
-        cycleWindowHours: this.opts.cycleWindowHours,
-        degreeCap: this.opts.degreeCap,
-        scanCap: this.scanCap,
-      },
-      { transactionId: txn.transactionId, amount: txn.amount, channel: txn.channel },
-    );
+    // from here to record(): synchronous, so no other evaluation of this tenant comes between
+    if (graph.has(txn.transactionId)) return null;
+    const at = graph.clock();
+    const now = new Date(at);
+    const n: NeighbourhoodFacts = {
+      ...graph.neighbourhood(
+        {
+          sender: txn.sender,
+          receiver: txn.receiver,
+          currency: txn.currency,
+          deviceId: txn.deviceId,
+          ip: txn.ip,
+          cycleWindowHours: this.opts.cycleWindowHours,
+          degreeCap: this.opts.degreeCap,
+          scanCap: this.scanCap,
+        },
+        at,
+      ),
+      profiles: head.profiles,
+    };
     const detected = detectPatterns(
       {
         sender: txn.sender,
@@ -154,8 +159,13 @@ export class EvaluationEngine {
       now,
       started,
     });
-    await recordEvaluation(client, record);
-    return record;
+    const undo = graph.record(txn, at);
+    const written = await this.opts.commit.write(record, { deviceId: txn.deviceId, ip: txn.ip }).catch((err: unknown) => {
+      undo();
+      throw err;
+    });
+    if (!written) undo();
+    return written ? record : null;
   }
 
   private decide(
@@ -224,7 +234,7 @@ export class EvaluationEngine {
   }
 
   /** Sandbox: metadata.mock_score, else a score derived from transaction_id (0–29: allow). */
-  private async mock(tenant: Tenant, txn: Transaction, started: number): Promise<EvaluationRecord> {
+  private async mock(tenant: Tenant, txn: Transaction, started: number): Promise<EvaluationRecord | null> {
     const score = txn.mockScore ?? mockScore(txn.transactionId);
     const action: Action = actionForScore(score, this.opts.thresholds);
     const record: EvaluationRecord = {
@@ -255,12 +265,15 @@ export class EvaluationEngine {
       latencyMs: 0,
       createdAt: new Date(),
     };
-    return inTransaction(this.opts.pool, async (client) => {
-      record.latencyMs = round2(performance.now() - started);
-      await recordEvaluation(client, record);
-      return record;
-    });
+    record.latencyMs = round2(performance.now() - started);
+    return (await this.opts.commit.write(record, null)) ? record : null;
   }
+}
+
+/** An evaluation as the tenant's owner sent it (JSON). */
+function reviveRecord(json: unknown): EvaluationRecord {
+  const record = json as EvaluationRecord;
+  return { ...record, createdAt: new Date(record.createdAt) };
 }
 
 /** Deterministic sandbox score: SHA-256 of the transaction id, mapped onto 0–29 (allow). */

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase } from '../../../../test/support/database.js';
-import { readNeighbourhood, type FactsQuery } from './graph.facts.js';
-import { recordTransfer } from './graph.store.js';
+import type { FactsQuery } from './graph.facts.js';
+import { TenantGraph } from './graph.memory.js';
+import { GroupCommit } from '../evaluation/evaluation.commit.js';
+import type { Evaluation } from '../evaluation/evaluation.entity.js';
+import { createLogger } from '../../../../platform/logger.js';
 import { DEFAULT_THRESHOLDS, detectPatterns, PATTERN_WEIGHTS, type RawGraphFacts } from './graph.patterns.js';
 
 const HOUR = 3_600_000;
@@ -60,19 +63,18 @@ describe('graph detectors', () => {
     });
   });
 
-  describe('neighbourhood SQL over the real tables', () => {
+  describe('the neighbourhood of a graph loaded from the real tables (written by the group commit)', () => {
     let pool: pg.Pool;
-    let client: pg.PoolClient;
+    let commit: GroupCommit;
     const now = new Date();
     let tenant: { organizationId: string; environment: string };
 
     beforeAll(async () => {
       const url = await createTestDatabase();
       pool = new pg.Pool({ connectionString: url, max: 2 });
-      client = await pool.connect();
+      commit = new GroupCommit(pool, createLogger('test', 'silent'));
     });
     afterAll(async () => {
-      client?.release();
       await pool?.end();
     });
     beforeEach(() => {
@@ -86,31 +88,25 @@ describe('graph detectors', () => {
       amount = 100,
       extra: { deviceId?: string; ip?: string; currency?: string } = {},
     ) =>
-      recordTransfer(client, tenant, {
-        transactionId: randomUUID(),
-        sender,
-        receiver,
-        amount,
-        currency: extra.currency ?? 'KES',
-        channel: null,
+      commit.write(evaluationOf(tenant, { sender, receiver, amount, currency: extra.currency ?? 'KES', at }), {
         deviceId: extra.deviceId ?? null,
         ip: extra.ip ?? null,
-        at,
       });
-    const facts = (sender: string, receiver: string, over: Partial<FactsQuery> = {}) =>
-      readNeighbourhood(client, {
-        tenant,
+    const facts = async (sender: string, receiver: string, over: Partial<FactsQuery> = {}) => {
+      const q = {
         sender,
         receiver,
         currency: 'KES',
         deviceId: null,
         ip: null,
-        now,
         cycleWindowHours: 72,
         degreeCap: 50,
         scanCap: 1000,
         ...over,
-      });
+      };
+      const graph = await TenantGraph.load(pool, over.tenant ?? tenant, q.cycleWindowHours, now.getTime());
+      return graph.neighbourhood(q, now.getTime());
+    };
 
     it('finds the shortest cycle of length 2, 3, 4 and 5 closed by sender → receiver, with its path', async () => {
       await send('b', 'a');
@@ -199,6 +195,85 @@ describe('graph detectors', () => {
       expect((await facts('new-1', 'new-2')).senderKnown).toBe(false);
     });
 
+    it('a graph recorded in memory answers as the same graph written in batches and loaded from the tables', async () => {
+      let seed = 7;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+      const accounts = Array.from({ length: 10 }, (_, i) => `acc${i}`);
+      const memory = new TenantGraph(72 * HOUR);
+      let at = now.getTime() - 30 * HOUR;
+      const writes: Promise<boolean>[] = [];
+      for (let i = 0; i < 400; i++) {
+        at += Math.floor(random() * 9 * 60_000);
+        const sender = pick(accounts);
+        const receiver = pick(accounts.filter((a) => a !== sender));
+        const t = {
+          transactionId: `t${i}`,
+          sender,
+          receiver,
+          amount: 1 + Math.floor(random() * 500),
+          currency: pick(['KES', 'UGX']),
+          deviceId: random() < 0.5 ? pick(['d1', 'd2', 'd3']) : null,
+          ip: random() < 0.5 ? pick(['10.0.0.1', '10.0.0.2']) : null,
+        };
+        memory.record(t, at);
+        // all at once: the group commit writes them in batches (rows of one minute and subject grouped)
+        writes.push(
+          send(sender, receiver, new Date(at), t.amount, {
+            currency: t.currency,
+            deviceId: t.deviceId ?? undefined,
+            ip: t.ip ?? undefined,
+          }),
+        );
+      }
+      expect(await Promise.all(writes)).toEqual(writes.map(() => true));
+      expect(commit.batches).toBeLessThan(400);
+      const when = at + 60_000;
+      const loaded = await TenantGraph.load(pool, tenant, 72, when);
+      for (let i = 0; i < 60; i++) {
+        const sender = pick(accounts);
+        const q = {
+          sender,
+          receiver: pick([...accounts.filter((a) => a !== sender), 'new']),
+          currency: pick(['KES', 'UGX']),
+          deviceId: pick(['d1', 'd2', 'd3', null]),
+          ip: pick(['10.0.0.1', '10.0.0.2', null]),
+          cycleWindowHours: 72,
+          degreeCap: pick([2, 50]),
+          scanCap: pick([3, 1000]),
+        };
+        expect(loaded.neighbourhood(q, when)).toEqual(memory.neighbourhood(q, when));
+      }
+    });
+
+    it('a transaction id already stored is refused by the group commit, and recording it again can be undone', async () => {
+      const first = evaluationOf(tenant, { sender: 'u1', receiver: 'u2', amount: 10, currency: 'KES', at: now, transactionId: 'same' });
+      const again = evaluationOf(tenant, { sender: 'u1', receiver: 'u3', amount: 20, currency: 'KES', at: now, transactionId: 'same' });
+      expect(await Promise.all([commit.write(first, null), commit.write(again, null)])).toEqual([true, false]);
+
+      const graph = new TenantGraph(72 * HOUR);
+      const q = {
+        sender: 'u1',
+        receiver: 'u2',
+        currency: 'KES',
+        deviceId: 'd',
+        ip: null,
+        cycleWindowHours: 72,
+        degreeCap: 50,
+        scanCap: 1000,
+      };
+      const before = graph.neighbourhood(q, now.getTime());
+      const undo = graph.record(
+        { transactionId: 'x', sender: 'u1', receiver: 'u2', amount: 5, currency: 'KES', deviceId: 'd', ip: '10.1.1.1' },
+        now.getTime(),
+      );
+      expect(graph.has('x')).toBe(true);
+      expect(graph.neighbourhood(q, now.getTime()).sender.count1h).toBe(1);
+      undo();
+      expect(graph.has('x')).toBe(false);
+      expect(graph.neighbourhood(q, now.getTime())).toEqual(before);
+    });
+
     it('fan-in, shared devices and IPs count distinct accounts in 24 h', async () => {
       for (let i = 0; i < 7; i++) await send(`payer${i}`, 'mule', now, 50, { deviceId: i < 4 ? 'dev-1' : undefined, ip: '10.0.0.9' });
       await send('payer0', 'mule', new Date(now.getTime() - 30 * HOUR), 50, { deviceId: 'dev-1' });
@@ -214,3 +289,36 @@ describe('graph detectors', () => {
     });
   });
 });
+
+/** A live evaluation of a transfer (what the group commit writes), with neutral decision fields. */
+export function evaluationOf(
+  tenant: { organizationId: string; environment: string },
+  t: { sender: string; receiver: string; amount: number; currency: string; at: Date; transactionId?: string },
+): Evaluation {
+  return {
+    id: randomUUID(),
+    organizationId: tenant.organizationId,
+    environment: tenant.environment,
+    transactionId: t.transactionId ?? randomUUID(),
+    score: 0,
+    action: 'allow',
+    mock: false,
+    amount: t.amount,
+    currency: t.currency,
+    sender: t.sender,
+    receiver: t.receiver,
+    channel: null,
+    metadata: {},
+    layers: {},
+    layerScores: {},
+    reasons: [],
+    rulesFired: [],
+    ruleErrors: [],
+    graphPatterns: [],
+    sanctionsHits: [],
+    facts: {},
+    rulesRevision: '0',
+    latencyMs: 0,
+    createdAt: t.at,
+  } as unknown as Evaluation;
+}

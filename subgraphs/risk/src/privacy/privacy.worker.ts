@@ -8,6 +8,7 @@ import { AccountStore } from '../accounts/account.store.js';
 import { EVALUATION_RESOURCE } from '../evaluation/evaluation.events.js';
 import { eraseEvaluationsOf } from '../evaluation/evaluation.service.js';
 import { forgetAccounts } from '../graph/graph.store.js';
+import { graphChanged } from '../graph/graph.owner.js';
 
 /**
  * Risk's part of every erasure: the user's account profiles go, the evaluations of their accounts'
@@ -23,6 +24,8 @@ export function riskErasures(opts: { pool: pg.Pool; events: EventStream; logger:
       const tenant = { organizationId: request.organizationId, environment: request.environment };
       const accountIds = await AccountStore.eraseUser(db, tenant, request.userId);
       const evaluationIds = await eraseEvaluationsOf(db, tenant, accountIds);
+      // the owner of the tenant's graph reloads it once this commits
+      await graphChanged(db, tenant);
       return {
         accountProfiles: accountIds.length,
         evaluations: evaluationIds.length,
