@@ -37,7 +37,7 @@ import { SanctionsLayer } from '../subgraphs/risk/src/sanctions/sanctions.layer.
  *   where the CPU went: milliseconds per evaluation of each service process, of PostgreSQL and of
  *   the load generator (Linux /proc), and the rate the machine's cores could serve at that cost;
  * - `npm start`'s risk process SIGKILLed under the last rate: every answered evaluation stored, its
- *   transaction id refused again;
+ *   transaction id refused again (RISK_BENCH_KILL=0 skips it);
  * - rule update → first evaluation that sees it, on the same and on a second instance;
  * - graph query latency, 2-hop and 4-hop.
  * Bounded: RISK_BENCH_WARMUP (5) seconds at the first rate, not reported, then each of
@@ -76,7 +76,7 @@ function rng(seed: number) {
 /**
  * 1M SENT edges over 100k accounts for one tenant, in SQL: senders uniform, receivers skewed
  * (receiver index = N·u², so low ids are merchant/mule-like hubs), timestamps over 30 days (3% in
- * the last 24 h, whose velocity counters are rebuilt from them), one device and one IP per
+ * the last 24 h), one device and one IP per
  * account, devices shared by two accounts.
  */
 async function bulkLoad(pool: pg.Pool, org: string): Promise<number> {
@@ -117,18 +117,7 @@ async function bulkLoad(pool: pg.Pool, org: string): Promise<number> {
        select $1, 'live', sender, ip, min(at), max(at), count(*) from risk.transfers where organization_id = $1 group by sender, ip`,
       [org],
     );
-    // velocity counters of the last 24 hours, as the evaluations would have written them
-    await c.query(
-      `insert into risk.velocity (organization_id, environment, kind, subject, minute, currency, count, sum)
-       select $1, 'live', k, subject, date_trunc('minute', at), currency, count(*), sum(amount)
-       from risk.transfers t cross join lateral (values ('s', t.sender), ('r', t.receiver), ('d', t.device_id), ('p', t.sender || chr(31) || t.receiver)) v(k, subject)
-       where t.organization_id = $1 and t.at > now() - interval '25 hours'
-       group by k, subject, date_trunc('minute', at), currency`,
-      [org],
-    );
-    await c.query(
-      'analyze risk.accounts; analyze risk.transfers; analyze risk.account_devices; analyze risk.account_ips; analyze risk.velocity',
-    );
+    await c.query('analyze risk.accounts; analyze risk.transfers; analyze risk.account_devices; analyze risk.account_ips');
   } finally {
     c.release();
   }
@@ -263,7 +252,12 @@ async function processes(databaseUrl: string, env: Record<string, string>, dataD
 
 /** `npm start`'s risk process (RISK_PROCESS=child), if it runs. */
 function riskChild(pid: number): number | undefined {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    // ps answers 1 when the process has no children
+  }
   const line = out.split('\n').find((l) => l.includes('start-service.js risk'));
   return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
 }
@@ -576,7 +570,7 @@ export async function run(): Promise<void> {
     }
 
     // ---- SIGKILL of npm start's risk process under load ---------------------------------------
-    const victim = deployment.riskChild?.();
+    const victim = process.env.RISK_BENCH_KILL === '0' ? undefined : deployment.riskChild?.();
     if (victim) {
       const rate = RATES[RATES.length - 1];
       const seconds = 20;

@@ -38,6 +38,7 @@ describe('the database’s migrations', () => {
       'Migration20261201010000Audit',
       'Migration20261201020000LivenessPhotosDeleted',
       'Migration20261202010000RiskGraphOwners',
+      'Migration20261202020000RiskCountersFromTransfers',
     ]);
   });
 

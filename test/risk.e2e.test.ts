@@ -163,7 +163,7 @@ describe('risk: evaluate, look up, monitor, sandbox, graph queries (REST, GraphQ
       expect((await evaluate(body, bearer(other.apiKey))).status).toBe(200);
     });
 
-    it('writes the evaluation, the SENT edge, device/IP edges and the velocity counters together', async () => {
+    it('writes the evaluation, the SENT edge and the device/IP edges together; the next evaluation counts it', async () => {
       const sender = `acc-${randomUUID().slice(0, 8)}`;
       const first = await evaluate(txn({ sender, receiver: 'shop-1', amount: 100, metadata: { device_id: 'phone-1', ip: '10.1.1.1' } }));
       expect(first.status).toBe(200);

@@ -23,8 +23,9 @@ const RETRIES = 2;
 /**
  * Every write of a batch, in ONE statement (one transaction): the evaluations (a transaction id
  * already stored is skipped, not an error), and for those written their outbox events and their
- * transfers in the graph — SENT edges, account/device/IP nodes, USED and FROM_IP edges, velocity
- * counters (grouped first: one row of a batch may not update another's counter row twice).
+ * transfers in the graph — SENT edges, account/device/IP nodes, USED and FROM_IP edges (grouped
+ * first: one row of a batch may not update another's row twice). Velocity counters are not stored:
+ * the owner of a graph counts them from the SENT edges.
  */
 const BATCH_SQL = /* SQL */ `
 with input as (
@@ -85,15 +86,6 @@ from_ip as (
   select org, env, snd, ip, min(at), max(at), count(*) from t where ip is not null group by org, env, snd, ip
   on conflict (organization_id, environment, account_id, address)
   do update set last_seen_at = greatest(risk.account_ips.last_seen_at, excluded.last_seen_at), uses = risk.account_ips.uses + excluded.uses
-),
-counters as (
-  insert into risk.velocity (organization_id, environment, kind, subject, minute, currency, count, sum)
-  select org, env, c.k, c.subject, date_trunc('minute', at), cur, count(*), sum(amount)
-  from t cross join lateral (values ('s', t.snd), ('r', t.rcv), ('d', t.dev), ('p', t.snd || chr(31) || t.rcv)) c(k, subject)
-  where c.subject is not null
-  group by org, env, c.k, c.subject, date_trunc('minute', at), cur
-  on conflict (organization_id, environment, kind, subject, minute, currency)
-  do update set count = risk.velocity.count + excluded.count, sum = risk.velocity.sum + excluded.sum
 )
 select id::text from written`;
 

@@ -6,7 +6,7 @@ import { pairKey } from './graph.store.js';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-/** Counters are kept one hour longer than the longest window (as the database prunes them). */
+/** Counters are kept one hour longer than the longest window. */
 const VELOCITY_KEPT_MS = DAY + HOUR;
 const SWEEP_EVERY_MS = MINUTE;
 
@@ -40,8 +40,9 @@ const ZERO: Counter = Object.freeze({ count1h: 0, sum1h: 0, count24h: 0, sum24h:
 
 /**
  * One tenant's transaction graph as the evaluation engine needs it, in memory: the SENT edges of
- * the cycle window (and of the last 24 h), per-minute velocity counters, every account seen, and
- * which accounts used each device and IP address. It answers the same neighbourhood as the
+ * the cycle window (and of the last 24 h), per-minute velocity counters (counted from the SENT
+ * edges of the last 25 h: they are not stored), every account seen, and which accounts used each
+ * device and IP address. It answers the same neighbourhood as the
  * database's tables would (same windows, caps and cycle search) without a round trip, and records
  * a transfer synchronously, so evaluations of one tenant in this process see each other exactly.
  * The database stays the durable copy (written by the group commit); a new owner loads from it.
@@ -66,16 +67,12 @@ export class TenantGraph {
     const graph = new TenantGraph(Math.max(DAY, cycleWindowHours * HOUR));
     const t = [tenant.organizationId, tenant.environment];
     const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
-    const [edges, counters, accounts, devices, ips] = await Promise.all([
-      db.query<{ transaction_id: string; sender: string; receiver: string; at: number }>(
-        `select transaction_id, sender, receiver, ${ms('at')} as at from risk.transfers
+    const [transfers, accounts, devices, ips] = await Promise.all([
+      // the counters' windows too: they are not stored, but counted from the transfers
+      db.query<Omit<Edge, 'transactionId'> & { transaction_id: string; amount: number; currency: string; device_id: string | null }>(
+        `select transaction_id, sender, receiver, ${ms('at')} as at, amount, currency, device_id from risk.transfers
           where organization_id = $1 and environment = $2 and at >= to_timestamp($3 / 1000.0) order by at`,
-        [...t, now - graph.edgesKeptMs],
-      ),
-      db.query<{ kind: string; subject: string; minute: number; currency: string; count: number; sum: number }>(
-        `select kind, subject, ${ms('minute')} as minute, currency, count, sum from risk.velocity
-          where organization_id = $1 and environment = $2 and minute >= to_timestamp($3 / 1000.0) order by minute`,
-        [...t, now - VELOCITY_KEPT_MS],
+        [...t, now - Math.max(graph.edgesKeptMs, VELOCITY_KEPT_MS)],
       ),
       db.query<{ id: string }>(`select id from risk.accounts where organization_id = $1 and environment = $2`, t),
       db.query<{ account_id: string; node: string; last_seen: number }>(
@@ -87,8 +84,11 @@ export class TenantGraph {
         t,
       ),
     ]);
-    for (const e of edges.rows) graph.addEdge({ transactionId: e.transaction_id, sender: e.sender, receiver: e.receiver, at: e.at });
-    for (const c of counters.rows) graph.count(`${c.kind}\u0000${c.subject}`, c.minute, c.currency, c.count, c.sum);
+    for (const e of transfers.rows) {
+      if (e.at >= now - graph.edgesKeptMs)
+        graph.addEdge({ transactionId: e.transaction_id, sender: e.sender, receiver: e.receiver, at: e.at });
+      if (e.at >= now - VELOCITY_KEPT_MS) graph.countTransfer(e.sender, e.receiver, e.device_id, e.currency, e.amount, e.at, 1);
+    }
     for (const a of accounts.rows) graph.accounts.add(a.id);
     for (const d of devices.rows) users(graph.deviceUsers, d.node).set(d.account_id, d.last_seen);
     for (const i of ips.rows) users(graph.ipUsers, i.node).set(i.account_id, i.last_seen);
@@ -158,18 +158,8 @@ export class TenantGraph {
       this.accounts.add(account);
       undo.push(() => this.accounts.delete(account));
     }
-    const minute = Math.floor(at / MINUTE) * MINUTE;
-    for (const [kind, subject] of [
-      ['s', t.sender],
-      ['r', t.receiver],
-      ['d', t.deviceId],
-      ['p', pairKey(t.sender, t.receiver)],
-    ] as const) {
-      if (subject === null) continue;
-      const key = `${kind}\u0000${subject}`;
-      this.count(key, minute, t.currency, 1, t.amount);
-      undo.push(() => this.count(key, minute, t.currency, -1, -t.amount));
-    }
+    this.countTransfer(t.sender, t.receiver, t.deviceId, t.currency, t.amount, at, 1);
+    undo.push(() => this.countTransfer(t.sender, t.receiver, t.deviceId, t.currency, t.amount, at, -1));
     for (const [byNode, node] of [
       [this.deviceUsers, t.deviceId],
       [this.ipUsers, t.ip],
@@ -201,6 +191,23 @@ export class TenantGraph {
       if (i >= 0) list!.splice(i, 1);
     }
     this.transactionIds.delete(edge.transactionId);
+  }
+
+  /** A transfer in (`sign` 1) or out of (-1) the velocity counters of its sender, receiver, device and pair. */
+  private countTransfer(
+    sender: string,
+    receiver: string,
+    deviceId: string | null,
+    currency: string,
+    amount: number,
+    at: number,
+    sign: 1 | -1,
+  ): void {
+    const minute = Math.floor(at / MINUTE) * MINUTE;
+    this.count(`s\u0000${sender}`, minute, currency, sign, sign * amount);
+    this.count(`r\u0000${receiver}`, minute, currency, sign, sign * amount);
+    if (deviceId !== null) this.count(`d\u0000${deviceId}`, minute, currency, sign, sign * amount);
+    this.count(`p\u0000${pairKey(sender, receiver)}`, minute, currency, sign, sign * amount);
   }
 
   private count(key: string, minute: number, currency: string, count: number, sum: number): void {

@@ -1,19 +1,12 @@
-import type pg from 'pg';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Sql } from '../../../../platform/db/transaction.js';
 
 /** The velocity subject of a sender → receiver pair. */
 export const pairKey = (sender: string, receiver: string) => `${sender}\u001f${receiver}`;
 
-/** Counters older than the longest window (24 h) plus a margin are dropped. */
-export async function pruneVelocity(db: pg.Pool): Promise<number> {
-  const { rowCount } = await db.query(`delete from risk.velocity where minute < now() - interval '25 hours'`);
-  return rowCount ?? 0;
-}
-
 /**
  * Erasure: the graph forgets the devices and IP addresses of these accounts (their USED and
- * FROM_IP edges, the device and IP of the transfers they sent, their velocity counters, and the
+ * FROM_IP edges, the device and IP of the transfers they sent, and the
  * device and IP nodes no other account uses); the SENT edges stay (amounts, times). Returns how
  * many rows changed.
  */
@@ -27,9 +20,6 @@ export async function forgetAccounts(db: Sql, tenant: Tenant, accountIds: readon
         where organization_id = $1 and environment = $2 and sender = any($3::text[]) and (device_id is not null or ip is not null) returning 1),
      used as (delete from risk.account_devices where organization_id = $1 and environment = $2 and account_id = any($3::text[]) returning 1),
      from_ip as (delete from risk.account_ips where organization_id = $1 and environment = $2 and account_id = any($3::text[]) returning 1),
-     counters as (
-       delete from risk.velocity where organization_id = $1 and environment = $2 and kind in ('s', 'r', 'd')
-          and (subject = any($3::text[]) or subject in (select device_id from devices)) returning 1),
      device_nodes as (
        delete from risk.devices d where d.organization_id = $1 and d.environment = $2 and d.id in (select device_id from devices)
           and not exists (select 1 from risk.account_devices o where o.organization_id = $1 and o.environment = $2 and o.device_id = d.id
@@ -40,7 +30,7 @@ export async function forgetAccounts(db: Sql, tenant: Tenant, accountIds: readon
           and not exists (select 1 from risk.account_ips o where o.organization_id = $1 and o.environment = $2 and o.address = i.address
                              and not (o.account_id = any($3::text[])))
        returning 1)
-     select ((select count(*) from transfers) + (select count(*) from used) + (select count(*) from from_ip) + (select count(*) from counters)
+     select ((select count(*) from transfers) + (select count(*) from used) + (select count(*) from from_ip)
              + (select count(*) from device_nodes) + (select count(*) from ip_nodes))::int as n`,
     [tenant.organizationId, tenant.environment, [...accountIds]],
   );
