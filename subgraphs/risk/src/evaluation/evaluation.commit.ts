@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Evaluation } from './evaluation.entity.js';
-import { EVALUATION_RESOURCE, evaluationEvent, evaluationSnapshot } from './evaluation.events.js';
+import { EVALUATION_RESOURCE, evaluationEvent } from './evaluation.events.js';
 
 /** The transfer an evaluation adds to the graph (live evaluations; the sandbox's add none). */
 export interface GraphWrite {
@@ -202,6 +202,12 @@ function rowOf(e: Evaluation, graph: GraphWrite | null): Record<string, unknown>
       timestamp: e.createdAt.toISOString(),
       data: { evaluationId: e.id, transactionId: e.transactionId, score: e.score, action: e.action, mock: e.mock },
     },
-    snapshot: evaluationSnapshot(e),
+    // serialized with the batch: the evaluation without its tenant columns, as evaluationSnapshot
+    snapshot: withoutTenant(e),
   };
+}
+
+function withoutTenant(e: Evaluation): Omit<Evaluation, 'organizationId' | 'environment'> {
+  const { organizationId: _org, environment: _env, ...visible } = e;
+  return visible;
 }
