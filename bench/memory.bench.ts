@@ -32,14 +32,21 @@ const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
-/** The face models' processes started by `pid`. */
-function visionWorkers(pid: number): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
+/** The processes started by `pid` whose command line contains `match`. */
+function children(pid: number, match: string): number[] {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    // ps answers 1 when the process has no children
+  }
   return out
     .split('\n')
-    .filter((line) => line.includes('vision.worker'))
+    .filter((line) => line.includes(match))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
+/** The face models' processes started by `pid`. */
+const visionWorkers = (pid: number) => children(pid, 'vision.worker');
 
 async function scrape(gateway: string): Promise<(name: string) => number> {
   const text = await (await fetch(new URL('/metrics', gateway), { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
@@ -73,9 +80,18 @@ export async function run(): Promise<void> {
     const measure = async (moment: string) => {
       const workers = visionWorkers(platform.pid);
       const api = rssMb(platform.pid);
+      // npm start's risk service runs in a child process of its own (RISK_PROCESS=child)
+      const risk = children(platform.pid, 'start-service.js risk').reduce((mb, pid) => mb + rssMb(pid), 0);
       const js = await heap(platform.urls.gateway);
-      rows.push([moment, f0(api), f0(js.used), f0(js.external), workers.length ? workers.map((w) => f0(rssMb(w))).join(' + ') : '—']);
-      return api;
+      rows.push([
+        moment,
+        f0(api),
+        f0(js.used),
+        f0(js.external),
+        risk ? f0(risk) : '—',
+        workers.length ? workers.map((w) => f0(rssMb(w))).join(' + ') : '—',
+      ]);
+      return { api, total: api + risk };
     };
     await measure('started, shipped data imported');
     const client = await rest(
@@ -120,7 +136,7 @@ export async function run(): Promise<void> {
     // the OCR workers stop on the same timer; give them its length again
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 2_000));
     const idle = await measure('idle: face and OCR workers stopped');
-    table(['moment', 'npm start RSS, MB', 'JS heap used, MB', 'external, MB', 'face models’ processes, MB'], rows);
+    table(['moment', 'npm start RSS, MB', 'JS heap used, MB', 'external, MB', 'its risk process, MB', 'face models’ processes, MB'], rows);
     console.log();
     table(
       ['soak through REST', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
@@ -143,10 +159,10 @@ export async function run(): Promise<void> {
     });
     verdict({
       item: '31.4',
-      figure: '`npm start` RSS at idle after document checks',
-      measured: `${f0(idle)} MB`,
+      figure: '`npm start` RSS at idle after document checks (with its risk process)',
+      measured: `${f0(idle.total)} MB (the API process ${f0(idle.api)} MB)`,
       target: `≤ ${TARGET_MB} MB`,
-      met: idle <= TARGET_MB,
+      met: idle.total <= TARGET_MB,
     });
   } finally {
     await platform.stop();
