@@ -134,6 +134,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
     validationRules,
+    // the process's own shutdown (cli/shutdown.ts) stops the services in order; Apollo's signal
+    // handlers would start draining on their own at the same signal, and re-raise it
+    stopOnTerminationSignals: false,
     plugins: [
       ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
       subscriptionsOverWebSocket(GRAPHQL_PATH),

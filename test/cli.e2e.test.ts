@@ -197,6 +197,16 @@ describe('npm start runs risk in a child process of its own', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('SIGINT (Ctrl-C) with NODE_ENV as a person runs it: every service stops in order, exit code 0, its risk process and PostgreSQL gone', async () => {
+    // Apollo Server stops itself on SIGINT unless NODE_ENV=test; the process's own shutdown must be the only one
+    const stack = await startStackProcess({ env: { NODE_ENV: 'development' } });
+    const [riskPid] = await childProcesses(stack.pid, 'start-service.js risk');
+    expect(riskPid).toBeGreaterThan(0);
+    const stopped = await stack.stop();
+    expect(stopped).toMatchObject({ code: 0, postgresStopped: true });
+    expect(stack.output()).not.toContain('did not finish their work');
+    expect(processAlive(riskPid)).toBe(false);
+  });
 });
 
 describe('npm start after a crash', () => {

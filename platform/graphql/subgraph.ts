@@ -190,6 +190,8 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     schema,
     formatError: formatError(logger),
     includeStacktraceInErrorResponses: false,
+    // stopped by the process's own shutdown (cli/shutdown.ts), not by Apollo's signal handlers
+    stopOnTerminationSignals: false,
     // no cache hints (the API answers no-store): Apollo's cache-control plugin would otherwise run on every field
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
