@@ -418,6 +418,7 @@ export async function run(): Promise<void> {
         cycleWindowHours: 72,
         internalSecret: INTERNAL_SECRET,
         logger: engineLogger,
+        settled: () => commit.settled(),
       });
       await graphs.start('http://127.0.0.1:9/graphql');
       const engine = new EvaluationEngine({
@@ -473,7 +474,7 @@ export async function run(): Promise<void> {
         target: '≥ 3,000/s',
         met: 1000 / cpuMs >= 3_000,
       });
-      await commit.drain();
+      await commit.settled();
       await screening.stop();
       // the partition goes back: the deployment's risk process takes it at its first evaluation
       await graphs.stop();

@@ -62,14 +62,15 @@ export const riskService: ServiceModule<RiskShared> = {
     // one in-memory screening index per process, shared with verification (npm start runs both)
     const screening = await acquireScreeningEngine({ pool: rt.pool, logger: rt.logger.child({ component: 'screening' }) });
     const sanctions = new SanctionsLayer(screening.engine, c.RISK_SANCTIONS_THRESHOLD);
+    const commit = new GroupCommit(rt.pool, logger);
     const graphs = new TenantGraphs({
       databaseUrl: rt.databaseUrl,
       pool: rt.pool,
       cycleWindowHours: c.RISK_CYCLE_WINDOW_HOURS,
       internalSecret: rt.internalSecret,
       logger,
+      settled: () => commit.settled(),
     });
-    const commit = new GroupCommit(rt.pool, logger);
     const engine = new EvaluationEngine({
       pool: rt.pool,
       graphs,
@@ -106,7 +107,7 @@ export const riskService: ServiceModule<RiskShared> = {
       },
       stop: async () => {
         await capabilities.stop();
-        await commit.drain();
+        await commit.settled();
         await graphs.stop();
         await screening.release();
       },

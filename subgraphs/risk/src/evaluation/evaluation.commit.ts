@@ -101,6 +101,7 @@ export class GroupCommit {
   private queue: Pending[] = [];
   private running: Promise<void> | null = null;
   private scheduled = false;
+  private readonly unsettled = new Set<Promise<boolean>>();
   /** Batches and rows written (observability, the bench). */
   batches = 0;
   rows = 0;
@@ -112,19 +113,19 @@ export class GroupCommit {
 
   /** Queues an evaluation (with its transfer, if live); resolves once committed: true, or false if its transaction id was taken. */
   write(e: Evaluation, graph: GraphWrite | null): Promise<boolean> {
-    return new Promise((resolve, reject) => {
+    const written = new Promise<boolean>((resolve, reject) => {
       this.queue.push({ row: rowOf(e, graph), resolve, reject });
       this.schedule();
     });
+    this.unsettled.add(written);
+    const settle = () => this.unsettled.delete(written);
+    written.then(settle, settle);
+    return written;
   }
 
-  /** Resolves when everything queued so far is committed (or refused). */
-  async drain(): Promise<void> {
-    while (this.running || this.queue.length) {
-      this.schedule();
-      await this.running;
-      if (!this.running && this.queue.length) await new Promise((r) => setImmediate(r));
-    }
+  /** Resolves when every write queued so far is committed (or refused). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.unsettled]);
   }
 
   private schedule(): void {

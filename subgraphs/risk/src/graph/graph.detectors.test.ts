@@ -4,8 +4,8 @@ import { createTestDatabase } from '../../../../test/support/database.js';
 import type { FactsQuery } from './graph.facts.js';
 import { TenantGraph } from './graph.memory.js';
 import { GroupCommit } from '../evaluation/evaluation.commit.js';
-import type { Evaluation } from '../evaluation/evaluation.entity.js';
 import { createLogger } from '../../../../platform/logger.js';
+import { evaluationOf } from '../../../../test/support/risk-evaluations.js';
 import { DEFAULT_THRESHOLDS, detectPatterns, PATTERN_WEIGHTS, type RawGraphFacts } from './graph.patterns.js';
 
 const HOUR = 3_600_000;
@@ -289,36 +289,3 @@ describe('graph detectors', () => {
     });
   });
 });
-
-/** A live evaluation of a transfer (what the group commit writes), with neutral decision fields. */
-export function evaluationOf(
-  tenant: { organizationId: string; environment: string },
-  t: { sender: string; receiver: string; amount: number; currency: string; at: Date; transactionId?: string },
-): Evaluation {
-  return {
-    id: randomUUID(),
-    organizationId: tenant.organizationId,
-    environment: tenant.environment,
-    transactionId: t.transactionId ?? randomUUID(),
-    score: 0,
-    action: 'allow',
-    mock: false,
-    amount: t.amount,
-    currency: t.currency,
-    sender: t.sender,
-    receiver: t.receiver,
-    channel: null,
-    metadata: {},
-    layers: {},
-    layerScores: {},
-    reasons: [],
-    rulesFired: [],
-    ruleErrors: [],
-    graphPatterns: [],
-    sanctionsHits: [],
-    facts: {},
-    rulesRevision: '0',
-    latencyMs: 0,
-    createdAt: t.at,
-  } as unknown as Evaluation;
-}

@@ -34,6 +34,8 @@ export interface TenantGraphsOptions {
   cycleWindowHours: number;
   internalSecret: string;
   logger: Logger;
+  /** Resolves when this process's evaluations written so far are stored: a graph loaded after it misses none. */
+  settled(): Promise<void>;
 }
 
 type Evaluate = (tenant: Tenant, input: unknown) => Promise<unknown>;
@@ -175,7 +177,8 @@ export class TenantGraphs {
     const key = tenantKey(tenant);
     let graph = this.graphs.get(key);
     if (!graph) {
-      graph = TenantGraph.load(this.opts.pool, tenant, this.opts.cycleWindowHours);
+      // after a reload notice (an erasure) this process's own evaluations may still be on their way to the tables
+      graph = this.opts.settled().then(() => TenantGraph.load(this.opts.pool, tenant, this.opts.cycleWindowHours));
       this.graphs.set(key, graph);
       graph.catch(() => this.graphs.delete(key));
     }

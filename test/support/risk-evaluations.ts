@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Evaluation } from '../../subgraphs/risk/src/evaluation/evaluation.entity.js';
+
+/** A live evaluation of a transfer (what the group commit writes), with neutral decision fields. */
+export function evaluationOf(
+  tenant: { organizationId: string; environment: string },
+  t: { sender: string; receiver: string; amount: number; currency: string; at: Date; transactionId?: string },
+): Evaluation {
+  return {
+    id: randomUUID(),
+    organizationId: tenant.organizationId,
+    environment: tenant.environment,
+    transactionId: t.transactionId ?? randomUUID(),
+    score: 0,
+    action: 'allow',
+    mock: false,
+    amount: t.amount,
+    currency: t.currency,
+    sender: t.sender,
+    receiver: t.receiver,
+    channel: null,
+    metadata: {},
+    layers: {},
+    layerScores: {},
+    reasons: [],
+    rulesFired: [],
+    ruleErrors: [],
+    graphPatterns: [],
+    sanctionsHits: [],
+    facts: {},
+    rulesRevision: '0',
+    latencyMs: 0,
+    createdAt: t.at,
+  } as unknown as Evaluation;
+}
