@@ -46,9 +46,6 @@ export async function inTransaction<T>(
   }
 }
 
-/** PostgreSQL's unique_violation. */
-export const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === '23505';
-
 /** MikroORM expands an array parameter into a list: pass it as one PostgreSQL array literal instead. */
 function arrayLiteral(value: unknown): unknown {
   if (!Array.isArray(value)) return value;

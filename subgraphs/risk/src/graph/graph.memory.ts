@@ -96,10 +96,6 @@ export class TenantGraph {
     return graph;
   }
 
-  get edges(): number {
-    return this.transactionIds.size;
-  }
-
   /** Whether a transfer with this id is held (within the kept window). */
   has(transactionId: string): boolean {
     return this.transactionIds.has(transactionId);

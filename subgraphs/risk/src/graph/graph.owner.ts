@@ -88,11 +88,6 @@ export class TenantGraphs {
     }
   }
 
-  /** Partitions held (observability, tests). */
-  get partitions(): number {
-    return this.owned.size;
-  }
-
   /**
    * Runs `evaluate` here if this process owns the tenant's partition (or can take it), else
    * forwards it to the owner, over HTTP; an owner found gone is replaced.
