@@ -6,7 +6,7 @@ import { freePort } from '../platform/db/embedded-postgres.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { routes } from '../rest-adapter/routes.js';
 import type { Route } from '../platform/rest/route.js';
-import { BENCH_DIR, f0, f1, f2, load, table } from './support/processes.js';
+import { BENCH_DIR, f0, f1, f2, load, spawnNode, table, type Spawned } from './support/processes.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { verdict } from './support/targets.js';
 import { FAMILY_NAMES, GIVEN_NAMES, person } from './support/names.js';
@@ -19,7 +19,9 @@ import { FAMILY_NAMES, GIVEN_NAMES, person } from './support/names.js';
  *   REST adapter, through the gateway, and sent straight to the verification subgraph with a signed
  *   principal, at STACK_BENCH_CONNECTIONS (20); the REST adapter's overhead (REST p50 − GraphQL p50
  *   of the same operation; target ≤ 1 ms) there and at 1 connection; and, a row of its own, one
- *   record read by every request (identical queries in flight then share one subgraph call);
+ *   record read by every request (identical queries in flight then share one subgraph call); for
+ *   the default layout also through stock Apollo Gateway + Apollo Server in a process of its own
+ *   over the same subgraphs (calls signed for the bench's client; issue 31.3: ours ≥ 2× its req/s);
  * - per layout: one event loop (STACK_LAYOUT=single, the default) with the REST adapter over loopback HTTP
  *   (REST_IN_PROCESS=false) and in-process, threads, two gateway threads;
  * - BENCH_BASE_DIR: a built checkout of another commit (e.g. the landed main: `git worktree add
@@ -62,6 +64,8 @@ export interface Layout {
   root: string;
   env: Record<string, string>;
   operations: boolean;
+  /** Also measure the identity read through stock Apollo Gateway over this layout's subgraphs. */
+  stock?: boolean;
 }
 
 export interface Running {
@@ -342,8 +346,17 @@ export async function prepare(layout: Layout, urls: Running['urls']): Promise<Pr
   };
 }
 
+/** Stock Apollo Gateway + Apollo Server over a running layout's subgraphs, in a process of its own. */
+async function startStockGateway(urls: Running['urls'], principal: Principal): Promise<Spawned> {
+  const subgraphs = (['verification', 'risk', 'notify'] as const).map((name) => ({ name, url: urls[name] }));
+  return spawnNode(path.join(BENCH_DIR, 'gateways', 'process.js'), [
+    'apollo-signed',
+    JSON.stringify({ subgraphs, internalSecret: INTERNAL_SECRET, principal }),
+  ]);
+}
+
 /** Every measurement of one layout, in a fixed order: `[name, spec]`. */
-function plan(prepared: Prepared, { urls, pid }: Running): Array<[string, LoadSpec]> {
+function plan(prepared: Prepared, { urls, pid }: Running, stockUrl?: string): Array<[string, LoadSpec]> {
   const read = specs(prepared.read, urls, CONNECTIONS);
   const single = specs(prepared.read, urls, 1);
   const one = specs(prepared.readOne, urls, CONNECTIONS);
@@ -351,6 +364,11 @@ function plan(prepared: Prepared, { urls, pid }: Running): Array<[string, LoadSp
     ['identity read REST', read.rest],
     ['identity read GraphQL', read.graphql],
     ['identity read subgraph', read.subgraph],
+    ...(stockUrl
+      ? ([['identity read stock Apollo', { ...read.graphql, url: stockUrl, headers: { 'content-type': 'application/json' } }]] as Array<
+          [string, LoadSpec]
+        >)
+      : []),
     ['identity read REST, 1 conn', single.rest],
     ['identity read GraphQL, 1 conn', single.graphql],
     ['identity read REST, one record', one.rest],
@@ -370,7 +388,7 @@ export async function run(): Promise<void> {
   const layouts: Layout[] = [
     ...base,
     { name: 'single, REST over HTTP', root: REPO, env: { STACK_LAYOUT: 'single', REST_IN_PROCESS: 'false' }, operations: false },
-    { name: 'single (default)', root: REPO, env: { STACK_LAYOUT: 'single' }, operations: true },
+    { name: 'single (default)', root: REPO, env: { STACK_LAYOUT: 'single' }, operations: true, stock: true },
     // every request makes its own subgraph calls (the reads repeat one record: sharing joins them)
     { name: 'single, no query sharing', root: REPO, env: { STACK_LAYOUT: 'single', GATEWAY_SHARE_QUERIES: 'false' }, operations: false },
     { name: 'threads', root: REPO, env: { STACK_LAYOUT: 'threads' }, operations: true },
@@ -379,6 +397,7 @@ export async function run(): Promise<void> {
   // every layout runs at once (idle but for its pollers) and each measurement goes round them in
   // turn, so they share the machine's noise; the median of STACK_BENCH_ROUNDS rounds is kept
   const running: Running[] = [];
+  const stocks: Spawned[] = [];
   const results: Array<[Layout, Figures]> = [];
   try {
     const plans: Array<Array<[string, LoadSpec]>> = [];
@@ -386,7 +405,10 @@ export async function run(): Promise<void> {
       console.log(`… starting ${layout.name}`);
       const r = await startPlatform(layout);
       running.push(r);
-      plans.push(plan(await prepare(layout, r.urls), r));
+      const prepared = await prepare(layout, r.urls);
+      const stock = layout.stock ? await startStockGateway(r.urls, prepared.read.client.principal) : undefined;
+      if (stock) stocks.push(stock);
+      plans.push(plan(prepared, r, stock?.info.url as string | undefined));
     }
     const samples = layouts.map(() => new Map<string, LoadResult[]>());
     for (let round = 0; round < ROUNDS; round++) {
@@ -403,6 +425,7 @@ export async function run(): Promise<void> {
       results.push([layout, Object.fromEntries([...samples[i]].map(([name, rs]) => [name, median(rs)]))]);
     }
   } finally {
+    for (const s of stocks) await s.stop();
     for (const r of running) await r.stop();
   }
   const first = results[0][1];
@@ -427,6 +450,10 @@ export async function run(): Promise<void> {
       'REST overhead p50 @1 conn',
       'one record: GraphQL req/s',
       'REST req/s',
+      'stock Apollo req/s',
+      'p50',
+      'p95',
+      'GraphQL ÷ stock',
     ],
     results.map(([layout, r]) => [
       layout.name,
@@ -444,6 +471,14 @@ export async function run(): Promise<void> {
       `${f2(r['identity read REST, 1 conn'].p50 - r['identity read GraphQL, 1 conn'].p50)} ms`,
       f0(r['identity read GraphQL, one record'].rps),
       f0(r['identity read REST, one record'].rps),
+      ...(r['identity read stock Apollo']
+        ? [
+            f0(r['identity read stock Apollo'].rps),
+            f1(r['identity read stock Apollo'].p50),
+            f1(r['identity read stock Apollo'].p95),
+            `${f2(r['identity read GraphQL'].rps / r['identity read stock Apollo'].rps)}×`,
+          ]
+        : ['', '', '', '']),
     ]),
   );
   for (const [layout, r] of results.filter(([l, figures]) => l.operations && figures['identity create REST'])) {
@@ -503,6 +538,17 @@ function stackVerdicts(results: Array<[Layout, Figures]>): void {
     target: '≤ 1 ms',
     met: overhead <= 1,
   });
+  const stock = ours['identity read stock Apollo'];
+  if (stock) {
+    const ratio = ours['identity read GraphQL'].rps / stock.rps;
+    verdict({
+      item: '31.3',
+      figure: `identity read of ${READ_RECORDS} records, our gateway ÷ stock Apollo Gateway req/s (p95 ${f1(ours['identity read GraphQL'].p95)} vs ${f1(stock.p95)} ms)`,
+      measured: `${f2(ratio)}×`,
+      target: '≥ 2×, lower p95',
+      met: ratio >= 2 && ours['identity read GraphQL'].p95 < stock.p95,
+    });
+  }
   const busy = ours['identity read REST'].p50 - ours['identity read GraphQL'].p50;
   verdict({
     item: '31.6',
