@@ -63,6 +63,60 @@ describe('graph detectors', () => {
     });
   });
 
+  describe('expiry in memory', () => {
+    const transfer = (transactionId: string, sender = 'a', receiver = 'b') => ({
+      transactionId,
+      sender,
+      receiver,
+      amount: 10,
+      currency: 'KES',
+      deviceId: null,
+      ip: null,
+    });
+    const query = {
+      sender: 'a',
+      receiver: 'b',
+      currency: 'KES',
+      deviceId: null,
+      ip: null,
+      cycleWindowHours: 72,
+      degreeCap: 50,
+      scanCap: 1000,
+    };
+    const t0 = Date.UTC(2026, 10, 1);
+
+    it('an edge leaves memory as soon as it falls out of the window, however recently the last one did', () => {
+      const graph = new TenantGraph(72 * HOUR);
+      graph.record(transfer('old'), t0);
+      graph.record(transfer('recent'), t0 + 72 * HOUR - 10_000);
+      graph.record(transfer('now'), t0 + 72 * HOUR + 20_000);
+      expect(graph.has('old')).toBe(false);
+      expect(graph.has('recent')).toBe(true);
+    });
+
+    it('an id taken back out and recorded again stays while its new edge is in the window', () => {
+      const graph = new TenantGraph(72 * HOUR);
+      graph.record(transfer('x'), t0)();
+      graph.record(transfer('x', 'c', 'd'), t0 + HOUR);
+      graph.record(transfer('later'), t0 + 72 * HOUR + 60_000);
+      expect(graph.has('x')).toBe(true);
+      graph.record(transfer('last'), t0 + 73 * HOUR + 60_000);
+      expect(graph.has('x')).toBe(false);
+    });
+
+    it('a week of transfers: the counters and edges answer for their windows only', () => {
+      const graph = new TenantGraph(72 * HOUR);
+      let at = t0;
+      for (let i = 0; i < 7 * 24 * 6; i++, at += 10 * 60_000) graph.record(transfer(`t${i}`, i % 2 ? 'a' : 'b', i % 2 ? 'b' : 'a'), at);
+      const n = graph.neighbourhood(query, at);
+      expect(n.sender.count24h).toBe(72); // one a → b transfer every 20 minutes
+      expect(n.senderAsReceiver.count24h).toBe(71); // b → a, the last one 20 minutes ago
+      expect(n.pair.count24h).toBe(72);
+      expect(graph.has('t0')).toBe(false);
+      expect(graph.has(`t${7 * 24 * 6 - 72 * 6 + 1}`)).toBe(true);
+    });
+  });
+
   describe('the neighbourhood of a graph loaded from the real tables (written by the group commit)', () => {
     let pool: pg.Pool;
     let commit: GroupCommit;

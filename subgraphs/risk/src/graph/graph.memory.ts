@@ -8,20 +8,47 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** Counters are kept one hour longer than the longest window. */
 const VELOCITY_KEPT_MS = DAY + HOUR;
-const SWEEP_EVERY_MS = MINUTE;
 
 interface Edge {
   transactionId: string;
   sender: string;
   receiver: string;
   at: number;
+  /** Taken back out (undo) before it expired. */
+  removed?: true;
 }
 
 /** One minute of one velocity subject: transfers counted, amounts summed per currency. */
 interface Bucket {
+  key: string;
   minute: number;
   count: number;
   sums: Map<string, number>;
+}
+
+/** First in, first out, without `shift()`'s copying: what is taken is dropped in chunks. */
+class Queue<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+
+  take(): T | undefined {
+    const item = this.items[this.head];
+    if (item === undefined) return undefined;
+    this.head += 1;
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
 }
 
 export interface TransferFacts {
@@ -56,8 +83,13 @@ export class TenantGraph {
   private readonly ipUsers = new Map<string, Map<string, number>>();
   /** Transaction ids of the edges held (a reused one is refused without a round trip). */
   private readonly transactionIds = new Set<string>();
+  /**
+   * Edges and counter buckets in the order they came, which is time order (`clock()`): what falls
+   * out of its window is at the front, so expiring costs what expires, not the graph's size.
+   */
+  private readonly edgesByAge = new Queue<Edge>();
+  private readonly bucketsByAge = new Queue<Bucket>();
   private lastAt = 0;
-  private lastSweep = 0;
 
   /** @param edgesKeptMs how long SENT edges are kept: the longer of the cycle window and 24 h. */
   constructor(private readonly edgesKeptMs: number) {}
@@ -92,7 +124,6 @@ export class TenantGraph {
     for (const a of accounts.rows) graph.accounts.add(a.id);
     for (const d of devices.rows) users(graph.deviceUsers, d.node).set(d.account_id, d.last_seen);
     for (const i of ips.rows) users(graph.ipUsers, i.node).set(i.account_id, i.last_seen);
-    graph.lastSweep = now;
     return graph;
   }
 
@@ -166,13 +197,14 @@ export class TenantGraph {
       seen.set(t.sender, Math.max(before ?? at, at));
       undo.push(() => (before === undefined ? seen.delete(t.sender) : seen.set(t.sender, before)));
     }
-    if (at - this.lastSweep > SWEEP_EVERY_MS) this.sweep(at);
+    this.expire(at);
     return () => undo.reverse().forEach((u) => u());
   }
 
   private addEdge(edge: Edge): void {
     push(this.out, edge.sender, edge);
     push(this.in, edge.receiver, edge);
+    this.edgesByAge.push(edge);
     this.transactionIds.add(edge.transactionId);
     this.lastAt = Math.max(this.lastAt, edge.at);
   }
@@ -185,8 +217,10 @@ export class TenantGraph {
       const list = byNode.get(node);
       const i = list?.lastIndexOf(edge) ?? -1;
       if (i >= 0) list!.splice(i, 1);
+      if (list?.length === 0) byNode.delete(node);
     }
     this.transactionIds.delete(edge.transactionId);
+    edge.removed = true;
   }
 
   /** A transfer in (`sign` 1) or out of (-1) the velocity counters of its sender, receiver, device and pair. */
@@ -214,8 +248,9 @@ export class TenantGraph {
     while (i >= 0 && buckets[i].minute > minute) i--;
     let bucket = buckets[i];
     if (!bucket || bucket.minute !== minute) {
-      bucket = { minute, count: 0, sums: new Map() };
+      bucket = { key, minute, count: 0, sums: new Map() };
       buckets.splice(i + 1, 0, bucket);
+      this.bucketsByAge.push(bucket);
     }
     bucket.count += count;
     bucket.sums.set(currency, (bucket.sums.get(currency) ?? 0) + sum);
@@ -275,25 +310,32 @@ export class TenantGraph {
     return { path: null, nodes };
   }
 
-  /** Drops edges and counters older than their windows, and nodes left without them. */
-  private sweep(now: number): void {
-    this.lastSweep = now;
-    for (const byNode of [this.out, this.in]) {
-      for (const [node, list] of byNode) {
-        let old = 0;
-        while (old < list.length && list[old].at < now - this.edgesKeptMs) old++;
-        if (byNode === this.out) for (let i = 0; i < old; i++) this.transactionIds.delete(list[i].transactionId);
-        if (old === list.length) byNode.delete(node);
-        else if (old) list.splice(0, old);
-      }
+  /** Drops the edges and counter buckets older than their windows, and the nodes left without them. */
+  private expire(now: number): void {
+    for (let edge = this.edgesByAge.peek(); edge && edge.at < now - this.edgesKeptMs; edge = this.edgesByAge.peek()) {
+      this.edgesByAge.take();
+      if (edge.removed) continue; // already out, and its id free for another transfer
+      dropOldest(this.out, edge.sender, edge);
+      dropOldest(this.in, edge.receiver, edge);
+      this.transactionIds.delete(edge.transactionId);
     }
-    for (const [key, buckets] of this.velocity) {
-      let old = 0;
-      while (old < buckets.length && buckets[old].minute < now - VELOCITY_KEPT_MS) old++;
-      if (old === buckets.length) this.velocity.delete(key);
-      else if (old) buckets.splice(0, old);
+    for (let bucket = this.bucketsByAge.peek(); bucket && bucket.minute < now - VELOCITY_KEPT_MS; bucket = this.bucketsByAge.peek()) {
+      this.bucketsByAge.take();
+      dropOldest(this.velocity, bucket.key, bucket);
     }
   }
+}
+
+/** Takes `item` out of `key`'s list, where it is (almost always) the oldest; a list left empty goes. */
+function dropOldest<T>(map: Map<string, T[]>, key: string, item: T): void {
+  const list = map.get(key);
+  if (!list) return;
+  if (list[0] === item) list.shift();
+  else {
+    const i = list.indexOf(item);
+    if (i >= 0) list.splice(i, 1);
+  }
+  if (list.length === 0) map.delete(key);
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
