@@ -10,6 +10,19 @@ import { DEFAULT_THRESHOLDS, detectPatterns, PATTERN_WEIGHTS, type RawGraphFacts
 
 const HOUR = 3_600_000;
 
+/** A neighbourhood query: sender → receiver in KES, no device or IP, a 72 h cycle window, generous caps. */
+const queryOf = (sender: string, receiver: string, over: Partial<FactsQuery> = {}) => ({
+  sender,
+  receiver,
+  currency: 'KES',
+  deviceId: null,
+  ip: null,
+  cycleWindowHours: 72,
+  degreeCap: 50,
+  scanCap: 1000,
+  ...over,
+});
+
 describe('graph detectors', () => {
   describe('patterns from facts (pure)', () => {
     const raw = (over: Partial<RawGraphFacts> = {}): RawGraphFacts => ({
@@ -73,16 +86,7 @@ describe('graph detectors', () => {
       deviceId: null,
       ip: null,
     });
-    const query = {
-      sender: 'a',
-      receiver: 'b',
-      currency: 'KES',
-      deviceId: null,
-      ip: null,
-      cycleWindowHours: 72,
-      degreeCap: 50,
-      scanCap: 1000,
-    };
+    const query = queryOf('a', 'b');
     const t0 = Date.UTC(2026, 10, 1);
 
     it('an edge leaves memory as soon as it falls out of the window, however recently the last one did', () => {
@@ -147,17 +151,7 @@ describe('graph detectors', () => {
         ip: extra.ip ?? null,
       });
     const facts = async (sender: string, receiver: string, over: Partial<FactsQuery> = {}) => {
-      const q = {
-        sender,
-        receiver,
-        currency: 'KES',
-        deviceId: null,
-        ip: null,
-        cycleWindowHours: 72,
-        degreeCap: 50,
-        scanCap: 1000,
-        ...over,
-      };
+      const q = queryOf(sender, receiver, over);
       const graph = await TenantGraph.load(pool, over.tenant ?? tenant, q.cycleWindowHours, now.getTime());
       return graph.neighbourhood(q, now.getTime());
     };
@@ -306,16 +300,7 @@ describe('graph detectors', () => {
       expect(await Promise.all([commit.write(first, null), commit.write(again, null)])).toEqual([true, false]);
 
       const graph = new TenantGraph(72 * HOUR);
-      const q = {
-        sender: 'u1',
-        receiver: 'u2',
-        currency: 'KES',
-        deviceId: 'd',
-        ip: null,
-        cycleWindowHours: 72,
-        degreeCap: 50,
-        scanCap: 1000,
-      };
+      const q = queryOf('u1', 'u2', { deviceId: 'd' });
       const before = graph.neighbourhood(q, now.getTime());
       const undo = graph.record(
         { transactionId: 'x', sender: 'u1', receiver: 'u2', amount: 5, currency: 'KES', deviceId: 'd', ip: '10.1.1.1' },
