@@ -12,7 +12,15 @@ import { chargeMutationFields } from './plugins/rate-limits.js';
 import { invalidOperationIsClientError } from './plugins/invalid-operation.js';
 import { subscriptionsOverWebSocket } from './plugins/subscriptions-over-ws.js';
 import { jsonBody, operationLimits } from './plugins/limits.js';
-import { appErrorReply, graphqlPipeline, serveGraphql, serveInProcess, type GraphqlReply, type LocalRequest } from './graphql-request.js';
+import {
+  appErrorReply,
+  graphqlPipeline,
+  serveGraphql,
+  serveInProcess,
+  type GraphqlReply,
+  type LocalRequest,
+  type TextReply,
+} from './graphql-request.js';
 import { createErrorFormatter } from './format-error.js';
 import { graphqlHttpErrorHandler } from './http-errors.js';
 import { SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
@@ -70,7 +78,7 @@ export interface RunningGateway {
    */
   execute(request: LocalRequest): Promise<LocalReply>;
   /** Checks credentials without counting a request (as `GET /auth/check`): null when valid, else the refusal. */
-  checkCredentials(headers: Record<string, string>, ip?: string): Promise<LocalReply | null>;
+  checkCredentials(headers: Record<string, string>, ip?: string): Promise<TextReply | null>;
   /** Closes the graphql-ws connections whose key is no longer valid (of one API client, or all). */
   recheckConnections(clientId?: string): Promise<void>;
   /** Subscribers served by another subscriber's upstream subscription (see SubscriptionRouter). */
@@ -123,6 +131,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const trust = trustedProxies(opts.trustedProxies ?? ['loopback']);
   const app = express();
   app.set('trust proxy', trust);
+  // GraphQL answers are the caller's own and current: no ETag (a SHA-1 of every body) nor 304s
+  app.set('etag', false);
   const server = createServer(app);
   mountObservability(app, { service: 'gateway', logger, metricsToken: opts.metricsToken, ready: async () => router.schema !== undefined });
 

@@ -12,7 +12,7 @@ import { asAppError, type Authenticate } from './plugins/authentication.js';
 import { bodyTooLarge } from './plugins/limits.js';
 import { nulRefusal } from './plugins/nul.js';
 import { chargeCaller } from './plugins/rate-limits.js';
-import type { SingleFetchShortcut } from './plugins/single-fetch.js';
+import type { GraphqlResult, SingleFetchShortcut } from './plugins/single-fetch.js';
 import { IDEMPOTENCY_KEY_HEADER, type GatewayContext } from './subgraph-data-source.js';
 
 /**
@@ -37,15 +37,22 @@ export interface GraphqlRequest {
   requestId: string;
 }
 
-/** What the HTTP answer is: status, headers and the JSON body's text. */
-export interface GraphqlReply {
+/**
+ * What the HTTP answer is: status, headers and the JSON body — its text, or (the single-fetch
+ * shortcut's answer) its value, which the REST adapter in this process reads without a JSON round
+ * trip and `replyText` writes for HTTP.
+ */
+export type GraphqlReply = TextReply | (Omit<TextReply, 'body'> & { result: GraphqlResult });
+export interface TextReply {
   status: number;
   headers: Headers;
   body: string;
 }
 
+export const replyText = (reply: GraphqlReply): string => ('body' in reply ? reply.body : JSON.stringify(reply.result));
+
 /** An AppError as `sendAppError` answers it over HTTP. */
-export function appErrorReply(error: AppError, headers: Record<string, string> = {}): GraphqlReply {
+export function appErrorReply(error: AppError, headers: Record<string, string> = {}): TextReply {
   const { retryAfter, messages } = error.extensions as { retryAfter?: unknown; messages?: unknown };
   const all = new Headers(headers);
   all.set('content-type', 'application/json; charset=utf-8');
@@ -86,7 +93,7 @@ export function graphqlPipeline(opts: {
       !header(request.headers, 'accept')?.includes('application/graphql-response+json');
     const answered = shortcutTakes ? await opts.shortcut.run(body, ctx) : null;
     if (answered !== null) {
-      return { status: 200, headers: new Headers({ 'content-type': 'application/json; charset=utf-8' }), body: answered };
+      return { status: 200, headers: new Headers({ 'content-type': 'application/json; charset=utf-8' }), result: answered };
     }
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(request.headers)) {
@@ -168,7 +175,7 @@ export function serveGraphql(
     }).then((reply) => {
       res.status(reply.status);
       reply.headers.forEach((value, name) => res.setHeader(name, value));
-      res.send(reply.body);
+      res.send(replyText(reply));
     }, next);
   };
   return handler;

@@ -334,6 +334,8 @@ describe('headers', () => {
     expect(res.headers.get('ratelimit-reset')).toBe('60');
     expect(res.headers.get('x-request-id')).toBe('req-42');
     expect(res.headers.get('x-internal')).toBeNull();
+    // an answer is the caller's own and current: no ETag (express would hash every body for one)
+    expect(res.headers.get('etag')).toBeNull();
   });
 
   it('generates a request id when the client sends none and forwards it', async () => {

@@ -42,6 +42,8 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   const gateway = opts.localGateway ? createLocalGatewayClient(opts.localGateway, http) : http;
   const app = express();
   app.disable('x-powered-by');
+  // an API answer is the caller's own and current: no ETag (a SHA-1 of every body) nor 304s
+  app.set('etag', false);
   // the caller's address (req.ip) is forwarded to the gateway, which trusts this adapter for it
   app.set('trust proxy', trustedProxies(opts.trustedProxies ?? ['loopback']));
   mountObservability(app, {

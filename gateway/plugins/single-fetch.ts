@@ -60,6 +60,12 @@ export interface SingleFetchOptions {
   shareQueries?: boolean;
 }
 
+/** A GraphQL response body as a value (the caller writes it, or reads it without parsing when in this process). */
+export interface GraphqlResult {
+  errors?: GraphQLFormattedError[];
+  data?: unknown;
+}
+
 export interface GraphQLBody {
   query?: unknown;
   operationName?: unknown;
@@ -88,8 +94,8 @@ export class SingleFetchShortcut {
 
   constructor(private readonly opts: SingleFetchOptions) {}
 
-  /** The response body (JSON text), or null when Apollo must answer. */
-  async run(body: GraphQLBody, context: GatewayContext): Promise<string | null> {
+  /** The response body, or null when Apollo must answer. */
+  async run(body: GraphQLBody, context: GatewayContext): Promise<GraphqlResult | null> {
     if (typeof body.query !== 'string' || body.extensions !== undefined) return null;
     if (body.operationName != null && typeof body.operationName !== 'string') return null;
     const variables = body.variables ?? {};
@@ -136,7 +142,7 @@ export class SingleFetchShortcut {
     } catch {
       return null;
     }
-    if (result.errors === undefined && result.data && typeof result.data === 'object') return JSON.stringify({ data: result.data });
+    if (result.errors === undefined && result.data && typeof result.data === 'object') return { data: result.data };
     if (!shortcut.mutation || !Array.isArray(result.errors)) return null;
     const errors = (result.errors as Array<{ message?: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>).map(
       (e) =>
@@ -149,9 +155,8 @@ export class SingleFetchShortcut {
   }
 
   /** An answer with errors, formatted as the gateway formats Apollo's. */
-  private answer(data: unknown, errors: GraphQLError[]): string {
-    const formatted: GraphQLFormattedError[] = errors.map((e) => this.opts.formatError(e.toJSON(), e));
-    return JSON.stringify({ errors: formatted, data });
+  private answer(data: unknown, errors: GraphQLError[]): GraphqlResult {
+    return { errors: errors.map((e) => this.opts.formatError(e.toJSON(), e)), data };
   }
 
   private decide(planning: NonNullable<ReturnType<SingleFetchOptions['planning']>>, text: string, operationName?: string): Shortcut | null {

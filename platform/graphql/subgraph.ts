@@ -23,7 +23,7 @@ import { mountObservability } from '../http/observability.js';
 import { serveInProcess } from '../http/in-process.js';
 import { formatError } from './format-error.js';
 import { limitBytes, responseText } from './apollo-http.js';
-import { userErrorsMiddleware } from './user-errors.js';
+import { answerUserErrorsInPayloads } from './user-errors.js';
 import { validateArgument } from './validation.js';
 
 export interface SubgraphContext<Deps = unknown> {
@@ -79,7 +79,6 @@ async function buildSubgraphSchemaOf<Deps>(def: SubgraphDefinition<Deps>): Promi
     skipCheck: true,
     validate: true,
     validateFn: validateArgument,
-    globalMiddlewares: [userErrorsMiddleware],
     // subscriptions use their own `subscribe` over the outbox EventStream; type-graphql insists on a
     // PubSub anyway, so topic-based use fails loudly
     pubSub: {
@@ -91,6 +90,7 @@ async function buildSubgraphSchemaOf<Deps>(def: SubgraphDefinition<Deps>): Promi
       },
     },
   });
+  answerUserErrorsInPayloads(base);
   describeInputArguments(base);
   const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(base)}`;
   const resolvers = createResolversMap(base) as Record<string, Record<string, unknown>>;

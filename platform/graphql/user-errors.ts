@@ -1,5 +1,5 @@
-import { getNamedType, isInputObjectType, isObjectType, type GraphQLField, type GraphQLResolveInfo } from 'graphql';
-import { Directive, Field, ObjectType, registerEnumType, type MiddlewareFn } from 'type-graphql';
+import { getNamedType, isInputObjectType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { Directive, Field, ObjectType, registerEnumType } from 'type-graphql';
 import { AppError, type ErrorCode } from '../errors.js';
 
 /**
@@ -71,22 +71,24 @@ export function userErrorsOf(error: AppError & { code: UserErrorCode }, mutation
   return error.messages.map((message) => ({ field: fieldOf(message, mutation), code: error.code, message }));
 }
 
-const returnsPayload = (info: GraphQLResolveInfo) => {
-  const type = getNamedType(info.returnType);
-  return isObjectType(type) && 'userErrors' in type.getFields();
-};
-
 /**
- * Global middleware: a mutation returning a payload answers client-mistake AppErrors (its
- * arguments' validation included) as `{ userErrors }`; anything else passes through.
+ * Each mutation returning a payload answers client-mistake AppErrors (its arguments' validation
+ * included) as `{ userErrors }`; anything else passes through. Only those fields are wrapped: a
+ * middleware on every field (type-graphql's global ones) made every field of every answer a promise.
  */
-export const userErrorsMiddleware: MiddlewareFn = async ({ info }, next) => {
-  if (info.parentType.name !== 'Mutation' || !returnsPayload(info)) return next();
-  try {
-    const result = (await next()) as Partial<Payload>;
-    return { ...result, userErrors: result.userErrors ?? [] };
-  } catch (error) {
-    if (!(error instanceof AppError) || !isUserErrorCode(error.code)) throw error;
-    return { userErrors: userErrorsOf(error as AppError & { code: UserErrorCode }, info.parentType.getFields()[info.fieldName]) };
+export function answerUserErrorsInPayloads(schema: GraphQLSchema): void {
+  for (const mutation of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    const payload = getNamedType(mutation.type);
+    const resolve = mutation.resolve;
+    if (!resolve || !isObjectType(payload) || !('userErrors' in payload.getFields())) continue;
+    mutation.resolve = async (...args) => {
+      try {
+        const result = (await resolve(...args)) as Partial<Payload>;
+        return { ...result, userErrors: result.userErrors ?? [] };
+      } catch (error) {
+        if (!(error instanceof AppError) || !isUserErrorCode(error.code)) throw error;
+        return { userErrors: userErrorsOf(error as AppError & { code: UserErrorCode }, mutation) };
+      }
+    };
   }
-};
+}

@@ -71,8 +71,21 @@ function restName(path: string, mapping: ResponseMapping): string {
   return mapping.rename?.[path] ?? (mapping.case === 'snake' ? snakeCase(key) : key);
 }
 
-const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** A name conversion remembered: every REST body converts the same few hundred keys again (bounded: JSON members may be the client's). */
+function remembered(convert: (key: string) => string): (key: string) => string {
+  const names = new Map<string, string>();
+  return (key) => {
+    let name = names.get(key);
+    if (name === undefined) {
+      if (names.size >= 10_000) names.clear();
+      names.set(key, (name = convert(key)));
+    }
+    return name;
+  };
+}
+
+const snakeCase = remembered((key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+const camelCase = remembered((key) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
 
 const lowerCased = (value: unknown): unknown =>
   typeof value === 'string' ? value.toLowerCase() : Array.isArray(value) ? value.map(lowerCased) : value;
