@@ -1,4 +1,5 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Ctx, FieldResolver, Resolver } from 'type-graphql';
+import { Root } from '../../../../platform/graphql/root.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { authorize } from '../../../../platform/graphql/tenancy.js';
 import { JSON as JSONScalar } from '../../../../platform/graphql/scalars.js';

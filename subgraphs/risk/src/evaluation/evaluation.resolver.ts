@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, ID, Mutation, Query, Resolver, Subscription } from 'type-graphql';
+import { Root } from '../../../../platform/graphql/root.js';
 import type { SubgraphContext } from '../../../../platform/graphql/subgraph.js';
 import { ConnectionArgs, LIST_SIZE, type Connection } from '../../../../platform/graphql/connection.js';
 import { envelopeOf } from '../../../../platform/graphql/event-envelope.js';
