@@ -17,6 +17,18 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'type-graphql',
+              importNames: ['Root'],
+              message: "Root from platform/graphql/root.ts: type-graphql's copies the parent for every field of every record.",
+            },
+          ],
+        },
+      ],
     },
   },
   // the public API schema follows docs/graphql-conventions.md (naming, descriptions, connections, payloads)
