@@ -333,7 +333,7 @@ export function cellCentres(ink: Uint8Array, width: number, height: number, line
 }
 
 /** Fits x = a + b·n (+ c·n²) to the points (n, x). */
-function leastSquares(points: Array<[number, number]>, quadratic: boolean): number[] {
+export function leastSquares(points: Array<[number, number]>, quadratic: boolean): number[] {
   const k = quadratic ? 3 : 2;
   const m = Array.from({ length: k }, () => new Array<number>(k + 1).fill(0));
   for (const [n, x] of points) {
