@@ -832,6 +832,9 @@ async function gridFromOcr(
 const lineMatch = (glyphs: GlyphReading, l: number) =>
   glyphs.cells[l].reduce((sum, cell) => sum + (cell[0]?.score ?? 0), 0) / glyphs.cells[l].length;
 
+/** A layout whose glyphs match worse than another layout's by more than this is not the zone's. */
+const LAYOUT_MARGIN = 0.15;
+
 /** The zone whose lines OCR found (`zone`, two or three) read by the glyph reader and OCR's line model. */
 async function readZone(image: Buffer, zone: ReadLine[], text: TextReader, today: Date): Promise<MrzReading | null> {
   const meta = await sharp(image).metadata();
@@ -866,10 +869,15 @@ async function readZone(image: Buffer, zone: ReadLine[], text: TextReader, today
     const glyphs = await readGlyphs(region, rows, length);
     if (glyphs) glyphReadings.set(length, glyphs);
   }
-  const byGlyphs = (ocr: MrzReading[]) =>
-    [...glyphReadings].flatMap(
-      ([length, glyphs]) => glyphReading(glyphs, ocr.find((r) => r.lines[0].length === length)?.lines ?? null, today) ?? [],
-    );
+  // the layouts the glyphs fit nearly as well as the best one: a TD3 line's first 36 glyphs fit a
+  // TD2 grid at 0.7 (0.98 on its own), and that misreading failed one check digit of a forged
+  // TD3 zone where the right layout failed two
+  const byGlyphs = (ocr: MrzReading[]) => {
+    const best = Math.max(...[...glyphReadings.values()].map((g) => g.match));
+    return [...glyphReadings]
+      .filter(([, glyphs]) => glyphs.match >= best - LAYOUT_MARGIN)
+      .flatMap(([length, glyphs]) => glyphReading(glyphs, ocr.find((r) => r.lines[0].length === length)?.lines ?? null, today) ?? []);
+  };
   const reread = (await text.read(region, { charset: MRZ_CHARSET })).lines.filter((l) => l.text.replace(/\s/g, '').length >= 20);
   if (reread.length !== zone.length) return byGlyphs([]).sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
   // the re-read's boxes are in the region's coordinates
