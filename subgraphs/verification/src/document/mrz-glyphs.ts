@@ -333,7 +333,7 @@ export function cellCentres(ink: Uint8Array, width: number, height: number, line
 }
 
 /** Fits x = a + b·n (+ c·n²) to the points (n, x). */
-function leastSquares(points: Array<[number, number]>, quadratic: boolean): number[] {
+export function leastSquares(points: Array<[number, number]>, quadratic: boolean): number[] {
   const k = quadratic ? 3 : 2;
   const m = Array.from({ length: k }, () => new Array<number>(k + 1).fill(0));
   for (const [n, x] of points) {
@@ -394,6 +394,15 @@ function glyphBox(ink: Uint8Array, width: number, x0: number, x1: number, y0: nu
 }
 
 /**
+ * A line's glyphs are compared with one template font alone when it matches them this well (mean
+ * of the cells' best scores: clean OCR-B lines 0.96–0.98; Roboto Mono's, which no template is of,
+ * match DejaVu Sans Mono's at 0.86–0.92) and better than any other font by OWN_FONT_LEAD (OCR-B
+ * lines lead by 0.15–0.2, Roboto Mono's too: they lost the other fonts' shapes and misread 1 as J).
+ */
+const OWN_FONT_MATCH = 0.95;
+const OWN_FONT_LEAD = 0.1;
+
+/**
  * Ranks the alphabet for every cell of one line: the best score per character over the template
  * fonts, each drawn at the stroke weight that matches the line best (a bold zone against its
  * templates' regular weight scored 0 and O, 8 and B alike).
@@ -450,14 +459,20 @@ export async function readCells(image: Grey, ink: Uint8Array, line: Line, centre
   // per font, the weight whose glyphs match the line's best on average (a bold zone, a thin or a blurred one)
   // (its own weight unless another matches clearly better: an enlarged or blurred zone looks a
   // step heavier, and 0 and O drawn heavier look more alike)
-  const bestOf = new Map<string, { set: Weighted; match: number }>();
+  const bestOf = new Map<string, { set: Weighted; match: number; mean: number }>();
   for (const set of all) {
     const mean = scoresOf(set.glyphs).reduce((sum, cell) => sum + Math.max(0, ...cell.values()), 0) / cells.length;
     const match = set.step === 0 ? mean + OWN_WEIGHT_MARGIN : mean;
     const current = bestOf.get(set.font);
-    if (!current || match > current.match) bestOf.set(set.font, { set, match });
+    if (!current || match > current.match) bestOf.set(set.font, { set, match, mean });
   }
-  const scores = scoresOf([...bestOf.values()].flatMap((b) => b.set.glyphs));
+  // a line whose typeface one template font matches clearly best is compared with that font
+  // alone: another font's look-alike scored as well (DejaVu Sans Mono's narrow O matched OCR-B's 0
+  // better than OCR-B's own O did, and two zeros read O failed a clean personal number's check)
+  const ranked = [...bestOf.values()].sort((a, b) => b.match - a.match);
+  const own =
+    ranked[0].mean >= OWN_FONT_MATCH && ranked[1] && ranked[0].match - ranked[1].match >= OWN_FONT_LEAD ? ranked.slice(0, 1) : ranked;
+  const scores = scoresOf(own.flatMap((b) => b.set.glyphs));
   return cells.map((cell, n) => {
     if (!cell) return [{ char: '<', score: 0 }];
     const best = scores[n];

@@ -1,7 +1,7 @@
 import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import type { Box, ReadLine, TextReader } from '../vision/text-reader.js';
-import { binarise, cellCentres, findZoneLines, MRZ_CHARSET, readCells, trackLine, type Choice } from './mrz-glyphs.js';
+import { binarise, cellCentres, findZoneLines, leastSquares, MRZ_CHARSET, readCells, trackLine, type Choice } from './mrz-glyphs.js';
 import { estimateSkew, otsu } from './skew.js';
 
 /**
@@ -166,10 +166,9 @@ function isFiller(ink: Ink, x0: number, x1: number, y0: number, y1: number): boo
   return pointOnly && armsOnly;
 }
 
-/** Where a line's cells are: centres run evenly from the first symbol's to the last one's. */
+/** Where a line's cells are: each cell's centre (a photo's perspective widens the pitch along the line). */
 interface Cells {
-  first: number;
-  pitch: number;
+  centres: number[];
   y0: number;
   y1: number;
 }
@@ -178,21 +177,115 @@ const centerOf = (box: Box) => (box.x0 + box.x1) / 2;
 const fits = (c: string, want: string | undefined) =>
   want === '9' ? /\d/.test(c) : want === 'A' ? /[A-Z]/.test(c) : want === 'D' ? /[ACIPV]/.test(c) : true;
 
-function cellsOf(line: ReadLine, length: number): Cells | null {
-  const xs = line.symbols.filter((s) => s.text.length === 1).map((s) => centerOf(s.box));
-  if (xs.length < 2) return null;
-  const first = Math.min(...xs);
-  return { first, pitch: (Math.max(...xs) - first) / (length - 1), y0: line.box.y0, y1: line.box.y1 };
+/** The pitch at cell `i`: from its left neighbour's centre to its right one's, over the cells between. */
+const pitchAt = (cells: Cells, i: number) => {
+  const { centres } = cells;
+  const a = Math.max(0, Math.min(i - 1, centres.length - 2));
+  const b = Math.min(centres.length - 1, Math.max(i + 1, 1));
+  return (centres[b] - centres[a]) / (b - a);
+};
+
+/**
+ * Leaving one of OCR's symbols out costs as much as placing it two pitches off its cell (squared):
+ * OCR drops glyphs (fillers) far more often than it invents one, and a photo's straight first grid
+ * is up to two thirds of a pitch off mid-line (a symbol left out and a cell left empty there cost
+ * less than placing them in order: one glyph in its neighbour's cell).
+ */
+const ALIGN_CAP = 4;
+
+/**
+ * OCR's symbols of a line aligned in order with its `length` cells: each symbol in a cell of its
+ * own, cells left empty where OCR dropped a glyph (a run of fillers), a symbol left out at a
+ * cost; the cells' centres fitted to the symbols placed (a quadratic: a photo's pitch changes
+ * along the line), then the symbols aligned again. A grid drawn straight from the first symbol to
+ * the last put a photo's middle glyphs half a cell off, one symbol in its neighbour's cell.
+ */
+function alignSymbols(xs: number[], length: number): { centres: number[]; cellOf: number[] } {
+  let centres = firstGrid(xs, length);
+  let cellOf: number[] = [];
+  for (let round = 0; round < 4; round++) {
+    const pitch = Math.max(1, (centres.at(-1)! - centres[0]) / (length - 1));
+    const cost = (i: number, j: number) => Math.min(ALIGN_CAP, ((xs[i] - centres[j]) / pitch) ** 2);
+    // best[i][j]: the least cost of the first i symbols within the first j cells
+    const S = xs.length;
+    const best = Array.from({ length: S + 1 }, () => new Float64Array(length + 1).fill(Infinity));
+    const move = Array.from({ length: S + 1 }, () => new Uint8Array(length + 1));
+    for (let j = 0; j <= length; j++) best[0][j] = 0;
+    for (let i = 1; i <= S; i++) {
+      best[i][0] = best[i - 1][0] + ALIGN_CAP;
+      move[i][0] = 2;
+      for (let j = 1; j <= length; j++) {
+        const placed = best[i - 1][j - 1] + cost(i - 1, j - 1);
+        const cellEmpty = best[i][j - 1];
+        const symbolOut = best[i - 1][j] + ALIGN_CAP;
+        if (placed <= cellEmpty && placed <= symbolOut) [best[i][j], move[i][j]] = [placed, 0];
+        else if (cellEmpty <= symbolOut) [best[i][j], move[i][j]] = [cellEmpty, 1];
+        else [best[i][j], move[i][j]] = [symbolOut, 2];
+      }
+    }
+    cellOf = new Array<number>(S).fill(-1);
+    for (let i = S, j = length; i > 0 && j >= 0;) {
+      if (j > 0 && move[i][j] === 0) cellOf[--i] = --j;
+      else if (j > 0 && move[i][j] === 1) j--;
+      else i--;
+    }
+    const points = cellOf.flatMap((n, i): Array<[number, number]> => (n >= 0 ? [[n, xs[i]]] : []));
+    if (points.length < 3) break;
+    const [a, b, c] = leastSquares(points, points.length >= length / 2);
+    centres = Array.from({ length }, (_, n) => a + b * n + c * n * n);
+  }
+  return { centres, cellOf };
 }
 
-/** The symbols read in each of `length` cells. */
-function symbolsByCell(line: ReadLine, cells: Cells, length: number, offset = 0): ReadLine['symbols'][] {
-  const byCell: ReadLine['symbols'][] = Array.from({ length }, () => []);
-  for (const symbol of line.symbols) {
-    const cell = Math.round((centerOf(symbol.box) + offset - cells.first) / cells.pitch);
-    if (symbol.text.length === 1 && cell >= 0 && cell < length) byCell[cell].push(symbol);
+/**
+ * A first grid for OCR's symbols: from the first symbol on, each cell a pitch after the last, the
+ * pitch a straight fit of the gaps between neighbouring symbols (those about one pitch apart) to
+ * where they are (a photo's pitch grows or shrinks along the line by a tenth and more).
+ */
+function firstGrid(xs: number[], length: number): number[] {
+  const gaps = xs.slice(1).map((x, k) => [(x + xs[k]) / 2, x - xs[k]] as [number, number]);
+  const typical = [...gaps.map(([, g]) => g)].sort((p, q) => p - q)[Math.floor(gaps.length / 2)];
+  const single = gaps.filter(([, g]) => g > 0.75 * typical && g < 1.3 * typical);
+  const [a, b] = single.length >= 4 ? leastSquares(single, false) : [typical, 0];
+  const centres = [xs[0]];
+  while (centres.length < length) {
+    const last = centres.at(-1)!;
+    centres.push(last + Math.max(1, a + b * (last + typical / 2)));
   }
-  return byCell;
+  return centres;
+}
+
+/**
+ * OCR's grid of a line is sure when this share of its cells hold a symbol within SURE_GRID_OFFSET
+ * of a pitch from the centre (OCR drops a few fillers; a line it misread is off in places).
+ */
+const SURE_GRID_SHARE = 0.85;
+const SURE_GRID_OFFSET = 0.25;
+/** …and it left at most this many symbols out (more: the line is longer than the layout's). */
+const SURE_GRID_LEFT = 2;
+
+/** A line's cells and the symbols OCR read in each (single characters only), or null when it read fewer than two. */
+function cellsOf(line: ReadLine, length: number): { cells: Cells; byCell: ReadLine['symbols'][]; sure: boolean } | null {
+  const symbols = line.symbols.filter((s) => s.text.length === 1).sort((a, b) => centerOf(a.box) - centerOf(b.box));
+  if (symbols.length < 2) return null;
+  const { centres, cellOf } = alignSymbols(
+    symbols.map((s) => centerOf(s.box)),
+    length,
+  );
+  const byCell: ReadLine['symbols'][] = Array.from({ length }, () => []);
+  cellOf.forEach((n, i) => n >= 0 && byCell[n].push(symbols[i]));
+  const cells = { centres, y0: line.box.y0, y1: line.box.y1 };
+  const onGrid = cellOf.filter((n, i) => n >= 0 && Math.abs(centerOf(symbols[i].box) - centres[n]) < SURE_GRID_OFFSET * pitchAt(cells, n));
+  const left = cellOf.filter((n) => n < 0).length;
+  return { cells, byCell, sure: onGrid.length >= SURE_GRID_SHARE * length && left <= SURE_GRID_LEFT };
+}
+
+/** The cell whose centre is nearest `x`, or -1 when `x` is beyond half a pitch from the first or last. */
+function cellAt(cells: Cells, x: number): number {
+  const { centres } = cells;
+  let n = 0;
+  for (let i = 1; i < centres.length; i++) if (Math.abs(centres[i] - x) < Math.abs(centres[n] - x)) n = i;
+  return Math.abs(centres[n] - x) <= pitchAt(cells, n) / 2 ? n : -1;
 }
 
 /**
@@ -206,15 +299,17 @@ function rebuildLine(
   length: number,
   shape: string,
   ink: Ink,
-): { text: string; cells: Cells; doubtful: number[]; unread: number[] } | null {
-  const cells = cellsOf(line, length);
-  if (!cells) return null;
+): { text: string; cells: Cells; sure: boolean; doubtful: number[]; unread: number[] } | null {
+  const aligned = cellsOf(line, length);
+  if (!aligned) return null;
+  const { cells, byCell } = aligned;
   const doubtful: number[] = [];
   const unread: number[] = [];
-  const text = symbolsByCell(line, cells, length)
+  const text = byCell
     .map((candidates, i) => {
-      const x0 = Math.round(cells.first + (i - 0.5) * cells.pitch);
-      if (isFiller(ink, x0, Math.round(x0 + cells.pitch), cells.y0, cells.y1)) return '<';
+      const pitch = pitchAt(cells, i);
+      const x0 = Math.round(cells.centres[i] - pitch / 2);
+      if (isFiller(ink, x0, Math.round(x0 + pitch), cells.y0, cells.y1)) return '<';
       const best = candidates
         .filter((c) => c.text !== '<')
         .sort((a, b) => Number(fits(b.text, shape[i])) - Number(fits(a.text, shape[i])) || b.confidence - a.confidence)[0];
@@ -223,7 +318,7 @@ function rebuildLine(
       return best?.text ?? '<';
     })
     .join('');
-  return { text, cells, doubtful, unread };
+  return { text, cells, sure: aligned.sure, doubtful, unread };
 }
 
 /**
@@ -233,8 +328,8 @@ function rebuildLine(
  */
 async function rereadCell(region: Buffer, cells: Cells, i: number, text: TextReader, charset: string): Promise<string | null> {
   const meta = await sharp(region).metadata();
-  const left = Math.max(0, Math.round(cells.first + (i - 2) * cells.pitch));
-  const right = Math.min(meta.width!, Math.round(cells.first + (i + 2) * cells.pitch));
+  const left = Math.max(0, Math.round(cells.centres[i] - 2 * pitchAt(cells, i)));
+  const right = Math.min(meta.width!, Math.round(cells.centres[i] + 2 * pitchAt(cells, i)));
   const height = cells.y1 - cells.y0;
   // a little paper above and below: more would catch the neighbouring lines
   const top = Math.max(0, Math.round(cells.y0 - height / 4));
@@ -246,7 +341,8 @@ async function rereadCell(region: Buffer, cells: Cells, i: number, text: TextRea
   const read = await text.read(window, { charset, line: true });
   const offset = left - height;
   const best = read.lines
-    .flatMap((line) => symbolsByCell(line, cells, i + 1, offset)[i] ?? [])
+    .flatMap((line) => line.symbols)
+    .filter((s) => s.text.length === 1 && cellAt(cells, centerOf(s.box) + offset) === i)
     .filter((s) => s.text !== '<' && charset.includes(s.text))
     .sort((a, b) => b.confidence - a.confidence)[0];
   return best?.text ?? null;
@@ -407,6 +503,8 @@ export function mendByChoices(lines: string[], choices: Choice[][][], today: Dat
 export interface GlyphReading {
   cells: Choice[][][];
   match: number;
+  /** Each line's cell centres (the region's x). */
+  centres?: number[][];
 }
 /** Below this mean score the glyphs are no zone of that layout. */
 const MIN_LAYOUT_MATCH = 0.5;
@@ -418,7 +516,7 @@ const KNOWN_TYPEFACE_MATCH = 0.88;
  * glyphs OCR found on it (`rows`, the region's coordinates); null when a line's glyphs sit on no
  * grid of that length.
  */
-async function readGlyphs(region: Buffer, rows: Box[][], length: number): Promise<GlyphReading | null> {
+async function readGlyphs(region: Buffer, rows: Box[][], length: number, given: Array<number[] | null> = []): Promise<GlyphReading | null> {
   const { data, info } = await sharp(region).greyscale().raw().toBuffer({ resolveWithObject: true });
   const grey = { data, width: info.width, height: info.height };
   const tracked = rows.map((glyphs) => trackLine(glyphs, grey.width));
@@ -435,15 +533,17 @@ async function readGlyphs(region: Buffer, rows: Box[][], length: number): Promis
   const ink = binarise(grey, lines[0].capital * 2);
   const shapes = SHAPES[length];
   const choices: Choice[][][] = [];
+  const grids: number[][] = [];
   for (const [l, line] of lines.entries()) {
-    const centres = cellCentres(ink, grey.width, grey.height, line, length);
+    const centres = given[l] ?? cellCentres(ink, grey.width, grey.height, line, length);
     if (!centres) return null;
+    grids.push(centres);
     // only what the position allows, so that mending keeps digits where digits must be
     choices.push((await readCells(grey, ink, line, centres)).map((cell, i) => cell.filter((c) => fitsShape(c.char, shapes[l][i]))));
   }
   const firsts = choices.flat().map((cell) => cell[0]?.score ?? 0);
   const match = firsts.reduce((sum, score) => sum + score, 0) / firsts.length;
-  return match >= MIN_LAYOUT_MATCH ? { cells: choices, match } : null;
+  return match >= MIN_LAYOUT_MATCH ? { cells: choices, match, centres: grids } : null;
 }
 
 /** How much better than OCR's character the glyph reading's own must score to overrule it. */
@@ -688,6 +788,53 @@ function lineAbove(lines: ReadLine[], zone: ReadLine[]): ReadLine | null {
   );
 }
 
+/** The ink's grid is off where a cell's centre is this share of a pitch from OCR's sure grid's. */
+const OFF_GRID = 0.4;
+
+/**
+ * The glyphs read again on OCR's grid (its symbols aligned with the cells, `alignSymbols`) where
+ * that grid is sure and the ink gave none (glyphs touching in a bold or blurred photo) or one off
+ * by OFF_GRID of a pitch somewhere (a photo's run of touching glyphs counted as one, and a speck
+ * as another: the glyphs one cell off mid-line); of the two grids, each line keeps the one whose
+ * cells the templates match better on average. `glyphReadings` updated for `length`.
+ */
+async function gridFromOcr(
+  region: Buffer,
+  rows: Box[][],
+  length: number,
+  rebuilt: Array<{ cells: Cells; sure: boolean }>,
+  glyphReadings: Map<number, GlyphReading>,
+): Promise<void> {
+  const current = glyphReadings.get(length);
+  const given = rebuilt.map(({ cells, sure }, l) => {
+    if (!sure) return null;
+    const ink = current?.centres?.[l];
+    const off = !ink || ink.some((x, n) => Math.abs(x - cells.centres[n]) > OFF_GRID * pitchAt(cells, n));
+    return off ? cells.centres : null;
+  });
+  if (!given.some(Boolean)) return;
+  const glyphs = await readGlyphs(region, rows, length, given);
+  if (!glyphs) return;
+  if (!current) {
+    glyphReadings.set(length, glyphs);
+    return;
+  }
+  // line by line, the grid whose cells the templates match better (OCR's grid is off where it
+  // placed a run of fillers it read as K and L; the ink's where touching glyphs made one run)
+  const better = glyphs.cells.map((_, l) => (lineMatch(glyphs, l) > lineMatch(current, l) ? glyphs : current));
+  const cells = better.map((reading, l) => reading.cells[l]);
+  const firsts = cells.flat().map((cell) => cell[0]?.score ?? 0);
+  const match = firsts.reduce((sum, score) => sum + score, 0) / firsts.length;
+  glyphReadings.set(length, { cells, match, centres: better.map((reading, l) => reading.centres![l]) });
+}
+
+/** The mean score of a line's cells' first choices. */
+const lineMatch = (glyphs: GlyphReading, l: number) =>
+  glyphs.cells[l].reduce((sum, cell) => sum + (cell[0]?.score ?? 0), 0) / glyphs.cells[l].length;
+
+/** A layout whose glyphs match worse than another layout's by more than this is not the zone's. */
+const LAYOUT_MARGIN = 0.15;
+
 /** The zone whose lines OCR found (`zone`, two or three) read by the glyph reader and OCR's line model. */
 async function readZone(image: Buffer, zone: ReadLine[], text: TextReader, today: Date): Promise<MrzReading | null> {
   const meta = await sharp(image).metadata();
@@ -722,20 +869,28 @@ async function readZone(image: Buffer, zone: ReadLine[], text: TextReader, today
     const glyphs = await readGlyphs(region, rows, length);
     if (glyphs) glyphReadings.set(length, glyphs);
   }
-  const byGlyphs = (ocr: MrzReading[]) =>
-    [...glyphReadings].flatMap(
-      ([length, glyphs]) => glyphReading(glyphs, ocr.find((r) => r.lines[0].length === length)?.lines ?? null, today) ?? [],
-    );
+  // the layouts the glyphs fit nearly as well as the best one: a TD3 line's first 36 glyphs fit a
+  // TD2 grid at 0.7 (0.98 on its own), and that misreading failed one check digit of a forged
+  // TD3 zone where the right layout failed two
+  const byGlyphs = (ocr: MrzReading[]) => {
+    const best = Math.max(...[...glyphReadings.values()].map((g) => g.match));
+    return [...glyphReadings]
+      .filter(([, glyphs]) => glyphs.match >= best - LAYOUT_MARGIN)
+      .flatMap(([length, glyphs]) => glyphReading(glyphs, ocr.find((r) => r.lines[0].length === length)?.lines ?? null, today) ?? []);
+  };
   const reread = (await text.read(region, { charset: MRZ_CHARSET })).lines.filter((l) => l.text.replace(/\s/g, '').length >= 20);
   if (reread.length !== zone.length) return byGlyphs([]).sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
   // the re-read's boxes are in the region's coordinates
   const ink = await inkOf(region);
   const readings: MrzReading[] = [];
   // the layouts whose grid the glyphs fit, when they fit any (OCR's line model fits a line to any length)
-  const layouts = glyphReadings.size ? [...glyphReadings.keys()] : (LAYOUTS[reread.length as 2 | 3] ?? []);
-  for (const length of layouts) {
+  const layouts: number[] = glyphReadings.size ? [...glyphReadings.keys()] : [...(LAYOUTS[reread.length as 2 | 3] ?? [])];
+  // every layout is tried on OCR's grid: the ink's may fit the wrong one only (a TD3 photo's glyphs on a TD2 grid)
+  for (const length of LAYOUTS[reread.length as 2 | 3] ?? []) {
     const rebuilt = reread.map((line, l) => rebuildLine(line, length, SHAPES[length][l], ink));
     if (rebuilt.some((line) => !line)) continue;
+    await gridFromOcr(region, rows, length, rebuilt as NonNullable<(typeof rebuilt)[number]>[], glyphReadings);
+    if (!layouts.includes(length)) continue;
     const lines: string[] = [];
     for (const line of rebuilt as NonNullable<(typeof rebuilt)[number]>[]) {
       const chars = [...line.text];
