@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Evaluation } from '../../subgraphs/risk/src/evaluation/evaluation.entity.js';
+import { noFindings } from '../../subgraphs/risk/src/evaluation/evaluation.engine.js';
 
 /** A live evaluation of a transfer (what the group commit writes), with neutral decision fields. */
 export function evaluationOf(
@@ -23,13 +24,7 @@ export function evaluationOf(
     layers: {},
     layerScores: {},
     reasons: [],
-    rulesFired: [],
-    ruleErrors: [],
-    graphPatterns: [],
-    sanctionsHits: [],
-    facts: {},
-    rulesRevision: '0',
-    latencyMs: 0,
+    ...noFindings(),
     createdAt: t.at,
   } as unknown as Evaluation;
 }

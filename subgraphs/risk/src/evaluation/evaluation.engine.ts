@@ -256,19 +256,24 @@ export class EvaluationEngine {
       reasons: [
         `sandbox: mock score ${score} (${txn.mockScore !== null ? 'metadata.mock_score' : 'derived from transaction_id'}); no rules, graph or sanctions data used`,
       ],
-      rulesFired: [],
-      ruleErrors: [],
-      graphPatterns: [],
-      sanctionsHits: [],
-      facts: {},
-      rulesRevision: '0',
-      latencyMs: 0,
+      ...noFindings(),
       createdAt: new Date(),
     };
     record.latencyMs = round2(performance.now() - started);
     return (await this.opts.commit.write(record, null)) ? record : null;
   }
 }
+
+/** An evaluation's findings when nothing was looked at (the sandbox's): no rules, graph, sanctions or facts. */
+export const noFindings = () => ({
+  rulesFired: [],
+  ruleErrors: [],
+  graphPatterns: [],
+  sanctionsHits: [],
+  facts: {},
+  rulesRevision: '0',
+  latencyMs: 0,
+});
 
 /** An evaluation as the tenant's owner sent it (JSON). */
 function reviveRecord(json: unknown): EvaluationRecord {
