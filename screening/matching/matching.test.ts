@@ -188,6 +188,17 @@ describe('ScreeningIndex', () => {
     expect(first.every((hits) => hits.length > 0)).toBe(true);
   });
 
+  it('searches an entity name longer than the words it reads, legal forms among them', () => {
+    // the query's tokens are cut at MAX_QUERY_TOKENS: its words (kept to read initials) were not,
+    // and initials read past the cut threw (a screening of a long company name answered 500)
+    const long = ScreeningIndex.build(
+      [entry({ externalId: '9', entityType: 'ENTITY', names: [{ full: 'CSRI DOO', type: 'PRIMARY' }] })],
+      { OFAC_SDN: 'v1' },
+    );
+    const fullName = 'ALPHA BETA GAMMA DELTA OMEGA KAPPA SIGMA THETA IOTA LAMBDA NU XI DOO CENTRAL SCIENTIFIC RESEARCH INSTITUTE';
+    expect(() => long.search({ fullName, entityType: 'ENTITY', threshold: 0.3 })).not.toThrow();
+  });
+
   it('finds Arabic-script queries through the original-script names', () => {
     const hits = index.search({ fullName: 'عبد الرحمن ولد سيدي' });
     expect(hits[0]).toMatchObject({ externalId: 'QDi.9', score: 1 });

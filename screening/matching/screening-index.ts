@@ -3,6 +3,7 @@ import { equivalenceKeys, isKnownName, nicknameRoots } from './equivalents.js';
 import { abjadKey, abjadKeys, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
 import { acronymWords, combine, spellsAcronyms, joinTokens, numberUnits, round, scorePrepared, tokenWeight } from './name-score.js';
 import { maxBoost, qualify } from './qualifiers.js';
+import { KeyedLists, packLists, type PackedLists } from './packed-lists.js';
 import {
   DEFAULT_LIMIT,
   DEFAULT_THRESHOLD,
@@ -42,15 +43,9 @@ interface IndexedName {
   prepared: PreparedName;
 }
 
-interface DictToken {
-  token: NameToken;
-  /** names containing it, ascending ids; joined = the token stands for several name tokens (span of them) */
-  names: number[];
-  joined: boolean;
-  span: number;
-  /** made by a rule (number words, initials): only an exact match counts */
-  virtual: boolean;
-}
+/** A dictionary token's flags: it stands for several name tokens joined (`span` of them); it was made by a rule (number words, initials), so only an exact match counts. */
+const JOINED = 1;
+const VIRTUAL = 2;
 
 /**
  * Initials of a name that is not a person's (its words before legal forms were set aside), and of its
@@ -169,9 +164,10 @@ interface QueryUnit {
   virtual?: boolean;
 }
 
-/** A dictionary token a query unit matched: its names and span (copied: a search reads no DictToken), and how well. */
+/** A dictionary token a query unit matched: its names (`dictNames.items` from `from` up to `to`, ascending ids), its span, and how well. */
 interface TokenMatch {
-  names: number[];
+  from: number;
+  to: number;
   span: number;
   sim: TokenSimilarity;
 }
@@ -240,10 +236,10 @@ function queryKeys(t: NameToken): string[] {
   return keys;
 }
 
-/** Whether an ascending array holds a value (binary search). */
-function hasSorted(sorted: number[], value: number): boolean {
-  let lo = 0;
-  let hi = sorted.length - 1;
+/** Whether `sorted[from..to)`, ascending, holds a value (binary search). */
+function hasSorted(sorted: Int32Array, from: number, to: number, value: number): boolean {
+  let lo = from;
+  let hi = to - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const v = sorted[mid];
@@ -260,55 +256,22 @@ export function entityMatches(queryType: ScreeningQuery['entityType'], entryType
   return entryType !== 'INDIVIDUAL';
 }
 
-export class ScreeningIndex {
-  private readonly entries: ListEntry[];
-  private readonly versions: Record<string, string>;
-  private readonly names: IndexedName[] = [];
-  /**
-   * What a search's first pass reads of a name, side by side in one flat array instead of in the
-   * name's objects (scattered in the heap, each a cache miss): from `weightsFrom[name]`, its
-   * number of tokens, its type's factor, then the running sums of its token weights, descending.
-   */
+/** An index while it is built: growable arrays and maps, frozen into a ScreeningIndex by `finish`. */
+class IndexBuilder {
+  readonly names: IndexedName[] = [];
   private readonly weightsFrom: number[] = [];
   private readonly weights: number[] = [];
-  private readonly dict: DictToken[] = [];
+  private readonly dictTokens: NameToken[] = [];
+  private readonly dictNames: number[][] = [];
+  private readonly dictSpan: number[] = [];
+  private readonly dictFlags: number[] = [];
   private readonly dictByKey = new Map<string, number>();
   private readonly blocks = new Map<string, number[]>();
 
-  private constructor(entries: ListEntry[], versions: Record<string, string>) {
-    this.entries = entries;
-    this.versions = { ...versions };
-  }
+  constructor(private readonly entries: ListEntry[]) {}
 
-  static build(entries: ListEntry[], versions: Record<string, string>): ScreeningIndex {
-    const index = new ScreeningIndex(entries, versions);
-    entries.forEach((entry, e) => index.addEntry(entry, e));
-    return index;
-  }
-
-  /**
-   * The same, yielding to the event loop every `chunk` entries so that a process keeps serving
-   * (with its previous index) while a new snapshot is indexed.
-   */
-  static async buildAsync(entries: ListEntry[], versions: Record<string, string>, chunk = 500): Promise<ScreeningIndex> {
-    const index = new ScreeningIndex(entries, versions);
-    for (let e = 0; e < entries.length; e++) {
-      index.addEntry(entries[e], e);
-      if (e % chunk === chunk - 1) await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    return index;
-  }
-
-  get size(): number {
-    return this.entries.length;
-  }
-
-  /** Number of indexed names (primary names and aliases). */
-  get nameCount(): number {
-    return this.names.length;
-  }
-
-  private addEntry(entry: ListEntry, e: number): void {
+  addEntry(e: number): void {
+    const entry = this.entries[e];
     const seen = new Set<string>();
     for (const n of entry.names) {
       const prepared = prepareName(n.full, { entityType: entry.entityType, commaMeansFamily: true });
@@ -339,24 +302,125 @@ export class ScreeningIndex {
     const k = (virtual ? '~' : joined ? '+' : '') + tokenKey(t);
     let id = this.dictByKey.get(k);
     if (id === undefined) {
-      id = this.dict.length;
+      id = this.dictTokens.length;
       this.dictByKey.set(k, id);
-      this.dict.push({ token: t, names: [], joined, span, virtual });
+      this.dictTokens.push(t);
+      this.dictNames.push([]);
+      this.dictSpan.push(span);
+      this.dictFlags.push((joined ? JOINED : 0) | (virtual ? VIRTUAL : 0));
       for (const key of virtual ? [/^\d+$/.test(t.text) ? `x${t.text}` : `k${t.text}`] : indexKeys(t, joined)) {
         const list = this.blocks.get(key);
         if (list) list.push(id);
         else this.blocks.set(key, [id]);
       }
     }
-    const names = this.dict[id].names;
+    const names = this.dictNames[id];
     if (names[names.length - 1] !== nameId) names.push(nameId);
+  }
+
+  finish(versions: Record<string, string>): ScreeningIndex {
+    return new ScreeningIndex({
+      entries: this.entries,
+      versions: { ...versions },
+      names: this.names,
+      weightsFrom: Uint32Array.from(this.weightsFrom),
+      weights: Float64Array.from(this.weights),
+      dictTokens: this.dictTokens,
+      dictNames: packLists(this.dictNames),
+      dictSpan: Uint8Array.from(this.dictSpan),
+      dictFlags: Uint8Array.from(this.dictFlags),
+      blocks: KeyedLists.pack(this.blocks),
+    });
+  }
+}
+
+/** What a ScreeningIndex is made of, frozen: flat typed arrays wherever a list of numbers would otherwise be an object of its own. */
+interface IndexParts {
+  entries: ListEntry[];
+  versions: Record<string, string>;
+  names: IndexedName[];
+  /**
+   * What a search's first pass reads of a name, side by side in one flat array instead of in the
+   * name's objects (scattered in the heap, each a cache miss): from `weightsFrom[name]`, its
+   * number of tokens, its type's factor, then the running sums of its token weights, descending.
+   */
+  weightsFrom: Uint32Array;
+  weights: Float64Array;
+  /** The dictionary: distinct list tokens, each one's names (ascending ids), span and flags (JOINED, VIRTUAL). */
+  dictTokens: NameToken[];
+  dictNames: PackedLists;
+  dictSpan: Uint8Array;
+  dictFlags: Uint8Array;
+  /** Blocking keys (see above) → the dictionary tokens filed under them. */
+  blocks: KeyedLists;
+}
+
+export class ScreeningIndex {
+  private readonly entries: ListEntry[];
+  private readonly versions: Record<string, string>;
+  private readonly names: IndexedName[];
+  private readonly weightsFrom: Uint32Array;
+  private readonly weights: Float64Array;
+  private readonly dictTokens: NameToken[];
+  private readonly dictNames: PackedLists;
+  private readonly dictSpan: Uint8Array;
+  private readonly dictFlags: Uint8Array;
+  private readonly blocks: KeyedLists;
+
+  /** Made by `build` or `buildAsync`. */
+  constructor(parts: IndexParts) {
+    ({
+      entries: this.entries,
+      versions: this.versions,
+      names: this.names,
+      weightsFrom: this.weightsFrom,
+      weights: this.weights,
+      dictTokens: this.dictTokens,
+      dictNames: this.dictNames,
+      dictSpan: this.dictSpan,
+      dictFlags: this.dictFlags,
+      blocks: this.blocks,
+    } = parts);
+  }
+
+  static build(entries: ListEntry[], versions: Record<string, string>): ScreeningIndex {
+    const builder = new IndexBuilder(entries);
+    for (let e = 0; e < entries.length; e++) builder.addEntry(e);
+    return builder.finish(versions);
+  }
+
+  /**
+   * The same, yielding to the event loop every `chunk` entries so that a process keeps serving
+   * (with its previous index) while a new snapshot is indexed.
+   */
+  static async buildAsync(entries: ListEntry[], versions: Record<string, string>, chunk = 500): Promise<ScreeningIndex> {
+    const builder = new IndexBuilder(entries);
+    for (let e = 0; e < entries.length; e++) {
+      builder.addEntry(e);
+      if (e % chunk === chunk - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return builder.finish(versions);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Number of indexed names (primary names and aliases). */
+  get nameCount(): number {
+    return this.names.length;
   }
 
   search(q: ScreeningQuery): ScreeningHit[] {
     const threshold = q.threshold ?? DEFAULT_THRESHOLD;
     const limit = q.limit ?? DEFAULT_LIMIT;
     const prepared = prepareName(q.fullName.slice(0, MAX_QUERY_CHARS), { entityType: q.entityType, commaMeansFamily: true });
-    prepared.tokens = prepared.tokens.slice(0, MAX_QUERY_TOKENS);
+    if (prepared.tokens.length > MAX_QUERY_TOKENS) {
+      prepared.tokens = prepared.tokens.slice(0, MAX_QUERY_TOKENS);
+      // the words initials are read from point at tokens: none past the cut
+      const past = prepared.words?.findIndex((w) => w.token >= MAX_QUERY_TOKENS) ?? -1;
+      if (past >= 0) prepared.words = prepared.words!.slice(0, past);
+    }
     const qt = prepared.tokens;
     if (!qt.length) return [];
     const qWeights = qt.map(tokenWeight);
@@ -392,16 +456,17 @@ export class ScreeningIndex {
       if (span > 1) acc.joined[slot] += span - 1;
     };
     const lookup = (unit: QueryUnit, keyKind: string, keys: () => string[], create: boolean) => {
-      for (const { names, span: tokenSpan, sim } of this.matchesOf(unit, keyKind, keys)) {
+      const names = this.dictNames.items;
+      for (const { from, to, span: tokenSpan, sim } of this.matchesOf(unit, keyKind, keys)) {
         const span = Math.max(unit.idx.length, tokenSpan);
-        if (!create && names.length > acc.size * 16) {
+        if (!create && to - from > acc.size * 16) {
           // a common token (an initial, a frequent word) only adds to the few names already found:
           // each of those is looked up in its names (ascending ids) instead of the other way round
-          for (let slot = 0; slot < acc.size; slot++) if (hasSorted(names, acc.names[slot])) touchSlot(slot, unit.idx, sim, span);
+          for (let slot = 0; slot < acc.size; slot++) if (hasSorted(names, from, to, acc.names[slot])) touchSlot(slot, unit.idx, sim, span);
           continue;
         }
-        for (const n of names) {
-          const slot = acc.slot(n, create);
+        for (let i = from; i < to; i++) {
+          const slot = acc.slot(names[i], create);
           if (slot >= 0) touchSlot(slot, unit.idx, sim, span);
         }
       }
@@ -532,16 +597,22 @@ export class ScreeningIndex {
       return known;
     }
     const candidates = new Set<number>();
-    for (const k of keys()) for (const id of this.blocks.get(k) ?? []) candidates.add(id);
+    const { start, items } = this.blocks.lists;
+    for (const k of keys()) {
+      const block = this.blocks.find(k);
+      if (block >= 0) for (let i = start[block]; i < start[block + 1]; i++) candidates.add(items[i]);
+    }
     const found: TokenMatch[] = [];
     for (const id of candidates) {
-      const d = this.dict[id];
-      if (unit.idx.length > 1 && d.joined && !(unit.virtual && d.virtual && /^\d+$/.test(d.token.text))) continue;
+      const token = this.dictTokens[id];
+      const joined = (this.dictFlags[id] & JOINED) !== 0;
+      const virtual = (this.dictFlags[id] & VIRTUAL) !== 0;
+      if (unit.idx.length > 1 && joined && !(unit.virtual && virtual && /^\d+$/.test(token.text))) continue;
       // number words and initials count only as exactly the same digits or letters
-      if ((unit.virtual || d.virtual) && t.text !== d.token.text) continue;
-      const sim = compareTokens(t, d.token);
-      if (sim.score < MIN_TOKEN_SCORE || ((unit.idx.length > 1 || d.joined) && (sim.score < 0.85 || sim.how === 'initial'))) continue;
-      found.push({ names: d.names, span: d.span, sim });
+      if ((unit.virtual || virtual) && t.text !== token.text) continue;
+      const sim = compareTokens(t, token);
+      if (sim.score < MIN_TOKEN_SCORE || ((unit.idx.length > 1 || joined) && (sim.score < 0.85 || sim.how === 'initial'))) continue;
+      found.push({ from: this.dictNames.start[id], to: this.dictNames.start[id + 1], span: this.dictSpan[id], sim });
     }
     if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
     this.remembered.set(key, found);
