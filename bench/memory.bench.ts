@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { plan } from './support/mrz-corpus.js';
 import { loadFonts } from './support/mrz-fonts.js';
 import { CONDITIONS } from './support/conditions.js';
@@ -21,6 +22,8 @@ import { ADMIN_SECRET, prepare, REPO, rest, specs, startPlatform } from './stack
  * through REST at once, MEMORY_BENCH_SOAK_RATE (25) requests/s each for MEMORY_BENCH_SOAK_SECONDS
  * (60), each from a load process of its own; the process's event-loop delay over the soak is
  * prom-client's (`monitorEventLoopDelay`, reset by the scrape before the soak, read by the one after).
+ * BENCH_BASE_DIR: a built checkout of another commit, measured the same way first (its own
+ * package.json start script), and this build's ratios to it.
  */
 const DOCUMENTS = Number(process.env.MEMORY_BENCH_DOCUMENTS ?? 6);
 const SOAK_RATE = Number(process.env.MEMORY_BENCH_SOAK_RATE ?? 25);
@@ -70,10 +73,19 @@ async function heap(gateway: string): Promise<{ used: number; external: number }
   return { used: metric('nodejs_heap_size_used_bytes') / 2 ** 20, external: metric('nodejs_external_memory_bytes') / 2 ** 20 };
 }
 
-export async function run(): Promise<void> {
+interface BuildMemory {
+  name: string;
+  rows: string[][];
+  soak: { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number }[];
+  loop: { p50: number; p99: number; max: number };
+  idle: { api: number; total: number };
+}
+
+/** One build's run: started, document checks, the soak, idle. */
+async function measureBuild(name: string, root: string): Promise<BuildMemory> {
   const { fonts } = await loadFonts(['ocr-b']);
   const passports = plan('memory-bench/1', DOCUMENTS * 3, CONDITIONS.slice(0, 1), fonts).filter((d) => d.doc.format === 'TD3');
-  const layout = { name: 'npm start', root: REPO, env: { VISION_IDLE_MS: String(IDLE_MS), METRICS_TOKEN }, operations: true };
+  const layout = { name, root, env: { VISION_IDLE_MS: String(IDLE_MS), METRICS_TOKEN }, operations: true };
   const platform = await startPlatform(layout);
   try {
     const rows: string[][] = [];
@@ -89,6 +101,7 @@ export async function run(): Promise<void> {
         f0(js.used),
         f0(js.external),
         risk ? f0(risk) : '—',
+        f0(api + risk),
         workers.length ? workers.map((w) => f0(rssMb(w))).join(' + ') : '—',
       ]);
       return { api, total: api + risk };
@@ -136,35 +149,53 @@ export async function run(): Promise<void> {
     // the OCR workers stop on the same timer; give them its length again
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 2_000));
     const idle = await measure('idle: face and OCR workers stopped');
-    table(['moment', 'npm start RSS, MB', 'JS heap used, MB', 'external, MB', 'its risk process, MB', 'face models’ processes, MB'], rows);
-    console.log();
-    table(
-      ['soak through REST', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
-      operations.map((op, i) => [
-        op.name,
-        f1(soak[i].rps),
-        f1(soak[i].p50),
-        f1(soak[i].p99),
-        String(soak[i].non2xx),
-        String(soak[i].errors),
-      ]),
-    );
-    console.log(`\nevent loop delay during the soak: p50 ${f1(loop.p50)} ms, p99 ${f1(loop.p99)} ms, max ${f1(loop.max)} ms`);
-    verdict({
-      item: '31.4',
-      figure: 'API event loop delay p99 during the soak',
-      measured: `${f1(loop.p99)} ms`,
-      target: `≤ ${TARGET_LOOP_P99_MS} ms`,
-      met: loop.p99 <= TARGET_LOOP_P99_MS,
-    });
-    verdict({
-      item: '31.4',
-      figure: '`npm start` RSS at idle after document checks (with its risk process)',
-      measured: `${f0(idle.total)} MB (the API process ${f0(idle.api)} MB)`,
-      target: `≤ ${TARGET_MB} MB`,
-      met: idle.total <= TARGET_MB,
-    });
+    return {
+      name,
+      rows,
+      soak: operations.map((op, i) => ({ name: op.name, ...soak[i] })),
+      loop,
+      idle,
+    };
   } finally {
     await platform.stop();
   }
+}
+
+/** This build's figures, and a base build's measured the same way before it (BENCH_BASE_DIR). */
+export async function run(): Promise<void> {
+  const builds = [
+    ...(process.env.BENCH_BASE_DIR ? [['base', path.resolve(process.env.BENCH_BASE_DIR)] as const] : []),
+    ['this build', REPO] as const,
+  ];
+  const measured: BuildMemory[] = [];
+  for (const [name, root] of builds) measured.push(await measureBuild(name, root));
+  for (const m of measured) {
+    console.log(`\n${m.name}:`);
+    table(['moment', 'API process RSS, MB', 'JS heap used, MB', 'external, MB', 'its risk process, MB', 'npm start RSS, MB', 'face models’ processes, MB'], m.rows);
+    console.log();
+    table(
+      ['soak through REST', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
+      m.soak.map((op) => [op.name, f1(op.rps), f1(op.p50), f1(op.p99), String(op.non2xx), String(op.errors)]),
+    );
+    console.log(`\nevent loop delay during the soak: p50 ${f1(m.loop.p50)} ms, p99 ${f1(m.loop.p99)} ms, max ${f1(m.loop.max)} ms`);
+  }
+  const [now, base] = [measured.at(-1)!, measured.length > 1 ? measured[0] : null];
+  if (base)
+    console.log(
+      `\nthis build ÷ base at idle: npm start RSS ×${(now.idle.total / base.idle.total).toFixed(2)}, API process ×${(now.idle.api / base.idle.api).toFixed(2)}; event loop p99 ×${(now.loop.p99 / base.loop.p99).toFixed(2)}`,
+    );
+  verdict({
+    item: '31.4',
+    figure: 'API event loop delay p99 during the soak',
+    measured: `${f1(now.loop.p99)} ms`,
+    target: `≤ ${TARGET_LOOP_P99_MS} ms`,
+    met: now.loop.p99 <= TARGET_LOOP_P99_MS,
+  });
+  verdict({
+    item: '31.4',
+    figure: '`npm start` RSS at idle after document checks (with its risk process)',
+    measured: `${f0(now.idle.total)} MB (the API process ${f0(now.idle.api)} MB)`,
+    target: `≤ ${TARGET_MB} MB`,
+    met: now.idle.total <= TARGET_MB,
+  });
 }

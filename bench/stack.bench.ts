@@ -9,6 +9,7 @@ import type { Route } from '../platform/rest/route.js';
 import { BENCH_DIR, f0, f1, f2, load, spawnNode, table, type Spawned } from './support/processes.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { verdict } from './support/targets.js';
+import { npmStartArgs } from '../test/support/npm-start.js';
 import { FAMILY_NAMES, GIVEN_NAMES, person } from './support/names.js';
 
 /**
@@ -107,7 +108,7 @@ export async function startPlatform(layout: Layout, databaseUrl?: string): Promi
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child: ChildProcess = spawn(process.execPath, [path.join(layout.root, 'dist', 'cli', 'start-all.js')], {
+  const child: ChildProcess = spawn(process.execPath, npmStartArgs(layout.root), {
     cwd: layout.root,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
