@@ -9,7 +9,7 @@ import type { Route } from '../platform/rest/route.js';
 import { BENCH_DIR, f0, f1, f2, load, spawnNode, table, type Spawned } from './support/processes.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { verdict } from './support/targets.js';
-import { npmStartArgs } from '../test/support/npm-start.js';
+import { npmStartCommand } from '../test/support/npm-start.js';
 import { FAMILY_NAMES, GIVEN_NAMES, person } from './support/names.js';
 
 /**
@@ -108,9 +108,10 @@ export async function startPlatform(layout: Layout, databaseUrl?: string): Promi
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child: ChildProcess = spawn(process.execPath, npmStartArgs(layout.root), {
+  const start = npmStartCommand(layout.root);
+  const child: ChildProcess = spawn(process.execPath, start.args, {
     cwd: layout.root,
-    env,
+    env: { ...start.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const urls = {

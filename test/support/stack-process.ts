@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../platform/db/embedded-postgres.js';
-import { npmStartArgs } from './npm-start.js';
+import { npmStartCommand } from './npm-start.js';
 import { TEST_MASTER_KEY } from './stack.js';
 
 export interface StackProcessOptions {
@@ -96,7 +96,8 @@ export async function startStackProcess(opts: StackProcessOptions = {}): Promise
   }
   Object.assign(env, opts.env);
 
-  const child = spawn(process.execPath, npmStartArgs(), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const start = npmStartCommand();
+  const child = spawn(process.execPath, start.args, { env: { ...start.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => chunks.push(c));
   child.stderr.on('data', (c: Buffer) => chunks.push(c));
