@@ -1,5 +1,4 @@
 import { fileTypeFromBuffer } from 'file-type';
-import decodeHeic from 'heic-decode';
 import sharp from 'sharp';
 import { AppError } from '../../../../platform/errors.js';
 import { MAX_UPLOAD_BYTES } from '../../../../platform/graphql/upload.js';
@@ -34,6 +33,8 @@ export async function sniffImage(bytes: Uint8Array, what: string): Promise<Image
 export async function normalizeImage(bytes: Uint8Array, kind: ImageKind, what: string): Promise<Buffer> {
   try {
     if (kind === 'heic') {
+      // libheif (a 16 MB WebAssembly heap, compiled at import) is loaded by the first HEIC, not by every process
+      const { default: decodeHeic } = await import('heic-decode');
       const { width, height, data } = await decodeHeic({ buffer: bytes });
       return await sharp(Buffer.from(data), { raw: { width, height, channels: 4 } })
         .jpeg({ quality: 92 })
