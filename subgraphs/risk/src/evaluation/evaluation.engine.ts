@@ -7,7 +7,7 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { RulesStore } from '../rules/rule.store.js';
 import { runRules, type RuleCache, type RulesOutcome } from '../rules/rule.cache.js';
 import { activation, type RuleFacts } from '../rules/rule.environment.js';
-import type { NeighbourhoodFacts, Profile } from '../graph/graph.facts.js';
+import type { NeighbourhoodFacts } from '../graph/graph.facts.js';
 import type { TenantGraphs } from '../graph/graph.owner.js';
 import type { TenantGraph } from '../graph/graph.memory.js';
 import { detectPatterns, type DetectorThresholds, DEFAULT_THRESHOLDS, type GraphPattern } from '../graph/graph.patterns.js';
@@ -24,6 +24,7 @@ import {
 } from './evaluation.scoring.js';
 import type { Evaluation } from './evaluation.entity.js';
 import type { GroupCommit } from './evaluation.commit.js';
+import { EvaluationHeads } from './evaluation.head.js';
 
 /** An evaluation as the engine produces it (the entity's fields). */
 export type EvaluationRecord = Omit<Evaluation, never>;
@@ -55,9 +56,10 @@ export const duplicateTransaction = (id: string) =>
 
 /**
  * POST /v1/evaluate. Live, the engine of the tenant's owner (this process, see `TenantGraphs`):
- *   1. one read (pooled connection, released at once): the rule-set revision and the parties'
- *      profiles — the database stays authoritative for rules (a committed change applies to the
- *      next evaluation) and profiles;
+ *   1. one read (pooled connection, released at once; one for the tenant's evaluations arriving in
+ *      the same turn, `EvaluationHeads`): the rule-set revision and the parties' profiles — the
+ *      database stays authoritative for rules (a committed change applies to the next evaluation)
+ *      and profiles;
  *   2. the rules at that revision (cached, compiled once; reloaded when the revision moved);
  *   3. without a round trip or an await: the neighbourhood facts from the tenant's graph in memory
  *      (counters, distinct counterparties, cycles), graph detectors, rules, sanctions screening →
@@ -74,7 +76,10 @@ export class EvaluationEngine {
   private readonly detectors: DetectorThresholds;
   private readonly scanCap: number;
 
+  private readonly heads: EvaluationHeads;
+
   constructor(private readonly opts: EngineOptions) {
+    this.heads = new EvaluationHeads(opts.pool);
     this.detectors = opts.detectors ?? DEFAULT_THRESHOLDS;
     this.scanCap = opts.scanCap ?? DEFAULT_SCAN_CAP;
   }
@@ -90,22 +95,9 @@ export class EvaluationEngine {
     return record;
   }
 
-  /** Revision and profiles in one round trip. */
-  private async head(tenant: Tenant, txn: Transaction): Promise<{ revision: string | null; profiles: Profile[] }> {
-    const { rows } = await this.opts.pool.query<{ revision: string | null; profiles: Profile[] }>({
-      name: 'risk_evaluation_head',
-      text: `select (select revision::text from risk.rule_sets where organization_id = $1 and environment = $2) as revision,
-        (select coalesce(json_agg(json_build_object('account_id', a.account_id, 'full_name', a.full_name,
-           'date_of_birth', a.date_of_birth, 'nationality', a.nationality)), '[]')
-           from risk.account_profiles a where a.organization_id = $1 and a.environment = $2 and a.account_id in ($3, $4)) as profiles`,
-      values: [tenant.organizationId, tenant.environment, txn.sender, txn.receiver],
-    });
-    return rows[0];
-  }
-
   private async live(graph: TenantGraph, tenant: Tenant, txn: Transaction, started: number): Promise<EvaluationRecord | null> {
     await this.opts.store.ensureSeeded(tenant);
-    const head = await this.head(tenant, txn);
+    const head = await this.heads.read(tenant, txn.sender, txn.receiver);
     const snapshot = await this.opts.rules.rulesAt(this.opts.pool, tenant, head.revision ?? '0');
 
     // from here to record(): synchronous, so no other evaluation of this tenant comes between

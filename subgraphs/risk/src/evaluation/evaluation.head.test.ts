@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createTestDatabase } from '../../../../test/support/database.js';
+import { EvaluationHeads } from './evaluation.head.js';
+
+describe('evaluation heads (rule-set revision and the parties’ profiles)', () => {
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: await createTestDatabase(), max: 4 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  const profile = (tenant: { organizationId: string; environment: string }, account: string, name: string) =>
+    pool.query(
+      `insert into risk.account_profiles (organization_id, environment, account_id, full_name) values ($1, $2, $3, $4)
+       on conflict (organization_id, environment, account_id) do update set full_name = excluded.full_name`,
+      [tenant.organizationId, tenant.environment, account, name],
+    );
+  const revision = (tenant: { organizationId: string; environment: string }, value: number) =>
+    pool.query(
+      `insert into risk.rule_sets (organization_id, environment, revision) values ($1, $2, $3)
+       on conflict (organization_id, environment) do update set revision = excluded.revision`,
+      [tenant.organizationId, tenant.environment, value],
+    );
+
+  it('reads the heads of a tenant’s evaluations arriving together in one statement, each with its own parties', async () => {
+    const heads = new EvaluationHeads(pool);
+    const tenant = { organizationId: randomUUID(), environment: 'live' };
+    const other = { organizationId: randomUUID(), environment: 'live' };
+    await revision(tenant, 7);
+    await Promise.all([profile(tenant, 'a', 'Amina Bello'), profile(tenant, 'b', 'Kwame Mensah'), profile(tenant, 'c', 'Ngozi Eze')]);
+    await profile(other, 'a', 'Someone Else');
+
+    const [ab, bc, cx, elsewhere] = await Promise.all([
+      heads.read(tenant, 'a', 'b'),
+      heads.read(tenant, 'b', 'c'),
+      heads.read(tenant, 'c', 'x'),
+      heads.read(other, 'a', 'b'),
+    ]);
+    // one statement per tenant for the four evaluations (one each before)
+    expect(heads.statements).toBe(2);
+    const names = (h: { profiles: { full_name: string }[] }) => h.profiles.map((p) => p.full_name).sort();
+    expect(ab.revision).toBe('7');
+    expect(names(ab)).toEqual(['Amina Bello', 'Kwame Mensah']);
+    expect(names(bc)).toEqual(['Kwame Mensah', 'Ngozi Eze']);
+    expect(names(cx)).toEqual(['Ngozi Eze']);
+    expect(elsewhere).toEqual({ revision: null, profiles: [expect.objectContaining({ account_id: 'a', full_name: 'Someone Else' })] });
+  });
+
+  it('sees a change committed before the evaluation arrived', async () => {
+    const heads = new EvaluationHeads(pool);
+    const tenant = { organizationId: randomUUID(), environment: 'live' };
+    await revision(tenant, 1);
+    await profile(tenant, 'a', 'Before');
+    expect((await heads.read(tenant, 'a', 'b')).revision).toBe('1');
+    await revision(tenant, 2);
+    await profile(tenant, 'a', 'After');
+    const head = await heads.read(tenant, 'a', 'b');
+    expect(head.revision).toBe('2');
+    expect(head.profiles.map((p) => p.full_name)).toEqual(['After']);
+  });
+
+  it('fails every evaluation of a batch whose read failed, and the next batch reads again', async () => {
+    const broken = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:9/none', connectionTimeoutMillis: 2_000 });
+    try {
+      const heads = new EvaluationHeads(broken);
+      const tenant = { organizationId: randomUUID(), environment: 'live' };
+      const reads = [heads.read(tenant, 'a', 'b'), heads.read(tenant, 'c', 'd')];
+      await expect(Promise.all(reads)).rejects.toThrow();
+      await expect(reads[1]).rejects.toThrow();
+      expect(heads.statements).toBe(1);
+      await expect(heads.read(tenant, 'a', 'b')).rejects.toThrow();
+      expect(heads.statements).toBe(2);
+    } finally {
+      await broken.end();
+    }
+  });
+});
