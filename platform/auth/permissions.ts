@@ -62,10 +62,22 @@ export function requirePermission(
   if (principal.service !== service && principal.service !== 'all') {
     throw forbidden(`This key belongs to the ${principal.service} service; use a ${service} key`);
   }
-  const [area] = permission.split(':');
-  const granted = principal.permissions.length === 0 || principal.permissions.includes(permission) || principal.permissions.includes(area);
-  if (!granted) throw forbidden(`Insufficient permissions: requires ${permission}`);
+  if (!grants(principal.permissions, permission)) throw forbidden(`Insufficient permissions: requires ${permission}`);
 }
+
+/**
+ * The permissions of a key that grant `permission`: itself and its area (`identity` grants
+ * `identity:read` and `:write`); `area:submit` (a session's scope: submitting a user's own check)
+ * is part of `area:write`.
+ */
+export function grantingPermissions(permission: string): string[] {
+  const [area, access] = permission.split(':');
+  return access === 'submit' ? [permission, `${area}:write`, area] : [permission, area];
+}
+
+/** Whether a key's permissions (empty = all of its service's) grant `permission`. */
+export const grants = (permissions: readonly string[], permission: string): boolean =>
+  permissions.length === 0 || grantingPermissions(permission).some((p) => permissions.includes(p));
 
 export function requireAdmin(principal: Principal | null): void {
   if (principal?.kind !== 'admin') throw forbidden('Requires the X-Admin-Secret header');

@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '../../../../platform/auth/permissions.js';
+import { grantingPermissions, grants, PERMISSIONS } from '../../../../platform/auth/permissions.js';
 import type { Principal } from '../../../../platform/auth/principal.js';
 import {
   DEFAULT_SESSION_TTL_SECONDS,
@@ -44,8 +44,8 @@ export class SessionService {
     if (!scopes.length) errors.push('scopes must name at least one scope');
     const grantable = (scope: string) =>
       key.service !== null &&
-      PERMISSIONS[key.service].includes(scope) &&
-      (key.permissions.length === 0 || key.permissions.includes(scope) || key.permissions.includes(scope.split(':')[0]));
+      grantingPermissions(scope).some((p) => PERMISSIONS[key.service!].includes(p)) &&
+      grants(key.permissions, scope);
     const refused = scopes.filter((scope) => !(SESSION_SCOPES as readonly string[]).includes(scope) || !grantable(scope));
     if (refused.length) errors.push(`scopes must be ones this key holds among ${SESSION_SCOPES.join(', ')} (not: ${refused.join(', ')})`);
     if (!Number.isInteger(ttl) || ttl < MIN_SESSION_TTL_SECONDS || ttl > MAX_SESSION_TTL_SECONDS) {
