@@ -171,7 +171,18 @@ export async function run(): Promise<void> {
   for (const [name, root] of builds) measured.push(await measureBuild(name, root));
   for (const m of measured) {
     console.log(`\n${m.name}:`);
-    table(['moment', 'API process RSS, MB', 'JS heap used, MB', 'external, MB', 'its risk process, MB', 'npm start RSS, MB', 'face models’ processes, MB'], m.rows);
+    table(
+      [
+        'moment',
+        'API process RSS, MB',
+        'JS heap used, MB',
+        'external, MB',
+        'its risk process, MB',
+        'npm start RSS, MB',
+        'face models’ processes, MB',
+      ],
+      m.rows,
+    );
     console.log();
     table(
       ['soak through REST', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],

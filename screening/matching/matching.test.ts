@@ -191,10 +191,9 @@ describe('ScreeningIndex', () => {
   it('searches an entity name longer than the words it reads, legal forms among them', () => {
     // the query's tokens are cut at MAX_QUERY_TOKENS: its words (kept to read initials) were not,
     // and initials read past the cut threw (a screening of a long company name answered 500)
-    const long = ScreeningIndex.build(
-      [entry({ externalId: '9', entityType: 'ENTITY', names: [{ full: 'CSRI DOO', type: 'PRIMARY' }] })],
-      { OFAC_SDN: 'v1' },
-    );
+    const long = ScreeningIndex.build([entry({ externalId: '9', entityType: 'ENTITY', names: [{ full: 'CSRI DOO', type: 'PRIMARY' }] })], {
+      OFAC_SDN: 'v1',
+    });
     const fullName = 'ALPHA BETA GAMMA DELTA OMEGA KAPPA SIGMA THETA IOTA LAMBDA NU XI DOO CENTRAL SCIENTIFIC RESEARCH INSTITUTE';
     expect(() => long.search({ fullName, entityType: 'ENTITY', threshold: 0.3 })).not.toThrow();
   });

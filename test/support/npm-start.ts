@@ -15,6 +15,7 @@ export function npmStartCommand(root = process.cwd()): { env: Record<string, str
     env[name] = value.join('=');
   }
   const [node, ...args] = words;
-  if (node !== 'node' || !args.at(-1)?.endsWith('.js')) throw new Error(`npm start is not "[NAME=value …] node [flags] <script>.js": ${scripts.start}`);
+  if (node !== 'node' || !args.at(-1)?.endsWith('.js'))
+    throw new Error(`npm start is not "[NAME=value …] node [flags] <script>.js": ${scripts.start}`);
   return { env, args: [...args.slice(0, -1), path.resolve(root, args.at(-1)!)] };
 }
