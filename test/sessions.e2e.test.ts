@@ -314,6 +314,14 @@ describe('credentials: all-services keys and session tokens', () => {
       expect(refused.data.createSessionToken.userErrors).toEqual([
         expect.objectContaining({ field: ['input', 'scopes'], message: expect.stringMatching(/\(not: document:submit\)$/) }),
       ]);
+      // a key is told the permission it can be given
+      const submitted = await stack.rest('POST', '/v1/verifications/document', await idCardForm('ama', await portrait('woman')), {
+        'x-api-key': reader.apiKey,
+      });
+      expect({ status: submitted.status, message: submitted.body.message }).toEqual({
+        status: 403,
+        message: 'Insufficient permissions: requires document:write',
+      });
       const writer = await stack.createClient({ name: 'writer', environment: 'test', permissions: ['document:write'] });
       const granted = await mint({ userId: 'ama', scopes: ['DOCUMENT_SUBMIT'] }, { 'x-api-key': writer.apiKey });
       expect(granted.data.createSessionToken.sessionToken.scopes).toEqual(['DOCUMENT_SUBMIT']);
