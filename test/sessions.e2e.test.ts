@@ -1,5 +1,10 @@
 import { mintSessionToken } from '../platform/auth/session-token.js';
+import { electricityBill, daysAgo } from './support/bills.js';
+import { idCardForm } from './support/documents.js';
+import { portrait } from './support/faces.js';
+import { form, livenessClient } from './support/liveness.js';
 import { listIndividuals } from './support/lists.js';
+import { poses } from './support/poses.js';
 import { ADMIN_SECRET, INTERNAL_SECRET, startTestStack, type TestStack } from './support/stack.js';
 
 /**
@@ -154,6 +159,173 @@ describe('credentials: all-services keys and session tokens', () => {
     expect(webhooks.status).toBe(403);
     const again = await mint({ userId: 'ama', scopes: ['IDENTITY_READ'] }, bearer(session.token));
     expect(again.errors?.[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  describe('submit scopes: a browser submits its own user’s checks', () => {
+    const SUBMIT = ['DOCUMENT_SUBMIT', 'LIVENESS_SUBMIT', 'PHONE_SUBMIT', 'EMAIL_SUBMIT', 'ADDRESS_SUBMIT'];
+    /** A test-environment key (codes are 123456, nothing is sent) and sessions it mints. */
+    let sandbox: Record<string, string>;
+    const submitter = async (userId: string, scopes = SUBMIT) => {
+      const minted = await mint({ userId, scopes }, sandbox);
+      expect(minted.data.createSessionToken.userErrors).toEqual([]);
+      return bearer(minted.data.createSessionToken.sessionToken.token);
+    };
+    const bill = () => electricityBill('AMA MENSAH', ['12 Moi Ave', 'Nairobi'], daysAgo(20));
+    const billForm = async (userId: string) =>
+      form({ userId, documentType: 'UTILITY_BILL', country: 'KE' }, { document: { bytes: await bill(), name: 'bill.jpg' } });
+    let serial = 0;
+    const newNumber = () => `+25471${String(process.pid % 1000).padStart(3, '0')}${String(serial++).padStart(4, '0')}`;
+
+    beforeAll(async () => {
+      sandbox = { 'x-api-key': (await stack.createClient({ name: 'browser backend', environment: 'test' })).apiKey };
+    });
+
+    it('creates and continues its own user’s document, liveness, phone, email and address checks (REST and GraphQL)', async () => {
+      const session = await submitter('ama');
+      const document = await stack.rest('POST', '/v1/verifications/document', await idCardForm('ama', await portrait('woman')), session);
+      expect({ status: document.status, userId: document.body.userId }).toEqual({ status: 201, userId: 'ama' });
+
+      const phoneNumber = newNumber();
+      const phone = await stack.rest('POST', '/verifications/phone', { phoneNumber, userId: 'ama' }, session);
+      expect({ status: phone.status, userId: phone.body.userId }).toEqual({ status: 201, userId: 'ama' });
+      expect((await stack.rest('POST', `/verifications/phone/${phone.body.id}/resend`, {}, session)).status).not.toBe(403);
+      const phoneVerified = await stack.rest(
+        'POST',
+        '/verifications/phone/verify',
+        { verificationId: phone.body.id, code: '123456' },
+        session,
+      );
+      expect({ status: phoneVerified.status, body: phoneVerified.body.status }).toEqual({ status: 200, body: 'VERIFIED' });
+
+      // GraphQL too
+      const email = await stack.gql(
+        `mutation { startEmailVerification(input: { userId: "ama", email: "ama@example.com" }) { emailVerification { id userId } userErrors { code } } }`,
+        {},
+        session,
+      );
+      expect(email.body.data?.startEmailVerification).toMatchObject({ emailVerification: { userId: 'ama' }, userErrors: [] });
+      const emailVerified = await stack.gql(
+        `mutation($id: ID!) { verifyEmailCode(input: { id: $id, code: "123456" }) { emailVerification { status } userErrors { code } } }`,
+        { id: email.body.data.startEmailVerification.emailVerification.id },
+        session,
+      );
+      expect(emailVerified.body.data?.verifyEmailCode).toEqual({ emailVerification: { status: 'VERIFIED' }, userErrors: [] });
+
+      const liveness = livenessClient(stack, session);
+      const created = await liveness.create('ama');
+      expect((await stack.rest('GET', `/verifications/liveness/${created.id}`, undefined, sandbox)).body.userId).toBe('ama');
+      const reference = await liveness.reference(created.sessionToken, (await poses()).frontal);
+      expect(reference.status).toBe(200);
+
+      const address = await stack.rest('POST', '/v1/verifications/address', await billForm('ama'), session);
+      expect({ status: address.status, userId: address.body.userId }).toEqual({ status: 201, userId: 'ama' });
+    }, 60_000);
+
+    it('refuses to submit for another user (403) and finds none of another user’s records (404)', async () => {
+      const session = await submitter('ama');
+      const refused = [
+        await stack.rest('POST', '/v1/verifications/document', await idCardForm('kofi', await portrait('woman')), session),
+        await stack.rest('POST', '/verifications/phone', { phoneNumber: newNumber(), userId: 'kofi' }, session),
+        await stack.rest('POST', '/verifications/email', { email: 'kofi@example.com', userId: 'kofi' }, session),
+        await stack.rest('POST', '/v1/verifications/liveness/session', { userId: 'kofi' }, session),
+        await stack.rest('POST', '/v1/verifications/address', await billForm('kofi'), session),
+      ];
+      expect(refused.map((r) => [r.status, r.body.code])).toEqual(Array(5).fill([403, 'FORBIDDEN']));
+      const gql = await stack.gql(
+        `mutation { startEmailVerification(input: { userId: "kofi", email: "kofi@example.com" }) { emailVerification { id } } }`,
+        {},
+        session,
+      );
+      expect(gql.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
+      // a browser's token uploads its proof of address: it does not make the server fetch a URL
+      const byUrl = await stack.rest(
+        'POST',
+        '/verifications/address',
+        { userId: 'ama', documentType: 'UTILITY_BILL', documentUrl: 'https://example.com/bill.jpg' },
+        session,
+      );
+      expect(byUrl.status).toBe(403);
+
+      // kofi's records, made by the key, cannot be continued by ama's session
+      const phone = (await stack.rest('POST', '/verifications/phone', { phoneNumber: newNumber(), userId: 'kofi' }, sandbox)).body;
+      const email = (await stack.rest('POST', '/verifications/email', { email: 'kofi@example.com', userId: 'kofi' }, sandbox)).body;
+      const kofiLiveness = await livenessClient(stack, sandbox).create('kofi');
+      const continued = [
+        await stack.rest('POST', '/verifications/phone/verify', { verificationId: phone.id, code: '123456' }, session),
+        await stack.rest('POST', `/verifications/phone/${phone.id}/resend`, {}, session),
+        await stack.rest('POST', '/verifications/email/verify', { verificationId: email.id, code: '123456' }, session),
+        await livenessClient(stack, session).reference(kofiLiveness.sessionToken, (await poses()).frontal),
+        await livenessClient(stack, session).challenge(
+          kofiLiveness.sessionToken,
+          kofiLiveness.challenges[0].id,
+          (await poses()).turnedLeft,
+        ),
+      ];
+      expect(continued.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
+      // and they are as they were
+      expect((await stack.rest('GET', `/verifications/phone/${phone.id}`, undefined, sandbox)).body.status).toBe('PENDING');
+      expect((await stack.rest('GET', `/verifications/email/${email.id}`, undefined, sandbox)).body.status).toBe('PENDING');
+    }, 60_000);
+
+    it('does only the steps granted, and never reviews, deletes, lists or reads', async () => {
+      const phoneOnly = await submitter('ama', ['PHONE_SUBMIT']);
+      const notGranted = [
+        await stack.rest('POST', '/verifications/email', { email: 'ama@example.com', userId: 'ama' }, phoneOnly),
+        await stack.rest('POST', '/v1/verifications/document', await idCardForm('ama', await portrait('woman')), phoneOnly),
+        await stack.rest('POST', '/v1/verifications/liveness/session', { userId: 'ama' }, phoneOnly),
+        await stack.rest('POST', '/v1/verifications/address', await billForm('ama'), phoneOnly),
+        await stack.rest('POST', '/verifications/identity', { userId: 'ama' }, phoneOnly),
+      ];
+      expect(notGranted.map((r) => r.status)).toEqual([403, 403, 403, 403, 403]);
+
+      // every submit scope, and the records it made itself: still no review, deletion, list or read
+      const session = await submitter('ama');
+      const document = (await stack.rest('POST', '/v1/verifications/document', await idCardForm('ama', await portrait('woman')), session))
+        .body;
+      const address = (await stack.rest('POST', '/v1/verifications/address', await billForm('ama'), session)).body;
+      const codes = async (query: string, variables: Record<string, unknown> = {}) =>
+        (await stack.gql(query, variables, session)).body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code);
+      const review = { decision: 'VERIFIED', reviewedBy: 'ama', reviewNotes: 'looks fine' };
+      expect(
+        await codes(
+          `mutation($id: ID!) { reviewDocumentVerification(input: { id: $id, decision: VERIFIED, reviewedBy: "ama", reviewNotes: "mine" }) { userErrors { code } } }`,
+          {
+            id: document.id,
+          },
+        ),
+      ).toEqual(['FORBIDDEN']);
+      expect(
+        await codes(`mutation($id: ID!) { deleteDocumentVerificationImages(input: { id: $id }) { userErrors { code } } }`, {
+          id: document.id,
+        }),
+      ).toEqual(['FORBIDDEN']);
+      expect((await stack.rest('POST', `/verifications/address/${address.id}/review`, review, session)).status).toBe(403);
+      expect(await codes(`{ documentVerifications { totalCount } }`)).toEqual(['FORBIDDEN']);
+      expect(await codes(`query($id: ID!) { documentVerification(id: $id) { id } }`, { id: document.id })).toEqual(['FORBIDDEN']);
+      expect((await stack.rest('GET', `/verifications/address/${address.id}`, undefined, session)).status).toBe(403);
+      const hook = { clientId: client.id, callbackUrl: 'https://hooks.example.com/v', events: ['document.verified'] };
+      expect((await stack.rest('POST', '/webhooks/configure', hook, session)).status).toBe(403);
+      expect((await mint({ userId: 'ama', scopes: ['PHONE_SUBMIT'] }, session)).errors?.[0].extensions.code).toBe('FORBIDDEN');
+    }, 60_000);
+
+    it('is minted only by a key that may write the area', async () => {
+      const reader = await stack.createClient({ name: 'reader', environment: 'test', permissions: ['document:read', 'phone'] });
+      const refused = await mint({ userId: 'ama', scopes: ['DOCUMENT_SUBMIT', 'PHONE_SUBMIT'] }, { 'x-api-key': reader.apiKey });
+      expect(refused.data.createSessionToken.userErrors).toEqual([
+        expect.objectContaining({ field: ['input', 'scopes'], message: expect.stringMatching(/\(not: document:submit\)$/) }),
+      ]);
+      // a key is told the permission it can be given
+      const submitted = await stack.rest('POST', '/v1/verifications/document', await idCardForm('ama', await portrait('woman')), {
+        'x-api-key': reader.apiKey,
+      });
+      expect({ status: submitted.status, message: submitted.body.message }).toEqual({
+        status: 403,
+        message: 'Insufficient permissions: requires document:write',
+      });
+      const writer = await stack.createClient({ name: 'writer', environment: 'test', permissions: ['document:write'] });
+      const granted = await mint({ userId: 'ama', scopes: ['DOCUMENT_SUBMIT'] }, { 'x-api-key': writer.apiKey });
+      expect(granted.data.createSessionToken.sessionToken.scopes).toEqual(['DOCUMENT_SUBMIT']);
+    });
   });
 
   it('refuses scopes the key does not hold, and says which field is wrong', async () => {

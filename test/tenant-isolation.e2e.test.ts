@@ -1,3 +1,4 @@
+import type { GraphQLEnumType } from 'graphql';
 import { selfSignedCertificate, startReceiver } from './support/https-receiver.js';
 import {
   ADMIN_ROUTE,
@@ -9,6 +10,7 @@ import {
   subscriptionRequests,
   type RefSlot,
 } from './support/probes.js';
+import { SCHEMA } from './support/references.js';
 import { startTestStack, type Subscription, type TestStack } from './support/stack.js';
 import { identityCheckImages, listPerson, seedTenant, type SeededTenant } from './support/tenants.js';
 
@@ -16,12 +18,14 @@ import { identityCheckImages, listPerson, seedTenant, type SeededTenant } from '
  * Generated from the route table and the schema: every REST route and every root query and
  * mutation that names a record (an id, a userId, a template name…) is called by another
  * organization, by the owner's other environment, and by a browser session of another user of the
- * owner's organization (reads only; out of its scopes a FORBIDDEN is fine), with the owner's records in each of those
- * places. Each answer is a 404 / NOT_FOUND, or a success that shows nothing of the owner's (an
- * empty list, or the caller's own record under that name); afterwards the owner's records read
- * exactly as before. A new route or field is covered without a new test. GraphQL probes use each
- * tenant's all-services key (a query such as `user` reads across subgraphs); REST probes the
- * service's own key.
+ * owner's organization (with every scope a session can have, reads and submissions; out of its
+ * scopes a FORBIDDEN is fine), with the owner's records in each of those places. Each answer is a
+ * 404 / NOT_FOUND, or a success that shows nothing of the owner's (an empty list, or the caller's
+ * own record under that name); a session's write never succeeds (every record it names is the
+ * owner's: a submission for the owner's user is a 403, the owner's record a 404). Afterwards the
+ * owner's records read exactly as before. A new route, field or session scope is covered without
+ * a new test. GraphQL probes use each tenant's all-services key (a query such as `user` reads
+ * across subgraphs); REST probes the service's own key.
  */
 
 const SESSION = 'a session of another user of the same organization';
@@ -30,18 +34,21 @@ type Caller = (typeof CALLERS)[number];
 /** Callers that hold keys (they can write, and subscribe as the suite's sentinels do). */
 const KEY_CALLERS = CALLERS.filter((caller) => caller !== SESSION);
 
+/** Every scope a session can be given (the schema's SessionScope): reads, and submissions of its own user's checks. */
+const SESSION_SCOPES = (SCHEMA.getType('SessionScope') as GraphQLEnumType).getValues().map((v) => v.name);
+
 const rest = restRequests();
 const graph = graphqlRequests();
 
 /** One probe per request and caller: path parameters together, each query/body/argument reference alone. */
-function probesOf<R extends { slots: RefSlot[] }>(requests: R[], label: (r: R) => string, reads: (r: R) => boolean) {
+function probesOf<R extends { slots: RefSlot[] }>(requests: R[], label: (r: R) => string) {
   return requests.flatMap((request) => {
     const groups: RefSlot[][] = [];
     const params = request.slots.filter((s) => s.at === 'param' || (s.at === 'arg' && s.path.length === 1));
     if (params.length) groups.push(params);
     for (const slot of request.slots.filter((s) => !params.includes(s))) groups.push([slot]);
     return groups.flatMap((slots) =>
-      CALLERS.filter((caller) => caller !== SESSION || reads(request)).map(
+      CALLERS.map(
         (caller) => [`${label(request)} [${slots.map((s) => s.path.join('.')).join(', ')}] by ${caller}`, request, slots, caller] as const,
       ),
     );
@@ -99,9 +106,8 @@ describe('tenant isolation (generated from the route table and the schema)', () 
     });
     // a browser session of another user of the owner's organization, with every scope a session can have
     const minted = await stack.gql(
-      `mutation { createSessionToken(input: { userId: "someone-else", scopes: [IDENTITY_READ, SCREENING_READ, MONITORING_READ, INTELLIGENCE_READ] }) {
-        sessionToken { token } } }`,
-      {},
+      `mutation($scopes: [SessionScope!]!) { createSessionToken(input: { userId: "someone-else", scopes: $scopes }) { sessionToken { token } } }`,
+      { scopes: SESSION_SCOPES },
       owner.headers.verification,
     );
     const session = { authorization: `Bearer ${minted.body.data.createSessionToken.sessionToken.token}` };
@@ -132,11 +138,11 @@ describe('tenant isolation (generated from the route table and the schema)', () 
   const restProbes = probesOf(
     rest.filter((r) => r.slots.length && !ADMIN_ROUTE(r.route)),
     (r) => `${r.route.method} ${r.route.path}`,
-    (r) => r.route.method === 'GET',
   );
   it.each(restProbes)('REST %s', async (_name, request, slots, caller) => {
     const call = restCall(request, callers[caller].refs, owned(slots), fixed);
     const res = await stack.rest(call.method, call.url, call.body, callers[caller].headers[request.service]);
+    if (caller === SESSION && request.route.method !== 'GET') expect(`${res.status} ${JSON.stringify(res.body)}`).toMatch(/^4\d\d /);
     if (res.status >= 300) expectRefusedOrOwn(caller, slots, res.body.code, res.body);
     else if (request.route.method !== 'GET') remember(caller, slots);
     expectNothingOfOwner(res.body, call.sent, caller);
@@ -145,11 +151,16 @@ describe('tenant isolation (generated from the route table and the schema)', () 
   const graphProbes = probesOf(
     graph.filter((r) => r.slots.length && !r.admin),
     (r) => `${r.rootType}.${r.field.name}`,
-    (r) => r.rootType === 'Query',
   );
   it.each(graphProbes)('GraphQL %s', async (_name, request, slots, caller) => {
     const call = graphqlCall(request, callers[caller].refs, owned(slots), fixed);
     const res = await stack.gql(call.query, call.variables, callers[caller].headers.all);
+    if (caller === SESSION && request.rootType === 'Mutation') {
+      // refused outright, or a payload's user errors (another user's record is not found)
+      const userErrors: Array<{ code: string; message: string }> = res.body.data?.[request.field.name]?.userErrors ?? [];
+      expect({ errors: res.body.errors?.length ?? 0, userErrors: userErrors.length }).not.toEqual({ errors: 0, userErrors: 0 });
+      for (const error of userErrors) expectRefusedOrOwn(caller, slots, error.code, error.message);
+    }
     if (!res.body.errors && request.rootType === 'Mutation') remember(caller, slots);
     for (const error of res.body.errors ?? []) expectRefusedOrOwn(caller, slots, error.extensions?.code, error.message);
     expectNothingOfOwner(res.body, call.sent, caller);

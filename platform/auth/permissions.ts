@@ -62,10 +62,15 @@ export function requirePermission(
   if (principal.service !== service && principal.service !== 'all') {
     throw forbidden(`This key belongs to the ${principal.service} service; use a ${service} key`);
   }
-  const [area] = permission.split(':');
-  const granted = principal.permissions.length === 0 || principal.permissions.includes(permission) || principal.permissions.includes(area);
-  if (!granted) throw forbidden(`Insufficient permissions: requires ${permission}`);
+  if (!grants(principal.permissions, permission)) throw forbidden(`Insufficient permissions: requires ${keyPermission(permission)}`);
 }
+
+/** The key permission that grants `permission`: `area:submit` (a session's scope, submitting a user's own check) is part of `area:write`. */
+export const keyPermission = (permission: string): string => permission.replace(/:submit$/, ':write');
+
+/** Whether a key's permissions (empty = all of its service's) grant `permission`; an area (`identity`) grants its `:read` and `:write`. */
+export const grants = (permissions: readonly string[], permission: string): boolean =>
+  permissions.length === 0 || permissions.includes(keyPermission(permission)) || permissions.includes(permission.split(':')[0]);
 
 export function requireAdmin(principal: Principal | null): void {
   if (principal?.kind !== 'admin') throw forbidden('Requires the X-Admin-Secret header');

@@ -13,11 +13,22 @@ export const SESSION_TOKEN_PREFIX = 'st_';
 export const DEFAULT_SESSION_TTL_SECONDS = 15 * 60;
 export const MAX_SESSION_TTL_SECONDS = 24 * 60 * 60;
 
+/** Reads of records that belong to one user. */
+export const SESSION_READ_SCOPES = ['identity:read', 'screening:read', 'monitoring:read', 'intelligence:read'] as const;
+
 /**
- * What a session may be granted: reads of records that belong to one user. Every service that
- * answers these scopes filters on the session's user (the tenant carries it).
+ * Submissions of one user's own checks: create one for the session's user, and continue it (send
+ * a code, a challenge photo). An area's `:write` also reviews and deletes, so a session gets a
+ * scope of its own that only the submitting fields check (a key's `area:write` grants it): a
+ * session can never reach a review or a decision.
  */
-export const SESSION_SCOPES = ['identity:read', 'screening:read', 'monitoring:read', 'intelligence:read'] as const;
+export const SESSION_SUBMIT_SCOPES = ['document:submit', 'liveness:submit', 'phone:submit', 'email:submit', 'address:submit'] as const;
+
+/**
+ * What a session may be granted. Every service that answers these scopes filters on the session's
+ * user (the tenant carries it), and a submission for another user is refused.
+ */
+export const SESSION_SCOPES = [...SESSION_READ_SCOPES, ...SESSION_SUBMIT_SCOPES] as const;
 
 export interface SessionClaims {
   /** The API client that minted it (its revocation ends the session). */

@@ -1,16 +1,23 @@
 import type { ServiceName } from '../auth/principal.js';
 import { requirePermission } from '../auth/permissions.js';
 import type { Tenant } from '../auth/tenant.js';
+import { forbidden } from '../errors.js';
 import type { OutboxNotice, StreamedEvent } from '../events/event-stream.js';
 import type { SubgraphContext } from './subgraph.js';
 
 /**
  * The one tenancy check of a resolver: the caller's key must belong to `service` and hold
- * `permission`; returns the tenant every read and write of the request is scoped to.
+ * `permission`; returns the tenant every read and write of the request is scoped to. `forUser`:
+ * the user a write creates a record for; a session may name only its own (else 403), and the
+ * records it continues are found through the tenant, which carries its user.
  */
-export function authorize(ctx: SubgraphContext<unknown>, service: ServiceName, permission: string): Tenant {
+export function authorize(ctx: SubgraphContext<unknown>, service: ServiceName, permission: string, forUser?: string): Tenant {
   requirePermission(ctx.principal, service, permission);
-  return ctx.tenant!;
+  const tenant = ctx.tenant!;
+  if (forUser !== undefined && tenant.userId !== undefined && forUser !== tenant.userId) {
+    throw forbidden('This session token acts only for its own user');
+  }
+  return tenant;
 }
 
 export interface EventFilter {

@@ -5,6 +5,7 @@ import { ConnectionArgs, LIST_SIZE } from '../../../../platform/graphql/connecti
 import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-envelope.js';
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import { readUpload } from '../../../../platform/graphql/upload.js';
+import { forbidden } from '../../../../platform/errors.js';
 import { fileUrl } from '../../../../platform/storage/file-routes.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { VerificationContext } from '../verification.shared.js';
@@ -24,8 +25,9 @@ import {
 
 type Ctx = VerificationContext<{ addressJobs: AddressJobs }>;
 
-export function addressService(ctx: Ctx, access: 'read' | 'write'): AddressService {
-  return new AddressService(ctx.em, authorize(ctx, 'verification', `address:${access}`), {
+/** `submit` creates a check (for a session token, only for its own user: `forUser`); `write` also reviews. */
+export function addressService(ctx: Ctx, access: 'read' | 'submit' | 'write', forUser?: string): AddressService {
+  return new AddressService(ctx.em, authorize(ctx, 'verification', `address:${access}`, forUser), {
     files: ctx.deps.files,
     jobs: ctx.deps.addressJobs,
     fetch: { timeoutMs: ctx.deps.config.ADDRESS_FETCH_TIMEOUT_MS, allowPrivateTargets: ctx.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
@@ -97,7 +99,10 @@ export class AddressResolver {
     description: 'Submits a proof of address (an upload or a URL); it is created PROCESSING and checked in the background',
   })
   async createAddressVerification(@Arg('input') input: CreateAddressVerificationInput, @Ctx() ctx: Ctx) {
-    const service = addressService(ctx, 'write');
+    const service = addressService(ctx, 'submit', input.userId);
+    // a browser's token uploads its document: it does not make the server fetch addresses of its choosing
+    if (ctx.tenant?.userId !== undefined && input.documentUrl)
+      throw forbidden('A session token submits the document as an upload, not a URL');
     const addressVerification = await service.submit({
       ...input,
       document: input.document ? await readUpload(input.document, 'document') : null,

@@ -29,8 +29,9 @@ import {
 
 type Ctx = VerificationContext<DocumentDeps>;
 
-export function documentService(ctx: Ctx, access: 'read' | 'write'): DocumentService {
-  return new DocumentService(ctx.em, authorize(ctx, 'verification', `document:${access}`), {
+/** `submit` creates a document (for a session token, only for its own user: `forUser`); `write` also reviews and deletes. */
+export function documentService(ctx: Ctx, access: 'read' | 'submit' | 'write', forUser?: string): DocumentService {
+  return new DocumentService(ctx.em, authorize(ctx, 'verification', `document:${access}`, forUser), {
     files: ctx.deps.files,
     jobs: ctx.deps.documentJobs,
   });
@@ -92,7 +93,7 @@ export class DocumentResolver {
     description: 'Submits an identity document (images as multipart uploads); it is created PENDING and checked in the background',
   })
   async createDocumentVerification(@Arg('input') input: CreateDocumentVerificationInput, @Ctx() ctx: Ctx) {
-    const service = documentService(ctx, 'write');
+    const service = documentService(ctx, 'submit', input.userId);
     const documentVerification = await service.submit({
       ...input,
       frontImage: await readUpload(input.frontImage, 'frontImage'),

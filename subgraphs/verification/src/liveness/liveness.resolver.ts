@@ -27,8 +27,9 @@ import {
 
 type Ctx = VerificationContext;
 
-function service(ctx: Ctx, access: 'read' | 'write'): LivenessService {
-  const tenant = authorize(ctx, 'verification', `liveness:${access}`);
+/** `submit`: create a session and send its photos (a session token's own user's only); `forUser`: the user a session is created for. */
+function service(ctx: Ctx, access: 'read' | 'submit', forUser?: string): LivenessService {
+  const tenant = authorize(ctx, 'verification', `liveness:${access}`, forUser);
   const { files, vision, config } = ctx.deps;
   return new LivenessService(ctx.em, tenant, { files, vision, sessionSeconds: config.LIVENESS_SESSION_SECONDS });
 }
@@ -76,7 +77,7 @@ export class LivenessResolver {
     description: 'Starts a liveness session for a user: 2 or 3 random challenges, open for 10 minutes; its token is shown only here',
   })
   async createLivenessSession(@Arg('input') input: CreateLivenessSessionInput, @Ctx() ctx: Ctx) {
-    const { session, sessionToken } = await service(ctx, 'write').create(input.userId);
+    const { session, sessionToken } = await service(ctx, 'submit', input.userId).create(input.userId);
     return { livenessSession: livenessRecord(session), sessionToken };
   }
 
@@ -87,7 +88,7 @@ export class LivenessResolver {
       'is judged and the reference selfie is in',
   })
   async submitLivenessChallenge(@Arg('input') input: SubmitLivenessChallengeInput, @Ctx() ctx: Ctx) {
-    const liveness = service(ctx, 'write');
+    const liveness = service(ctx, 'submit');
     const photo = await readUpload(input.photo, 'photo');
     return { livenessSession: livenessRecord(await liveness.submitChallenge(input.sessionToken, input.challengeId, photo.bytes)) };
   }
@@ -96,7 +97,7 @@ export class LivenessResolver {
     description: 'Sends the reference selfie (once per session, facing the camera) that every challenge photo must match',
   })
   async submitLivenessReferenceSelfie(@Arg('input') input: SubmitLivenessReferenceSelfieInput, @Ctx() ctx: Ctx) {
-    const liveness = service(ctx, 'write');
+    const liveness = service(ctx, 'submit');
     const selfie = await readUpload(input.selfie, 'selfie');
     return { livenessSession: livenessRecord(await liveness.submitReferenceSelfie(input.sessionToken, selfie.bytes)) };
   }

@@ -44,8 +44,9 @@ import {
 
 type Ctx = VerificationContext<{ otp: OtpDeps }>;
 
-export function otpService(ctx: Ctx, kind: OtpKind, access: 'read' | 'write'): OtpService {
-  return new OtpService(ctx.em, authorize(ctx, 'verification', `${kind}:${access}`), kind, ctx.deps.otp);
+/** `submit`: start, resend, verify (a session's own user's only); `forUser`: the user a start is for. */
+export function otpService(ctx: Ctx, kind: OtpKind, access: 'read' | 'submit', forUser?: string): OtpService {
+  return new OtpService(ctx.em, authorize(ctx, 'verification', `${kind}:${access}`, forUser), kind, ctx.deps.otp);
 }
 
 const phoneOf = (r: OtpRecord): PhoneVerificationType => ({ ...r, phoneNumber: r.phoneNumber! });
@@ -109,7 +110,7 @@ export class PhoneVerificationResolver {
       'Checks the number and sends it a 6-digit code, valid 10 minutes with 3 attempts (test keys: the code is always 123456 and nothing is sent)',
   })
   async startPhoneVerification(@Arg('input') input: StartPhoneVerificationInput, @Ctx() ctx: Ctx) {
-    const phone = otpService(ctx, 'phone', 'write');
+    const phone = otpService(ctx, 'phone', 'submit', input.userId);
     const number = checkPhoneNumber(input.phoneNumber);
     const channel = input.channel ?? 'SMS';
     // a call reaches fixed lines too; text and WhatsApp messages need a mobile line
@@ -135,14 +136,14 @@ export class PhoneVerificationResolver {
       'A verification that is over refuses codes (CONFLICT)',
   })
   async verifyPhoneCode(@Arg('input', () => VerifyPhoneCodeInput) input: CodeInput, @Ctx() ctx: Ctx) {
-    return { record: nodeOf('phone', await otpService(ctx, 'phone', 'write').verify(input.id, input.code)) };
+    return { record: nodeOf('phone', await otpService(ctx, 'phone', 'submit').verify(input.id, input.code)) };
   }
 
   @Mutation(() => ResendPhoneCodePayload, {
     description: 'Sends a new code (the previous one stops working; 3 attempts and 10 minutes again), after a 30-second cool-down',
   })
   async resendPhoneCode(@Arg('input', () => ResendPhoneCodeInput) input: { id: string }, @Ctx() ctx: Ctx) {
-    return { record: nodeOf('phone', await otpService(ctx, 'phone', 'write').resend(input.id)) };
+    return { record: nodeOf('phone', await otpService(ctx, 'phone', 'submit').resend(input.id)) };
   }
 
   @Subscription(() => PhoneVerificationEvent, { description: 'Every change of one phone verification', ...follow('phone', 'resourceId') })
@@ -193,7 +194,7 @@ export class EmailVerificationResolver {
       '(test keys: the code is always 123456 and nothing is sent)',
   })
   async startEmailVerification(@Arg('input') input: StartEmailVerificationInput, @Ctx() ctx: Ctx) {
-    const email = otpService(ctx, 'email', 'write');
+    const email = otpService(ctx, 'email', 'submit', input.userId);
     const address = checkEmail(input.email);
     const v = await email.start({
       userId: input.userId,
@@ -213,14 +214,14 @@ export class EmailVerificationResolver {
       'A verification that is over refuses codes (CONFLICT)',
   })
   async verifyEmailCode(@Arg('input', () => VerifyEmailCodeInput) input: CodeInput, @Ctx() ctx: Ctx) {
-    return { record: nodeOf('email', await otpService(ctx, 'email', 'write').verify(input.id, input.code)) };
+    return { record: nodeOf('email', await otpService(ctx, 'email', 'submit').verify(input.id, input.code)) };
   }
 
   @Mutation(() => ResendEmailCodePayload, {
     description: 'Sends a new code and link (the previous ones stop working; 3 attempts and 15 minutes again), after a 30-second cool-down',
   })
   async resendEmailCode(@Arg('input', () => ResendEmailCodeInput) input: { id: string }, @Ctx() ctx: Ctx) {
-    return { record: nodeOf('email', await otpService(ctx, 'email', 'write').resend(input.id)) };
+    return { record: nodeOf('email', await otpService(ctx, 'email', 'submit').resend(input.id)) };
   }
 
   @Subscription(() => EmailVerificationEvent, { description: 'Every change of one email verification', ...follow('email', 'resourceId') })

@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '../../../../platform/auth/permissions.js';
+import { grants, keyPermission, PERMISSIONS } from '../../../../platform/auth/permissions.js';
 import type { Principal } from '../../../../platform/auth/principal.js';
 import {
   DEFAULT_SESSION_TTL_SECONDS,
@@ -43,9 +43,7 @@ export class SessionService {
     if (cmd.userId.length > 255) errors.push('userId must be at most 255 characters');
     if (!scopes.length) errors.push('scopes must name at least one scope');
     const grantable = (scope: string) =>
-      key.service !== null &&
-      PERMISSIONS[key.service].includes(scope) &&
-      (key.permissions.length === 0 || key.permissions.includes(scope) || key.permissions.includes(scope.split(':')[0]));
+      key.service !== null && PERMISSIONS[key.service].includes(keyPermission(scope)) && grants(key.permissions, scope);
     const refused = scopes.filter((scope) => !(SESSION_SCOPES as readonly string[]).includes(scope) || !grantable(scope));
     if (refused.length) errors.push(`scopes must be ones this key holds among ${SESSION_SCOPES.join(', ')} (not: ${refused.join(', ')})`);
     if (!Number.isInteger(ttl) || ttl < MIN_SESSION_TTL_SECONDS || ttl > MAX_SESSION_TTL_SECONDS) {
