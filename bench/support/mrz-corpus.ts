@@ -409,19 +409,19 @@ const MRZ_CHECK_NAMES: Record<string, CheckedField> = {
   compositeCheckDigit: 'composite',
 };
 
-/** Throws unless the `mrz` package reads the zone as generated: the format, and exactly the intended check failing (or none). */
-function assertAsGenerated(doc: MrzDocument): void {
+/** Why the `mrz` package does not read the zone as generated (the format, and exactly the intended check failing, or none), or null. */
+function notAsGenerated(doc: MrzDocument): string | null {
   const parsed = parse(doc.lines);
   const failed = parsed.details.filter((d) => !d.valid && d.field && d.field in MRZ_CHECK_NAMES).map((d) => MRZ_CHECK_NAMES[d.field!]);
   const expected = doc.broken ? [doc.broken.field] : [];
   const fine = parsed.format === doc.format && expected.every((f) => failed.includes(f)) && (doc.broken || failed.length === 0);
-  if (!fine)
-    throw new Error(`generated ${doc.format} zone not as intended (failed ${failed.join(', ') || 'none'}): ${doc.lines.join(' / ')}`);
+  return fine ? null : `generated ${doc.format} zone not as intended (failed ${failed.join(', ') || 'none'}): ${doc.lines.join(' / ')}`;
 }
 
 function document(format: Format, lines: string[], broken: Broken | null = null, specimen = false): MrzDocument {
   const doc = { format, lines, truth: truthOf(format, lines), broken, specimen };
-  assertAsGenerated(doc);
+  const wrong = notAsGenerated(doc);
+  if (wrong) throw new Error(wrong);
   return doc;
 }
 
@@ -439,8 +439,15 @@ const BROKEN_SHARE = 0.1;
 export function randomDocument(rng: Random, format: Format): MrzDocument {
   const lines = encode(randomHolder(rng, format), format);
   if (!rng.chance(BROKEN_SHARE)) return document(format, lines);
-  const bad = breakOne(rng, format, lines);
-  return document(format, bad.lines, bad.broken);
+  // a broken digit the `mrz` package still reads as holding is drawn again (a long TD1 number's
+  // check digit: the package accepts a second digit besides ICAO's; seed tune/4, document 238)
+  for (let attempt = 1; ; attempt++) {
+    const bad = breakOne(rng, format, lines);
+    const doc = { format, lines: bad.lines, truth: truthOf(format, bad.lines), broken: bad.broken, specimen: false };
+    const wrong = notAsGenerated(doc);
+    if (!wrong) return doc;
+    if (attempt === 10) throw new Error(wrong);
+  }
 }
 
 /** One document of a corpus, with how it is rendered. */

@@ -1,7 +1,17 @@
 import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import type { Box, ReadLine, TextReader } from '../vision/text-reader.js';
-import { binarise, cellCentres, findZoneLines, leastSquares, MRZ_CHARSET, readCells, trackLine, type Choice } from './mrz-glyphs.js';
+import {
+  binarise,
+  cellCentres,
+  findZoneLines,
+  leastSquares,
+  LOOK_ALIKE,
+  MRZ_CHARSET,
+  readCells,
+  trackLine,
+  type Choice,
+} from './mrz-glyphs.js';
 import { estimateSkew, otsu } from './skew.js';
 
 /**
@@ -348,23 +358,6 @@ async function rereadCell(region: Buffer, cells: Cells, i: number, text: TextRea
   return best?.text ?? null;
 }
 
-/** Glyphs a line model takes for one another in the MRZ alphabet (a document number may hold either). */
-const LOOK_ALIKE: Record<string, string> = {
-  '0': '0OQD',
-  O: '0OQD',
-  Q: '0OQD',
-  D: '0OQD',
-  '1': '1I',
-  I: '1I',
-  '2': '2Z',
-  Z: '2Z',
-  '5': '5S',
-  S: '5S',
-  '6': '6G',
-  G: '6G',
-  '8': '8B',
-  B: '8B',
-};
 /** Where the document number's first 9 characters are, by line length: line, first and end index. */
 const NUMBER_CELLS: Record<number, [number, number, number]> = { 30: [0, 5, 14], 36: [1, 0, 9], 44: [1, 0, 9] };
 
@@ -534,14 +527,18 @@ async function readGlyphs(region: Buffer, rows: Box[][], length: number, given: 
   const shapes = SHAPES[length];
   const choices: Choice[][][] = [];
   const grids: number[][] = [];
+  const firsts: number[] = [];
   for (const [l, line] of lines.entries()) {
     const centres = given[l] ?? cellCentres(ink, grey.width, grey.height, line, length);
     if (!centres) return null;
     grids.push(centres);
     // only what the position allows, so that mending keeps digits where digits must be
-    choices.push((await readCells(grey, ink, line, centres)).map((cell, i) => cell.filter((c) => fitsShape(c.char, shapes[l][i]))));
+    const allowed = (cell: Choice[], i: number) => cell.filter((c) => fitsShape(c.char, shapes[l][i]));
+    const read = await readCells(grey, ink, line, centres);
+    choices.push(read.cells.map(allowed));
+    // how well the templates fit the glyphs, whichever look-alike the line's typeface prefers
+    firsts.push(...read.plain.map((cell, i) => allowed(cell, i)[0]?.score ?? 0));
   }
-  const firsts = choices.flat().map((cell) => cell[0]?.score ?? 0);
   const match = firsts.reduce((sum, score) => sum + score, 0) / firsts.length;
   return match >= MIN_LAYOUT_MATCH ? { cells: choices, match, centres: grids } : null;
 }
