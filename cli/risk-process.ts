@@ -38,8 +38,11 @@ export async function startRiskProcess(opts: {
   const spawnChild = (): ChildProcess => {
     const c = fork(script, ['risk'], {
       env: { ...process.env, DATABASE_URL: opts.databaseUrl, INTERNAL_SECRET: opts.internalSecret },
-      // its own heap limit, and the young generation V8 sizes from it (not the API process's, package.json's start script)
-      execArgv: [...process.execArgv.filter((a) => !/^--max-(old|semi)-space-size/.test(a)), `--max-old-space-size=${RISK_HEAP_MB}`],
+      // its own heap limit, and the young generation and heap growth V8 sizes from it (not the API process's, package.json's start script)
+      execArgv: [
+        ...process.execArgv.filter((a) => !/^--(max-old-space-size|max-semi-space-size|heap-growing-percent)/.test(a)),
+        `--max-old-space-size=${RISK_HEAP_MB}`,
+      ],
       stdio: 'inherit',
     });
     c.once('exit', (code, signal) => {
