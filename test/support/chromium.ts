@@ -14,15 +14,16 @@ const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
  * CHROMIUM_PATH; the system's (unless SYSTEM_CHROMIUM=false); the build the @sparticuz/chromium dev
  * dependency ships compressed, unpacked once per install into node_modules/.cache with the NSS and
  * expat libraries it needs (packed beside it: a plain Debian image has none of them) and a font.
+ * `args`: more switches (a fake camera's: test/support/fake-camera.ts).
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(args: string[] = []): Promise<Browser> {
   const system = process.env.SYSTEM_CHROMIUM === 'false' ? undefined : SYSTEM_PATHS.find((file) => existsSync(file));
   const given = process.env.CHROMIUM_PATH || system;
-  if (given) return chromium.launch({ executablePath: given, args: ['--no-sandbox'] });
+  if (given) return chromium.launch({ executablePath: given, args: ['--no-sandbox', ...args] });
   const unpacked = await unpackedChromium();
   return chromium.launch({
     executablePath: path.join(unpacked, 'chromium'),
-    args: ['--no-sandbox'],
+    args: ['--no-sandbox', ...args],
     env: {
       ...process.env,
       LD_LIBRARY_PATH: [path.join(unpacked, 'lib'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
