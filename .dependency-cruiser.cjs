@@ -74,6 +74,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules|console)/' },
+    exclude: { path: '(^|/)(dist|node_modules|console|flow)/' },
   },
 };
