@@ -102,6 +102,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       verification: config.VERIFICATION_URL,
       risk: config.RISK_URL,
       notify: config.NOTIFY_URL,
+      gateway: config.GATEWAY_URL,
     };
     const resources = opts.resources ?? new LoadedResources();
     if (!opts.resources) stops.push(() => resources.close());

@@ -4,6 +4,8 @@ import { forwardMagicLinks, MAGIC_LINK_PATH } from '../platform/http/magic-link.
 import { FILE_ROUTE } from '../platform/storage/file-routes.js';
 import { API_SCHEMA_PATH, apiSchemaSdl } from './api-schema.js';
 import { CONSOLE_PATH, consoleApp } from './console.js';
+import { flowPages } from './flow-page.js';
+import { FLOW_PATH } from '../platform/http/flow-links.js';
 import { fileDownloads } from './files.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { sendAppError } from './http-errors.js';
@@ -14,7 +16,7 @@ export const AUTH_CHECK_PATH = '/auth/check';
 
 /**
  * The gateway's HTTP routes beside `/graphql`: the public schema, the credentials check, magic
- * links, file downloads, GraphiQL's files and the review console.
+ * links, file downloads, GraphiQL's files, the review console and hosted verification flows.
  */
 export function mountSideRoutes(
   app: Express,
@@ -51,4 +53,6 @@ export function mountSideRoutes(
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
   // the review console: public files likewise, its calls are the graph's own with the reviewer's key
   app.use(CONSOLE_PATH, consoleApp());
+  // a hosted verification flow: public files, and its link (the credential) opened by the verification subgraph
+  app.use(FLOW_PATH, flowPages({ subgraphUrl: opts.subgraphUrl, logger: opts.logger }));
 }

@@ -139,6 +139,8 @@ export const configSchema = z.object({
     .default('en'),
   /** Where magic links point (the REST adapter as the public reaches it): `<base>/v1/verifications/email/magic-link?token=…` */
   MAGIC_LINK_BASE_URL: z.url().default('http://localhost:8080'),
+  /** Where hosted flow links point (the gateway as people's browsers reach it): `<base>/flow/<token>`; default the gateway's own origin */
+  FLOW_BASE_URL: z.url().optional(),
   // identity verifications: how often each process looks for ones whose submissions changed unseen (a crash, a lost notice)
   IDENTITY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
   // mobile money: one lookup's deadline at the operator (the request waits for it), and how often
@@ -329,6 +331,11 @@ export const ENVIRONMENT: EnvironmentRow[] = [
   {
     vars: ['MAGIC_LINK_BASE_URL'],
     meaning: "the REST adapter as users' browsers reach it: magic links point to `<base>/v1/verifications/email/magic-link`",
+  },
+  {
+    vars: ['FLOW_BASE_URL'],
+    meaning:
+      "the gateway as users' browsers reach it: hosted verification flow links are `<base>/flow/<token>` (default: the origin of the gateway the stack runs, or of `GATEWAY_URL`)",
   },
   {
     vars: ['IDENTITY_SWEEP_MS'],

@@ -28,8 +28,8 @@ export interface ServiceRuntime {
   internalSecret: string;
   /** Models and engines loaded once: this stack's own, or shared by every stack of the process. */
   resources: LoadedResources;
-  /** Where another service's GraphQL endpoint answers: this process's own when it runs it, else its configured URL (NOTIFY_URL…). */
-  serviceUrl(name: ServiceName): string | undefined;
+  /** Where another service's GraphQL endpoint (or the gateway's) answers: this process's own when it runs it, else its configured URL (NOTIFY_URL, GATEWAY_URL…). */
+  serviceUrl(name: ServiceName | 'gateway'): string | undefined;
 }
 
 export interface ServiceInstance<Deps> {

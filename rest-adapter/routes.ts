@@ -22,6 +22,7 @@ import { biometricsRoutes } from '../subgraphs/verification/src/biometrics/biome
 import { mobileMoneyRoutes } from '../subgraphs/verification/src/mobile-money/mobile-money.rest.js';
 import { addressRoutes } from '../subgraphs/verification/src/address/address.rest.js';
 import { emailRoutes, phoneRoutes } from '../subgraphs/verification/src/otp/otp.rest.js';
+import { flowRoutes } from '../subgraphs/verification/src/flows/flow.rest.js';
 import { privacyRoutes } from '../subgraphs/verification/src/privacy/privacy.rest.js';
 import { auditRoutes } from '../subgraphs/verification/src/audit/audit.rest.js';
 
@@ -57,6 +58,7 @@ export const routes: readonly Route[] = [
   ...addressRoutes,
   ...phoneRoutes,
   ...emailRoutes,
+  ...flowRoutes,
   ...privacyRoutes,
   ...auditRoutes,
 ];

@@ -16,6 +16,8 @@ const VERIFICATION_AREAS = [
   'intelligence',
   'biometrics',
   'cognitive_kyc',
+  // hosted verification flows (issue 32)
+  'flow',
   'webhooks',
   // erasure, export and retention of users' personal data, in every service (issue 16)
   'privacy',
@@ -55,14 +57,25 @@ export function requirePermission(
     throw forbidden('An API key is required for this operation');
   }
   if (principal.kind === 'session') {
-    const scoped = (SESSION_SCOPES as readonly string[]).includes(permission) && principal.permissions.includes(permission);
-    if (!scoped) throw forbidden(`This session token may not ${permission}: its scopes are ${principal.permissions.join(', ')}`);
+    if (!sessionGrants(principal.permissions, permission)) {
+      throw forbidden(`This session token may not ${permission}: its scopes are ${principal.permissions.join(', ')}`);
+    }
     return;
   }
   if (principal.service !== service && principal.service !== 'all') {
     throw forbidden(`This key belongs to the ${principal.service} service; use a ${service} key`);
   }
   if (!grants(principal.permissions, permission)) throw forbidden(`Insufficient permissions: requires ${keyPermission(permission)}`);
+}
+
+/**
+ * Whether a session's scopes grant `permission`: a scope it holds, or the reading of an area it may
+ * submit to (`document:submit` reads and follows the user's own documents: a page that sends a
+ * check shows how it ends).
+ */
+export function sessionGrants(scopes: readonly string[], permission: string): boolean {
+  const scoped = (SESSION_SCOPES as readonly string[]).includes(permission) && scopes.includes(permission);
+  return scoped || (permission.endsWith(':read') && scopes.includes(permission.replace(/:read$/, ':submit')));
 }
 
 /** The key permission that grants `permission`: `area:submit` (a session's scope, submitting a user's own check) is part of `area:write`. */

@@ -14,7 +14,7 @@ export const DEFAULT_SESSION_TTL_SECONDS = 15 * 60;
 export const MAX_SESSION_TTL_SECONDS = 24 * 60 * 60;
 
 /** Reads of records that belong to one user. */
-export const SESSION_READ_SCOPES = ['identity:read', 'screening:read', 'monitoring:read', 'intelligence:read'] as const;
+export const SESSION_READ_SCOPES = ['identity:read', 'screening:read', 'monitoring:read', 'intelligence:read', 'flow:read'] as const;
 
 /**
  * Submissions of one user's own checks: create one for the session's user, and continue it (send

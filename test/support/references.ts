@@ -60,6 +60,7 @@ export const KINDS = [
   'EmailVerification',
   'BusinessVerification',
   'UserErasure',
+  'VerificationFlow',
 ] as const;
 export type RecordKind = (typeof KINDS)[number];
 

@@ -199,6 +199,13 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
   // an erasure of a user of the tenant's own (its other records stay for the suites)
   const erasure = await call('verification', 'POST', '/privacy/erasures', { userId: `${marker}-erased-user` });
 
+  // a hosted flow for the user (its link is not a reference: it is a credential of its own)
+  const flow = await call('verification', 'POST', '/verifications/flows', {
+    userId,
+    steps: ['DOCUMENT', 'PHONE'],
+    redirectUrl: `https://${marker}.example.com/done`,
+  });
+
   const refs: Record<RecordKind, string[]> = {
     User: [userId],
     ApiClient: [verification.id],
@@ -230,6 +237,7 @@ export async function seedTenant(stack: TestStack, opts: SeedOptions): Promise<S
     EmailVerification: [made(email.id)],
     BusinessVerification: [made(business.id)],
     UserErasure: [made(erasure.id)],
+    VerificationFlow: [made(flow.id)],
   };
   return { marker, organizationId, environment, clientId: verification.id, headers, refs, serverIds };
 }

@@ -23,6 +23,7 @@ import { deviceCapability } from './device/device.module.js';
 import { amlCapability } from './aml/aml.module.js';
 import { watchlistCapability } from './watchlist/watchlist.module.js';
 import { sessionsCapability } from './sessions/sessions.module.js';
+import { flowsCapability } from './flows/flows.module.js';
 import { userCapability } from './user/user.module.js';
 import { documentCapability } from './document/document.module.js';
 import { livenessCapability } from './liveness/liveness.module.js';
@@ -49,6 +50,7 @@ const CAPABILITIES = [
   amlCapability,
   watchlistCapability,
   sessionsCapability,
+  flowsCapability,
   userCapability,
   documentCapability,
   livenessCapability,

@@ -16,6 +16,9 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 export const BLURRED_BELOW = 150;
 /** Below this an image is soft: readable, but a reviewer should look. */
 export const SOFT_BELOW = 400;
+/** Mean brightness (0–255) outside which the lighting is poor. */
+export const DARK_BELOW = 40;
+export const BRIGHT_ABOVE = 240;
 /** Mean OCR confidence (0–100) below which the printed fields are not trusted alone. */
 export const LOW_OCR_CONFIDENCE = 60;
 /** Face detector score below which the portrait is doubtful. */
@@ -117,7 +120,7 @@ export function decideDocument(e: DocumentEvidence): DocumentOutcome {
   const sharpness = Math.min(...images.map((i) => i.sharpness));
   if (sharpness < BLURRED_BELOW) rejected.push('IMAGE_TOO_BLURRY');
   else if (sharpness < SOFT_BELOW) review.push('LOW_IMAGE_QUALITY');
-  if (images.some((i) => i.brightness < 40 || i.brightness > 240)) review.push('POOR_LIGHTING');
+  if (images.some((i) => i.brightness < DARK_BELOW || i.brightness > BRIGHT_ABOVE)) review.push('POOR_LIGHTING');
 
   const face = Math.max(0, ...e.front.faceScores);
   if (e.front.faceScores.length === 0) rejected.push('NO_FACE_ON_DOCUMENT');

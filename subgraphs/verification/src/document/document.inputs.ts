@@ -23,6 +23,12 @@ export class CreateDocumentVerificationInput {
   backImage?: Promise<FileUpload> | null;
 }
 
+@InputType({ description: 'A photo of a document to judge before submitting it (multipart, like createDocumentVerification)' })
+export class AssessDocumentImageInput {
+  @Field(() => Upload, { description: 'A camera frame or a photo: JPEG, PNG, WebP or HEIC, at most 10 MB' })
+  image!: Promise<FileUpload>;
+}
+
 @InputType({ description: 'A reviewer’s decision on a document in MANUAL_REVIEW' })
 export class ReviewDocumentVerificationInput extends ReviewDecisionFields {
   @Field(() => ID, { description: 'The document verification to decide' })

@@ -11,7 +11,10 @@ import type { VerificationContext } from '../verification.shared.js';
 import type { DocumentDeps } from './document.service.js';
 import { UserType } from '../user/user.type.js';
 import { DOCUMENT_RESOURCE } from './document.events.js';
+import { readImage } from '../vision/images.js';
+import { assessImage } from './image-assessment.js';
 import {
+  AssessDocumentImageInput,
   CreateDocumentVerificationInput,
   DeleteDocumentVerificationImagesInput,
   DocumentVerificationFilter,
@@ -19,6 +22,7 @@ import {
 } from './document.inputs.js';
 import { DocumentService } from './document.service.js';
 import {
+  AssessDocumentImagePayload,
   CreateDocumentVerificationPayload,
   DeleteDocumentVerificationImagesPayload,
   DocumentVerificationConnection,
@@ -100,6 +104,16 @@ export class DocumentResolver {
       backImage: input.backImage ? await readUpload(input.backImage, 'backImage') : null,
     });
     return { documentVerification };
+  }
+
+  @Mutation(() => AssessDocumentImagePayload, {
+    description:
+      'Judges a photo of a document as the check would (sharpness, light, reflections, size) without storing anything: a capture page’s feedback before upload',
+  })
+  async assessDocumentImage(@Arg('input') input: AssessDocumentImageInput, @Ctx() ctx: Ctx) {
+    authorize(ctx, 'verification', 'document:submit');
+    const image = await readImage((await readUpload(input.image, 'image')).bytes, 'image');
+    return { assessment: await assessImage(image.jpeg) };
   }
 
   @Mutation(() => ReviewDocumentVerificationPayload, {

@@ -3,7 +3,8 @@ import { ReviewedFields } from '../review/review.type.js';
 import { ConnectionType } from '../../../../platform/graphql/connection.js';
 import { EventEnvelopeType } from '../../../../platform/graphql/event-envelope.js';
 import { UserError } from '../../../../platform/graphql/user-errors.js';
-import { DOCUMENT_TYPES } from './document-check.js';
+import { BLURRED_BELOW, DOCUMENT_TYPES } from './document-check.js';
+import { IMAGE_PROBLEMS, type ImageProblem } from './image-assessment.js';
 import { DOCUMENT_STATUSES } from './document.lifecycle.js';
 
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
@@ -169,6 +170,47 @@ export class ReviewDocumentVerificationPayload {
 export class DeleteDocumentVerificationImagesPayload {
   @Field(() => DocumentVerificationType, { nullable: true, description: 'The document verification, without its images' })
   documentVerification?: DocumentVerificationType | null;
+
+  @Field(() => [UserError], { description: 'Mistakes in the input; empty on success' })
+  userErrors!: UserError[];
+}
+
+const ImageProblemEnum = Object.fromEntries(IMAGE_PROBLEMS.map((p) => [p, p]));
+registerEnumType(ImageProblemEnum, {
+  name: 'DocumentImageProblem',
+  description: 'What would make the document check reject a photo or send it to a reviewer',
+  valuesConfig: {
+    TOO_BLURRY: { description: 'Too blurred to read: hold the document and the camera still' },
+    SOFT: { description: 'Readable but soft: a reviewer would look; hold still or move closer' },
+    TOO_DARK: { description: 'Too dark: move to better light' },
+    TOO_BRIGHT: { description: 'Washed out: move away from the light' },
+    GLARE: { description: 'A reflection hides part of the document: tilt it away from the light' },
+    TOO_SMALL: { description: 'Too few pixels to read its text: move closer or use a larger photo' },
+  },
+});
+
+@ObjectType('DocumentImageAssessment', { description: 'A photo of a document judged as the document check would, before it is submitted' })
+export class DocumentImageAssessmentType {
+  @Field({ description: 'Nothing the check would reject or send to a reviewer for' })
+  acceptable!: boolean;
+
+  @Field(() => Float, { description: `Variance of the Laplacian on a 512-pixel grey version: below ${BLURRED_BELOW} too blurred` })
+  sharpness!: number;
+
+  @Field(() => Float, { description: 'Mean brightness, 0–255' })
+  brightness!: number;
+
+  @Field(() => Float, { description: 'Share of the picture burnt out by a reflection, 0–1' })
+  glare!: number;
+
+  @Field(() => [ImageProblemEnum], { description: 'What to fix before sending it; empty when acceptable' })
+  problems!: ImageProblem[];
+}
+
+@ObjectType('AssessDocumentImagePayload', { description: 'The result of assessDocumentImage' })
+export class AssessDocumentImagePayload {
+  @Field(() => DocumentImageAssessmentType, { nullable: true, description: 'The judgement; nothing is stored' })
+  assessment?: DocumentImageAssessmentType | null;
 
   @Field(() => [UserError], { description: 'Mistakes in the input; empty on success' })
   userErrors!: UserError[];

@@ -9,13 +9,18 @@ export const scopeOf = (name: string) => SESSION_SCOPES.find((scope) => scopeNam
 const SessionScopeEnum = Object.fromEntries(SESSION_SCOPES.map((scope) => [scopeName(scope), scopeName(scope)]));
 registerEnumType(SessionScopeEnum, {
   name: 'SessionScope',
-  description: 'What a session token may do: read, or submit checks, always only for its own user (never review, decide or delete)',
+  description:
+    'What a session token may do: read, or submit checks (and read and follow what it submits), always only for its own user (never review, decide or delete)',
   valuesConfig: {
     IDENTITY_READ: { description: 'The user’s identity verifications (and their live updates)' },
     SCREENING_READ: { description: 'The user’s AML screenings' },
     MONITORING_READ: { description: 'The user’s watchlist subscription and alerts' },
     INTELLIGENCE_READ: { description: 'The user’s device and IP assessments' },
-    DOCUMENT_SUBMIT: { description: 'Submit a document for the user (createDocumentVerification); not review it or delete its images' },
+    FLOW_READ: { description: 'The user’s hosted verification flows and where their steps stand (a flow’s page holds it)' },
+    DOCUMENT_SUBMIT: {
+      description:
+        'Submit a document for the user (createDocumentVerification, assessDocumentImage) and follow it; not review it or delete its images',
+    },
     LIVENESS_SUBMIT: {
       description:
         'Start a liveness session for the user and send its photos (createLivenessSession, submitLivenessReferenceSelfie, submitLivenessChallenge)',

@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
+import { imageFacts } from './image-facts.js';
 import { meshViews } from './mesh-views.js';
-import type { FaceAnalysis, ImageFacts, Point2, VisionRequest, VisionResponse } from './vision.types.js';
+import type { FaceAnalysis, Point2, VisionRequest, VisionResponse } from './vision.types.js';
 
 /**
  * A process holding the face models (@vladmandic/human on the tfjs WASM backend, CPU only):
@@ -177,31 +178,6 @@ async function meshPasses(image: Uint8Array, box: readonly number[]): Promise<Po
     }
   }
   return meshes;
-}
-
-/** Sharpness (variance of the Laplacian) and brightness on a 512-pixel grey version of the image. */
-async function imageFacts(image: Uint8Array): Promise<ImageFacts> {
-  const meta = await sharp(image).metadata();
-  const grey = sharp(image).greyscale().resize(512, 512, { fit: 'inside' });
-  const laplacian = await grey
-    .clone()
-    .convolve({ width: 3, height: 3, kernel: [0, 1, 0, 1, -4, 1, 0, 1, 0], offset: 128 })
-    .raw()
-    .toBuffer();
-  let sum = 0;
-  let squares = 0;
-  for (const v of laplacian) {
-    sum += v;
-    squares += v * v;
-  }
-  const mean = sum / laplacian.length;
-  const stats = await grey.stats();
-  return {
-    width: meta.width ?? 0,
-    height: meta.height ?? 0,
-    sharpness: squares / laplacian.length - mean * mean,
-    brightness: stats.channels[0].mean,
-  };
 }
 
 async function analyze(image: Uint8Array, expression: boolean) {
