@@ -41,6 +41,14 @@ interface FlowStatus {
 }
 
 const query = new URLSearchParams(location.search);
+
+/** Why the link did not open: unknown (404), spent or expired (409, the message says which), or the API out of reach. */
+function openingProblem(error: unknown): { kind: 'gone' | 'notFound' | 'expired' | 'network'; error: string } {
+  if (!(error instanceof ApiError) || !error.status || error.status >= 500) return { kind: 'network', error: 'UNAVAILABLE' };
+  if (error.status === 404) return { kind: 'notFound', error: 'NOT_FOUND' };
+  if (/expired/i.test(error.message)) return { kind: 'expired', error: 'EXPIRED' };
+  return { kind: 'gone', error: 'ALREADY_OPENED' };
+}
 const EMBEDDED = query.get('embed') === '1';
 
 export function App() {
@@ -65,9 +73,7 @@ export function App() {
       saveProgress(linkToken, progress);
       setLoad({ state: 'open', saved: progress });
     } catch (error) {
-      const status = error instanceof ApiError ? error.status : undefined;
-      const kind = status === 404 ? 'notFound' : status === 410 ? 'gone' : 'network';
-      setLoad({ state: 'problem', kind, error: error instanceof ApiError ? (error.code ?? String(status)) : 'NETWORK' });
+      setLoad({ state: 'problem', ...openingProblem(error) });
     }
   }, [base, linkToken]);
 

@@ -56,7 +56,10 @@ export function locate(href: string = location.href): { prefix: string; linkToke
   return { origin: url.origin, prefix: match ? match[1]! : '', linkToken: match ? match[2]! : null };
 }
 
-/** Opens the one-use link: the session token and the flow, or an ApiError (404 NOT_FOUND, 410 GONE…). */
+/**
+ * Opens the one-use link: the session token and the flow, or an ApiError with the HTTP status
+ * (404: unknown link; 409 CONFLICT: already opened, or expired — `message` says which).
+ */
 export async function openFlow(base: string, linkToken: string): Promise<OpenedFlow> {
   let response: Response;
   try {
@@ -69,9 +72,11 @@ export async function openFlow(base: string, linkToken: string): Promise<OpenedF
   } catch {
     throw new ApiError('network', 'NETWORK');
   }
-  const body = (await response.json().catch(() => null)) as (OpenedFlow & { code?: string; message?: unknown }) | null;
-  if (!response.ok || !body?.sessionToken) throw new ApiError(String(body?.message ?? response.status), body?.code, response.status);
-  return body;
+  const body = (await response.json().catch(() => null)) as
+    (OpenedFlow & { errors?: Array<{ message?: string; extensions?: { code?: string } }> }) | null;
+  if (response.ok && body?.sessionToken) return body;
+  const error = body?.errors?.[0];
+  throw new ApiError(error?.message ?? `HTTP ${response.status}`, error?.extensions?.code ?? statusCode(response.status), response.status);
 }
 
 /** A graphql-ws close code that means the credential is refused (4401 expired, 4403 forbidden). */

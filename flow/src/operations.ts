@@ -7,11 +7,11 @@
 const USER_ERRORS = 'userErrors { field code message }';
 
 export const FLOW = `query VerificationFlow($id: ID!) {
-  verificationFlow(id: $id) { id userId status steps { step status checkId } expiresAt completedAt }
+  verificationFlow(id: $id) { id userId status steps { step status checkId } expiresAt }
 }`;
 
 export const ASSESS_DOCUMENT_IMAGE = `mutation AssessDocumentImage($image: Upload!) {
-  assessDocumentImage(input: { image: $image }) { acceptable sharpness glare problems }
+  assessDocumentImage(input: { image: $image }) { assessment { acceptable sharpness brightness glare problems } ${USER_ERRORS} }
 }`;
 
 const DOCUMENT = 'id status reasons';

@@ -100,8 +100,10 @@ export function DocumentStep({ api, flow, step, checkId, onStatus, onContinue, s
     setAssessing(true);
     let assessment: Assessment | null = null;
     try {
-      const data = await api.request<{ assessDocumentImage: Assessment }>(ASSESS_DOCUMENT_IMAGE, { image: photo });
-      assessment = data.assessDocumentImage;
+      const data = (await api.request(ASSESS_DOCUMENT_IMAGE, { image: photo })).assessDocumentImage;
+      const refused = userError(data.userErrors);
+      if (refused) throw refused;
+      assessment = data.assessment as Assessment;
     } catch (error) {
       // a file the API cannot take is said now; any other failure of the advice lets the photo through unjudged
       if (error instanceof ApiError && ['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'UNAUTHENTICATED'].includes(error.code ?? '')) {
@@ -211,10 +213,10 @@ export function DocumentStep({ api, flow, step, checkId, onStatus, onContinue, s
     return (
       <Screen title={t('document.review.title')} name={`review-${phase.side}`}>
         <img className="preview" src={phase.url} alt={t('document.review.alt', { side: sideTitle(phase.side) })} />
-        {assessment && good && <Status>{t('document.assessment.good')}</Status>}
-        {!good && (
-          <div className="advice" role="alert">
-            <p>{t('document.assessment.bad')}</p>
+        {assessment && good && <Status>{t(problems.length ? 'document.assessment.soft' : 'document.assessment.good')}</Status>}
+        {problems.length > 0 && (
+          <div className={good ? 'advice tip' : 'advice'} role={good ? undefined : 'alert'}>
+            {!good && <p>{t('document.assessment.bad')}</p>}
             <ul>
               {problems.map((key) => (
                 <li key={key}>{t(key)}</li>
