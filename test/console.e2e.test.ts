@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './support/chromium.js';
+import { launchChromium, watchedPage } from './support/chromium.js';
 import { AMINA, passportPage } from './support/documents.js';
 import { portrait } from './support/faces.js';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
@@ -16,7 +16,6 @@ import { LISTED_PERSON, listPerson } from './support/tenants.js';
  * risk feed. Screenshots go to test-artifacts/console/ (CONSOLE_ARTIFACTS overrides).
  */
 const ARTIFACTS = process.env.CONSOLE_ARTIFACTS ?? path.join(__dirname, '..', 'test-artifacts', 'console');
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const REVIEWER = 'Officer Njeri';
 
 describe('review console in a browser', () => {
@@ -33,20 +32,7 @@ describe('review console in a browser', () => {
   async function openConsole(viewport: { width: number; height: number }): Promise<Page> {
     const context = await browser.newContext({ viewport });
     contexts.push(context);
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (LOCAL_HOSTS.has(url.hostname)) return route.continue();
-      outside.push(url.href);
-      return route.abort('blockedbyclient');
-    });
-    const page = await context.newPage();
-    page.on('websocket', (ws) => {
-      if (!LOCAL_HOSTS.has(new URL(ws.url()).hostname)) outside.push(ws.url());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-    });
+    const page = await watchedPage(context, outside, pageErrors);
     const gateway = new URL(stack.urls.gateway!);
     const response = await page.goto(`${gateway.origin}/console`);
     expect(response?.status()).toBe(200);

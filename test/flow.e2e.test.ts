@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { daysAgo, electricityBill } from './support/bills.js';
-import { launchChromium } from './support/chromium.js';
+import { launchChromium, watchedPage } from './support/chromium.js';
 import { AMINA, corrupt, passportPage, td3 } from './support/documents.js';
 import { portrait } from './support/faces.js';
 import { FRONT_CAMERA, REAR_CAMERA, documentScene, fakeCamera } from './support/fake-camera.js';
@@ -28,7 +28,6 @@ import { startTestStack, type TestStack } from './support/stack.js';
  * error and break no rule of their Content-Security-Policy.
  */
 const ARTIFACTS = process.env.FLOW_ARTIFACTS ?? path.join(__dirname, '..', 'test-artifacts', 'flow');
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const AXE_SOURCE = readFileSync(createRequire(path.resolve('package.json')).resolve('axe-core/axe.min.js'), 'utf8');
@@ -86,20 +85,7 @@ describe('hosted verification flow in a browser', () => {
     browsers.add(browser);
     browser.on('disconnected', () => browsers.delete(browser));
     const context = await browser.newContext({ viewport, storageState, ignoreHTTPSErrors: true, permissions: ['camera'] });
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (LOCAL_HOSTS.has(url.hostname)) return route.continue();
-      outside.push(url.href);
-      return route.abort('blockedbyclient');
-    });
-    const page = await context.newPage();
-    page.on('websocket', (ws) => {
-      if (!LOCAL_HOSTS.has(new URL(ws.url()).hostname)) outside.push(ws.url());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-    });
+    const page = await watchedPage(context, outside, pageErrors);
     return {
       page,
       /** Closes the browser, handing back what it kept (localStorage) for the next one. */

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's and Ubuntu's Chromium, where a system has one. */
 const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -70,4 +70,30 @@ async function unpackedChromium(): Promise<string> {
 
 async function unbrotli(from: string, to: string, mode: number): Promise<void> {
   await pipeline(createReadStream(from), createBrotliDecompress(), createWriteStream(to, { mode }));
+}
+
+/** Hosts of this machine: a browser test's pages may reach nothing else. */
+export const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * A new page of `context` kept on this machine and watched: requests elsewhere are refused and
+ * listed in `outside` (WebSockets too), errors the page raises or logs (Content-Security-Policy
+ * refusals among them) in `pageErrors`.
+ */
+export async function watchedPage(context: BrowserContext, outside: string[], pageErrors: string[]): Promise<Page> {
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (LOCAL_HOSTS.has(url.hostname)) return route.continue();
+    outside.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('websocket', (ws) => {
+    if (!LOCAL_HOSTS.has(new URL(ws.url()).hostname)) outside.push(ws.url());
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
+  });
+  return page;
 }
