@@ -39,6 +39,8 @@ describe('the database’s migrations', () => {
       'Migration20261201020000LivenessPhotosDeleted',
       'Migration20261202010000RiskGraphOwners',
       'Migration20261202020000RiskCountersFromTransfers',
+      'Migration20261204000000VerificationFlows',
+      'Migration20261204010000TraceParents',
     ]);
   });
 

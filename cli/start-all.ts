@@ -14,6 +14,7 @@ import { startRiskProcess } from './risk-process.js';
 import { startThreads } from './stack-threads.js';
 import { devMasterKeyFile } from '../platform/crypto/master-key.js';
 import { onShutdown } from './shutdown.js';
+import { startTracing } from '../platform/tracing.js';
 
 /**
  * `npm start`: the whole platform with zero configuration — embedded PostgreSQL (data in .data/),
@@ -23,6 +24,8 @@ import { onShutdown } from './shutdown.js';
  */
 const config = loadConfig();
 const logger = createLogger('platform', config.LOG_LEVEL);
+// OpenTelemetry when the OTEL_* variables ask for it (docs/operations.md); the risk child traces itself
+const tracing = startTracing({ serviceName: 'afri-verify' });
 
 let embedded: EmbeddedDatabase | null = null;
 let stack: { urls: Partial<Record<string, string>>; stop(): Promise<void> } | null = null;
@@ -36,6 +39,7 @@ onShutdown(logger, async () => {
     new Promise<false>((resolve) => setTimeout(resolve, STOP_WORK_MS, false).unref()),
   ]);
   await embedded?.stop();
+  await tracing?.stop();
   if (stopped === false) throw new Error(`the services did not finish their work within ${STOP_WORK_MS / 1000} s`);
 });
 

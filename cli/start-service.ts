@@ -2,6 +2,7 @@ import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { SERVICE_KEYS, startStack, type ServiceKey } from './stack.js';
 import { onShutdown } from './shutdown.js';
+import { startTracing } from '../platform/tracing.js';
 
 /**
  * `npm run start:<service>`: one service alone, for production deployment. Needs DATABASE_URL
@@ -20,6 +21,8 @@ if (missing.length) {
   logger.fatal(`missing: ${missing.join(', ')}`);
   process.exit(1);
 }
+// OpenTelemetry when the OTEL_* variables ask for it (docs/operations.md)
+const tracing = startTracing({ serviceName: `afri-verify-${name}` });
 const stack = await startStack({
   config,
   databaseUrl: config.DATABASE_URL ?? '',
@@ -28,7 +31,10 @@ const stack = await startStack({
   services: [name],
   logger,
 });
-onShutdown(logger, () => stack.stop());
+onShutdown(logger, async () => {
+  await stack.stop();
+  await tracing?.stop();
+});
 // started by `npm start` (cli/risk-process.ts): it leaves with its parent, even one that was SIGKILLed
 if (process.send) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 logger.info({ urls: stack.urls }, `${name} started`);

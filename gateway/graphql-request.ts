@@ -7,6 +7,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { AppError } from '../platform/errors.js';
 import { responseText } from '../platform/graphql/apollo-http.js';
 import { hasFileParts } from '../platform/graphql/upload.js';
+import { operationLabel, serveTraced } from '../platform/tracing.js';
 import { REQUEST_ID_HEADER, type Logger } from '../platform/logger.js';
 import { asAppError, type Authenticate } from './plugins/authentication.js';
 import { bodyTooLarge } from './plugins/limits.js';
@@ -81,7 +82,10 @@ export function graphqlPipeline(opts: {
     charge: chargeCaller(opts.authenticate, opts.logger, request),
   });
 
-  return async function runGraphql(request: GraphqlRequest): Promise<GraphqlReply> {
+  return (request: GraphqlRequest): Promise<GraphqlReply> =>
+    serveTraced('gateway', operationLabel(request.body), request.headers, () => runGraphql(request));
+
+  async function runGraphql(request: GraphqlRequest): Promise<GraphqlReply> {
     const body = (request.body ?? {}) as { query?: unknown };
     const refused = nulRefusal(request.url, body);
     if (refused) return appErrorReply(refused);
@@ -106,7 +110,7 @@ export function graphqlPipeline(opts: {
     const replyHeaders = new Headers();
     for (const [name, value] of response.headers) replyHeaders.set(name, value);
     return { status: response.status ?? 200, headers: replyHeaders, body: await responseText(response) };
-  };
+  }
 }
 
 /** One GraphQL request made inside this process (the REST adapter beside the gateway), as if it came over HTTP. */

@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import { isErrorCode } from '../platform/errors.js';
 import { principalHeaders, requestDigest, type Principal, type PrincipalScope } from '../platform/auth/principal.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
+import { traceHeaders } from '../platform/tracing.js';
 import { UploadDataSource } from './upload-data-source.js';
 import { FilePart } from '../platform/graphql/upload.js';
 
@@ -28,6 +29,8 @@ export function forwardedHeaders(context: GatewayContext, internalSecret: string
     [REQUEST_ID_HEADER]: context.requestId,
     ...(context.idempotencyKey && { [IDEMPOTENCY_KEY_HEADER]: context.idempotencyKey }),
     ...(context.clientIp && { [CLIENT_IP_HEADER]: context.clientIp }),
+    // the subgraph continues the request's trace (HTTP header, or graphql-ws connectionParams)
+    ...traceHeaders(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { pino, stdSerializers, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { traceIds } from './tracing.js';
 
 export type { Logger };
 
@@ -108,6 +109,8 @@ export function createLogger(
     name,
     level,
     redact: { paths: SECRET_PATHS, censor: REDACTED },
+    // the trace a line belongs to, when tracing is on (platform/tracing.ts)
+    mixin: () => traceIds(),
     formatters: { log: (object) => scrubValues(object) as Record<string, unknown> },
     serializers: { err: (err: Error) => scrubValues(stdSerializers.err(err)) },
     hooks: {

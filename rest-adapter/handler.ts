@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { AppError, notFound, unauthenticated } from '../platform/errors.js';
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
+import { traceHeaders } from '../platform/tracing.js';
 import { nulMessage, nulPath, urlHasNul } from '../platform/http/nul.js';
 import { fromGraphQLErrors, fromUserErrors } from './errors.js';
 import type { GatewayClient } from './gateway.js';
@@ -237,5 +238,6 @@ function forwardedHeaders(req: Request): Record<string, string> {
   // The gateway rate-limits and geolocates by client IP; it sees the adapter's socket otherwise.
   const ip = req.ip ?? req.socket.remoteAddress;
   if (ip) headers['x-forwarded-for'] = ip.replace(/^::ffff:/, '');
-  return headers;
+  // the gateway continues this request's trace
+  return { ...headers, ...traceHeaders(req) };
 }

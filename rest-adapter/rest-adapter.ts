@@ -1,3 +1,4 @@
+import { tracedRequests } from '../platform/tracing.js';
 import express from 'express';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +43,8 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   const gateway = opts.localGateway ? createLocalGatewayClient(opts.localGateway, http) : http;
   const app = express();
   app.disable('x-powered-by');
+  // each call a span of its own (or of the caller's trace), named by its route
+  app.use(tracedRequests('rest'));
   // an API answer is the caller's own and current: no ETag (a SHA-1 of every body) nor 304s
   app.set('etag', false);
   // the caller's address (req.ip) is forwarded to the gateway, which trusts this adapter for it

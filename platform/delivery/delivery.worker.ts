@@ -4,6 +4,7 @@ import { inTransaction, type Sql } from '../db/transaction.js';
 import { deliveryEventsFrom } from './delivery.events.js';
 import { DELIVERY_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from './delivery.lifecycle.js';
 import { isSuccess, signedPost, type PostOptions, type PostOutcome } from './post.js';
+import { contextFrom, currentTraceparent, inSpan, SpanKind } from '../tracing.js';
 
 export interface DeliveryWorkerOptions extends PostOptions {
   pool: pg.Pool;
@@ -60,6 +61,8 @@ interface Claimed {
   webhook_active: boolean | null;
   owner_type: string | null;
   owner_id: string | null;
+  /** The trace of the request whose event this delivers (null when not tracing). */
+  trace_parent: string | null;
 }
 
 export const DEFAULT_DELIVERY_POLL_MS = 1_000;
@@ -72,8 +75,8 @@ const CLAIM_MARGIN_SECONDS = 10;
  */
 export async function scheduleDelivery(db: Sql, d: NewDelivery): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `insert into platform.deliveries (id, organization_id, environment, owner_type, owner_id, event, url, message_id, secret, body, status, next_attempt_at)
-     values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now()) returning id`,
+    `insert into platform.deliveries (id, organization_id, environment, owner_type, owner_id, event, url, message_id, secret, body, status, next_attempt_at, trace_parent)
+     values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), $11) returning id`,
     [
       d.organizationId,
       d.environment,
@@ -85,6 +88,7 @@ export async function scheduleDelivery(db: Sql, d: NewDelivery): Promise<string>
       d.secret,
       d.body,
       DELIVERY_LIFECYCLE.target('created'),
+      currentTraceparent(),
     ],
   );
   return rows[0].id;
@@ -197,7 +201,7 @@ export class DeliveryWorker {
            from due where d.id = due.id
          returning d.*)
        select c.id, c.claim_id, c.url, c.body, coalesce(w.secret, c.secret) as secret, coalesce(c.message_id, 'msg_' || c.id) as message_id,
-              c.attempt_count, c.webhook_id, w.active as webhook_active, c.owner_type, c.owner_id
+              c.attempt_count, c.webhook_id, w.active as webhook_active, c.owner_type, c.owner_id, c.trace_parent
          from claimed c left join platform.webhooks w on w.id = c.webhook_id`,
       [limit, [...this.handlers.keys()], lease, this.opts.concurrencyPerTarget ?? DEFAULT_CONCURRENCY_PER_TARGET],
     );
@@ -211,9 +215,22 @@ export class DeliveryWorker {
       return;
     }
     const startedAt = new Date();
-    const outcome = d.secret
-      ? await signedPost(d.url, d.body, d.secret, d.message_id, this.opts)
-      : { statusCode: null, error: 'no signing secret', durationMs: 0 };
+    // the POST continues the trace of the request that caused it, and hands it to the receiver
+    const outcome = await inSpan(
+      'webhook delivery',
+      {
+        kind: SpanKind.CLIENT,
+        parent: contextFrom({ traceparent: d.trace_parent }),
+        attributes: { 'delivery.id': d.id, 'delivery.attempt': d.attempt_count + 1 },
+      },
+      async (span) => {
+        const result = d.secret
+          ? await signedPost(d.url, d.body, d.secret, d.message_id, this.opts)
+          : { statusCode: null, error: 'no signing secret', durationMs: 0 };
+        if (result.statusCode !== null) span?.setAttribute('http.response.status_code', result.statusCode);
+        return result;
+      },
+    );
     const retryIn = this.opts.retryDelays[d.attempt_count];
     const trigger: DeliveryTrigger = isSuccess(outcome) ? 'attempt.delivered' : retryIn !== undefined ? 'attempt.retry' : 'attempt.failed';
     await this.record(d, trigger, { ...outcome, startedAt, retryIn: retryIn ?? null });

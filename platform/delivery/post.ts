@@ -1,4 +1,5 @@
 import https from 'node:https';
+import { traceHeaders } from '../tracing.js';
 import { rootCertificates } from 'node:tls';
 import { signedHeaders } from './signature.js';
 import { pinnedLookup, resolveTarget } from './target.js';
@@ -35,6 +36,7 @@ export async function signedPost(url: string, body: string, secret: string, mess
       'content-type': 'application/json',
       'user-agent': 'afri-platform-webhooks/1',
       ...signedHeaders(secret, messageId, body),
+      ...traceHeaders(),
     };
     const statusCode = await new Promise<number | null>((resolve, reject) => {
       const req = https.request(

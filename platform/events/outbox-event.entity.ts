@@ -39,6 +39,10 @@ export class OutboxEvent {
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();
 
+  /** The W3C traceparent of the request that made it (null when not tracing): its deliveries continue that trace. */
+  @Property({ type: 'text', nullable: true })
+  traceParent?: string | null;
+
   @Property({ type: 'datetime', nullable: true })
   relayedAt?: Date | null;
 }

@@ -4,6 +4,7 @@ import { inTransaction } from '../db/transaction.js';
 import { DELIVERY_LIFECYCLE } from '../delivery/delivery.lifecycle.js';
 import { deliveryEventsFrom } from '../delivery/delivery.events.js';
 import type { EventStream } from './event-stream.js';
+import { relaySpan } from '../tracing.js';
 
 const RELAY_CHUNK = 1000;
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -105,17 +106,21 @@ export class OutboxRelay {
           environment: string;
           event: string;
           payload: unknown;
+          trace_parent: string | null;
         }>(
-          `select id, event_id, organization_id, environment, event, payload from platform.outbox_events
+          `select id, event_id, organization_id, environment, event, payload, trace_parent from platform.outbox_events
             where relayed_at is null order by id limit ${RELAY_CHUNK} for update skip locked`,
         );
         if (!rows.length) return { events: 0, deliveries: 0 };
+        // each traced event's relay is a span of its request's trace; its deliveries continue from it
+        const relays = rows.map((e) => relaySpan(e.event, e.trace_parent));
         // each new delivery is an event of its own (webhook_delivery.created): one per inserted row
         const inserted = await client.query(
           `with created as (
-             insert into platform.deliveries (id, organization_id, environment, webhook_id, event_id, event, url, body, status, next_attempt_at)
-             select gen_random_uuid(), w.organization_id, w.environment, w.id, e.event_id, e.event, w.callback_url, e.body, $6, now()
-               from unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::text[]) as e(event_id, event, body, organization_id, environment)
+             insert into platform.deliveries (id, organization_id, environment, webhook_id, event_id, event, url, body, status, next_attempt_at, trace_parent)
+             select gen_random_uuid(), w.organization_id, w.environment, w.id, e.event_id, e.event, w.callback_url, e.body, $6, now(), e.trace_parent
+               from unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::text[], $8::text[])
+                 as e(event_id, event, body, organization_id, environment, trace_parent)
                join platform.webhooks w
                  on w.organization_id = e.organization_id and w.environment = e.environment and w.active and w.events ? e.event
              on conflict (webhook_id, event_id) do nothing
@@ -129,9 +134,11 @@ export class OutboxRelay {
             rows.map((e) => e.environment),
             DELIVERY_LIFECYCLE.target('created'),
             DELIVERY_LIFECYCLE.eventOf('created'),
+            relays.map((r) => r?.traceparent ?? null),
           ],
         );
         await client.query('update platform.outbox_events set relayed_at = now() where id = any($1)', [rows.map((r) => r.id)]);
+        for (const r of relays) r?.end();
         return { events: rows.length, deliveries: inserted.rowCount ?? 0 };
       });
       created += deliveries;

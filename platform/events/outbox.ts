@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutboxEvent } from './outbox-event.entity.js';
 import type { Sql } from '../db/transaction.js';
+import { currentTraceparent } from '../tracing.js';
 
 export interface DomainEvent {
   organizationId: string;
@@ -30,6 +31,7 @@ export function recordEvent(em: EntityManager, e: DomainEvent): OutboxEvent {
     userId: e.userId ?? null,
     payload: { event: e.event, timestamp: createdAt.toISOString(), data: e.data },
     snapshot: e.snapshot,
+    traceParent: currentTraceparent(),
     createdAt,
   });
   em.persist(row);
@@ -45,8 +47,8 @@ export async function insertEvents(db: Sql, events: DomainEvent[]): Promise<void
   const timestamp = new Date().toISOString();
   const column = <T>(pick: (e: DomainEvent) => T) => events.map(pick);
   await db.query(
-    `insert into platform.outbox_events (event_id, organization_id, environment, event, resource_type, resource_id, user_id, payload, snapshot, created_at)
-     select gen_random_uuid(), o, e, ev, rt, ri, u, p, s, $9
+    `insert into platform.outbox_events (event_id, organization_id, environment, event, resource_type, resource_id, user_id, payload, snapshot, created_at, trace_parent)
+     select gen_random_uuid(), o, e, ev, rt, ri, u, p, s, $9, $10
        from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[]) as t(o, e, ev, rt, ri, u, p, s)`,
     [
       column((e) => e.organizationId),
@@ -58,6 +60,7 @@ export async function insertEvents(db: Sql, events: DomainEvent[]): Promise<void
       column((e) => JSON.stringify({ event: e.event, timestamp, data: e.data })),
       column((e) => JSON.stringify(e.snapshot)),
       timestamp,
+      currentTraceparent(),
     ],
   );
 }
@@ -87,11 +90,11 @@ export interface Statement {
  */
 export function insertWithEvent(insert: Statement, e: RowEvent, alongside?: (firstPlaceholder: number) => Statement): Statement {
   const n = insert.values.length;
-  const also = alongside?.(n + 7);
+  const also = alongside?.(n + 8);
   return {
     text: `with resource as (${insert.text})${also ? `, alongside as (${also.text})` : ''}
-     insert into platform.outbox_events (event_id, organization_id, environment, event, resource_type, resource_id, user_id, payload, snapshot, created_at)
-     select $${n + 1}, organization_id, environment, $${n + 2}, $${n + 3}, id::text, $${n + 4}, $${n + 5}, $${n + 6}, created_at from resource`,
+     insert into platform.outbox_events (event_id, organization_id, environment, event, resource_type, resource_id, user_id, payload, snapshot, created_at, trace_parent)
+     select $${n + 1}, organization_id, environment, $${n + 2}, $${n + 3}, id::text, $${n + 4}, $${n + 5}, $${n + 6}, created_at, $${n + 7} from resource`,
     values: [
       ...insert.values,
       randomUUID(),
@@ -100,6 +103,7 @@ export function insertWithEvent(insert: Statement, e: RowEvent, alongside?: (fir
       e.userId ?? null,
       JSON.stringify({ event: e.event, timestamp: e.timestamp.toISOString(), data: e.data }),
       typeof e.snapshot === 'string' ? e.snapshot : JSON.stringify(e.snapshot),
+      currentTraceparent(),
       ...(also?.values ?? []),
     ],
   };

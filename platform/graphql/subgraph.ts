@@ -21,6 +21,7 @@ import type { EventStream } from '../events/event-stream.js';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
 import { mountObservability } from '../http/observability.js';
 import { serveInProcess } from '../http/in-process.js';
+import { operationLabel, serveTraced, tracedRequests } from '../tracing.js';
 import { formatError } from './format-error.js';
 import { limitBytes, responseText } from './apollo-http.js';
 import { answerUserErrorsInPayloads } from './user-errors.js';
@@ -216,6 +217,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   app.use(
     '/graphql',
     express.json({ limit: bodyLimit }),
+    tracedRequests(name, (req) => operationLabel(req.body)),
     graphqlUploadExpress({ maxFileSize: MAX_UPLOAD_BYTES, maxFiles: MAX_UPLOAD_FILES }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
@@ -250,10 +252,12 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     const principal = readPrincipal(headers, opts.internalSecret, { audience: name, request: requestDigest(body) });
     if (!principal) return null;
     const end = duration.startTimer({ method: 'POST' });
-    const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body },
-      context: async () => contextOf(principal, headers),
-    });
+    const response = await serveTraced(name, operationLabel(body), headers, () =>
+      apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body },
+        context: async () => contextOf(principal, headers),
+      }),
+    );
     const text = await responseText(response);
     const status = response.status ?? 200;
     end({ status: String(status) });

@@ -49,7 +49,7 @@ export interface Subscription {
  * suite (≈ 5 s of CPU each), and start each stack on code that never got warm. So are the models
  * the worker's stacks share and the REST contract's compiled validators.
  */
-const importBuilt: (specifier: string) => Promise<unknown> = new vm.Script('(specifier) => import(specifier)', {
+export const importBuilt: (specifier: string) => Promise<unknown> = new vm.Script('(specifier) => import(specifier)', {
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
 }).runInThisContext();
 const built = async () => ({

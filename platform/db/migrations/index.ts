@@ -7,6 +7,7 @@ import { Migration20261126010000Files } from './Migration20261126010000Files.js'
 import { Migration20261201000000Privacy } from './Migration20261201000000Privacy.js';
 import { Migration20261201000000Encryption } from './Migration20261201000000Encryption.js';
 import { Migration20261201010000Audit } from './Migration20261201010000Audit.js';
+import { Migration20261204010000TraceParents } from './Migration20261204010000TraceParents.js';
 
 /**
  * The platform's own tables (schema `platform`: organizations, API clients, the outbox, webhooks
@@ -28,4 +29,5 @@ export const platformMigrations: MigrationClass[] = [
   Migration20261201000000Privacy,
   Migration20261201000000Encryption,
   Migration20261201010000Audit,
+  Migration20261204010000TraceParents,
 ];

@@ -13,7 +13,7 @@ import { Migration20261128030000Business } from './Migration20261128030000Busine
 import { Migration20261128040000Address } from './Migration20261128040000Address.js';
 import { Migration20261129070000ListPublishedOn } from './Migration20261129070000ListPublishedOn.js';
 import { Migration20261201020000LivenessPhotosDeleted } from './Migration20261201020000LivenessPhotosDeleted.js';
-import { Migration20261202010000VerificationFlows } from './Migration20261202010000VerificationFlows.js';
+import { Migration20261204000000VerificationFlows } from './Migration20261204000000VerificationFlows.js';
 
 /** The verification service's tables (schemas `verification` and `screening`). Append, never edit: a migration's class name is its name in the history. */
 export const verificationMigrations: MigrationClass[] = [
@@ -31,5 +31,5 @@ export const verificationMigrations: MigrationClass[] = [
   Migration20261128040000Address,
   Migration20261129070000ListPublishedOn,
   Migration20261201020000LivenessPhotosDeleted,
-  Migration20261202010000VerificationFlows,
+  Migration20261204000000VerificationFlows,
 ];

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../../../../platform/db/transaction.js';
 import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Channel, PushTarget, RenderedContent } from '../channels/channel.js';
 import type { ChannelProviders } from '../channels/registry.js';
@@ -81,7 +82,7 @@ export async function enqueueDispatch(
   if (!jobs.length) return;
   await boss.insert(
     DISPATCH_QUEUE,
-    jobs.map(({ job, afterSeconds }) => ({ data: job, ...(afterSeconds ? { startAfter: String(afterSeconds) } : {}) })) as never,
+    jobs.map(({ job, afterSeconds }) => ({ data: withTrace(job), ...(afterSeconds ? { startAfter: String(afterSeconds) } : {}) })) as never,
     { db: jobDb(client) } as never,
   );
 }
@@ -117,7 +118,7 @@ export class Dispatcher {
     for (let i = 0; i < (this.opts.workers ?? 4); i++) {
       let id = '';
       id = await boss.work<DispatchJob>(DISPATCH_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-        await this.process(job.data);
+        await inJobSpan(DISPATCH_QUEUE, job.data, () => this.process(job.data));
         // more jobs may be waiting (a batch's fan-out): fetch again at once instead of after the interval
         boss.notifyWorker(id);
       });

@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
 import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { TextReader } from '../vision/text-reader.js';
@@ -45,7 +46,7 @@ export class AddressWorker implements AddressJobs {
     await boss.createQueue(ADDRESS_CHECK_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(ADDRESS_CHECK_QUEUE, queue);
     await boss.work<{ addressId: string }>(ADDRESS_CHECK_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      await this.check(job.data.addressId);
+      await inJobSpan(ADDRESS_CHECK_QUEUE, job.data, () => this.check(job.data.addressId));
     });
   }
 
@@ -54,7 +55,7 @@ export class AddressWorker implements AddressJobs {
   }
 
   async enqueueCheck(em: EntityManager, addressId: string): Promise<void> {
-    await this.opts.boss.send(ADDRESS_CHECK_QUEUE, { addressId }, { db: jobDb(em) });
+    await this.opts.boss.send(ADDRESS_CHECK_QUEUE, withTrace({ addressId }), { db: jobDb(em) });
   }
 
   /** Checks one document; idempotent (a decided verification is left alone). */

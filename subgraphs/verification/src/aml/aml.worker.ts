@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../../platform/errors.js';
 import type { Orm } from '../../../../platform/db/orm.js';
 import type { PgBoss } from '../../../../platform/jobs.js';
+import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import { sqlOf, type Sql } from '../../../../platform/db/transaction.js';
 import { insertEvents } from '../../../../platform/events/outbox.js';
@@ -55,7 +56,7 @@ export class AmlWorker implements AmlJobs {
     await boss.createQueue(AML_BATCH_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(AML_BATCH_QUEUE, queue);
     await boss.work<{ batchId: string }>(AML_BATCH_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      await this.processBatch(job.data.batchId);
+      await inJobSpan(AML_BATCH_QUEUE, job.data, () => this.processBatch(job.data.batchId));
     });
     this.opts.deliveries.onOutcome(AML_BATCH_RESOURCE, (tx, outcome) => this.callbackAttempted(tx, outcome));
   }
@@ -66,7 +67,7 @@ export class AmlWorker implements AmlJobs {
   }
 
   async enqueueBatch(em: EntityManager, batchId: string): Promise<void> {
-    await this.opts.boss.send(AML_BATCH_QUEUE, { batchId }, { db: jobDb(em) });
+    await this.opts.boss.send(AML_BATCH_QUEUE, withTrace({ batchId }), { db: jobDb(em) });
   }
 
   /** Screens every pending subject; idempotent (done subjects are skipped, a completed batch is left alone). */

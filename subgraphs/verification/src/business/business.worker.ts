@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
 import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import { BusinessPerson, BusinessVerification } from './business.entity.js';
 import { applyProgress } from './business.progress.js';
@@ -39,7 +40,7 @@ export class BusinessWorker implements BusinessJobs {
     await boss.createQueue(BUSINESS_REGISTRY_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(BUSINESS_REGISTRY_QUEUE, queue);
     await boss.work<{ businessId: string }>(BUSINESS_REGISTRY_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      await this.lookup(job.data.businessId);
+      await inJobSpan(BUSINESS_REGISTRY_QUEUE, job.data, () => this.lookup(job.data.businessId));
     });
   }
 
@@ -48,11 +49,10 @@ export class BusinessWorker implements BusinessJobs {
   }
 
   async enqueueLookup(em: EntityManager, businessId: string, startAfterSeconds = 0): Promise<void> {
-    await this.opts.boss.send(
-      BUSINESS_REGISTRY_QUEUE,
-      { businessId },
-      { db: jobDb(em), ...(startAfterSeconds > 0 && { startAfter: startAfterSeconds }) },
-    );
+    await this.opts.boss.send(BUSINESS_REGISTRY_QUEUE, withTrace({ businessId }), {
+      db: jobDb(em),
+      ...(startAfterSeconds > 0 && { startAfter: startAfterSeconds }),
+    });
   }
 
   /** One lookup of one business; its answer, the steps and the status are recorded in one transaction. */

@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
 import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
 import type { TextReader } from '../vision/text-reader.js';
@@ -50,7 +51,7 @@ export class DocumentWorker implements DocumentJobs {
     await boss.createQueue(DOCUMENT_CHECK_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(DOCUMENT_CHECK_QUEUE, queue);
     await boss.work<{ documentId: string }>(DOCUMENT_CHECK_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      await this.check(job.data.documentId);
+      await inJobSpan(DOCUMENT_CHECK_QUEUE, job.data, () => this.check(job.data.documentId));
     });
   }
 
@@ -59,7 +60,7 @@ export class DocumentWorker implements DocumentJobs {
   }
 
   async enqueueCheck(em: EntityManager, documentId: string): Promise<void> {
-    await this.opts.boss.send(DOCUMENT_CHECK_QUEUE, { documentId }, { db: jobDb(em) });
+    await this.opts.boss.send(DOCUMENT_CHECK_QUEUE, withTrace({ documentId }), { db: jobDb(em) });
   }
 
   /** Checks one document; idempotent (a decided document is left alone). */

@@ -38,6 +38,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS = {
   'cognitive_kyc.rejected': 'An AI identity check (or its reviewer) rejected the person',
   'cognitive_kyc.manual_review': 'An AI identity check needs a reviewer’s decision',
   'user.erased': 'Every service erased a user’s personal data (eraseUser)',
+  'verification_flow.opened': 'A person opened a hosted verification flow’s link',
   'evaluation.allow': 'A transaction was evaluated and may go ahead',
   'evaluation.review': 'A transaction was evaluated and needs a review',
   'evaluation.block': 'A transaction was evaluated and is blocked',

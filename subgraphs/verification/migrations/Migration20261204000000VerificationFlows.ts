@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** Hosted verification flows (issue 32): a one-use link to a page that takes one user through some checks. */
-export class Migration20261202010000VerificationFlows extends Migration {
+export class Migration20261204000000VerificationFlows extends Migration {
   override up(): void {
     this.addSql(`create table verification.verification_flows (
       id uuid primary key,
