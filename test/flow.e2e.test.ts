@@ -223,7 +223,10 @@ describe('hosted verification flow in a browser', () => {
   }, 90_000);
   afterAll(async () => {
     for (const browser of browsers) await browser.close();
-    for (const server of servers) server.close();
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
     await stack?.stop();
     rmSync(cameraDir, { recursive: true, force: true });
   });
@@ -244,6 +247,7 @@ describe('hosted verification flow in a browser', () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|\sstyle=/); // no inline script, no style attribute
     const embed = await fetch(`${gateway()}/flow/embed.js`);
     expect([embed.status, embed.headers.get('content-type')]).toEqual([200, expect.stringMatching(/javascript/)]);
+    expect(await embed.text()).toMatch(/customElements\.define\(.verification-flow./);
   });
 
   /** The page's answers the browser logs as errors on purpose (a refused file, a spent link): expected once, then forgotten. */
