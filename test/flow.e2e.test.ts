@@ -324,6 +324,8 @@ describe('hosted verification flow in a browser', () => {
       .getByLabel('Or choose a photo')
       .setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a picture\n'.repeat(40)) });
     await page.getByRole('alert').filter({ hasText: en['error.unsupportedMedia'] }).waitFor();
+    await page.getByRole('button', { name: 'Take photo' }).and(page.locator(':enabled')).waitFor();
+    await j.check('document-camera');
     await page.getByRole('button', { name: 'Take photo' }).click();
     await screen(page, 'Check your photo');
     await page.getByRole('main').getByText(en['document.assessment.good']).waitFor();
@@ -385,10 +387,10 @@ describe('hosted verification flow in a browser', () => {
       steps: ['DOCUMENT', 'LIVENESS', 'EMAIL', 'ADDRESS'].map((step) => ({ step, status: 'PASSED' })),
     });
 
-    // the link opens once: in another browser (nothing kept) it is refused, in words
-    const other = journey(flow.url, PHONE, 'en', 'phone-en-reopened');
+    // the link opens once: in another browser (nothing kept) it is refused, in words (here in French, as ?lang= asks)
+    const other = journey(`${flow.url}?lang=fr`, PHONE, 'fr', 'phone-fr-reopened');
     page = await other.show(null);
-    await screen(page, 'This link can no longer be used');
+    await screen(page, 'Ce lien ne peut plus être utilisé');
     expectLogged(/status of 409/);
     await other.check('link-used');
     await other.end();
@@ -418,6 +420,7 @@ describe('hosted verification flow in a browser', () => {
     await j.check('document-camera');
     await page.getByRole('button', { name: 'Prendre la photo' }).click();
     await screen(page, 'Vérifiez votre photo');
+    await j.check('document-verifiez');
     await page.getByRole('button', { name: 'Utiliser cette photo' }).click();
     await page.getByRole('main').getByText(fr['document.rejected']).waitFor({ timeout: 60_000 });
     await page.getByRole('main').getByText(fr['document.reason.mrz']).waitFor();
