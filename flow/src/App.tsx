@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, FlowApi, STEP_NAMES, locate, openFlow, type StepName, type StepStatus } from './api';
+import { ApiError, FlowApi, STEP_NAMES, locate, openFlow, type OpenedFlow, type StepName, type StepStatus } from './api';
 import { applyBranding, logoUrl } from './branding';
 import { chooseLocale, LOCALES, translator, type Locale } from './i18n';
 import { FLOW } from './operations';
@@ -42,6 +42,18 @@ interface FlowStatus {
 
 const query = new URLSearchParams(location.search);
 
+/** The link opens once: one request per page, whoever asks (React may run an effect twice); a failed one may be asked again. */
+const opening = new Map<string, Promise<OpenedFlow>>();
+function openOnce(base: string, linkToken: string): Promise<OpenedFlow> {
+  let pending = opening.get(linkToken);
+  if (!pending) {
+    pending = openFlow(base, linkToken);
+    opening.set(linkToken, pending);
+    pending.catch(() => opening.delete(linkToken));
+  }
+  return pending;
+}
+
 /** Why the link did not open: unknown (404), spent or expired (409, the message says which), or the API out of reach. */
 function openingProblem(error: unknown): { kind: 'gone' | 'notFound' | 'expired' | 'network'; error: string } {
   if (!(error instanceof ApiError) || !error.status || error.status >= 500) return { kind: 'network', error: 'UNAVAILABLE' };
@@ -68,7 +80,7 @@ export function App() {
     if (kept) return setLoad({ state: 'open', saved: kept });
     setLoad({ state: 'loading' });
     try {
-      const opened = await openFlow(base, linkToken);
+      const opened = await openOnce(base, linkToken);
       const progress: Saved = { ...opened, acknowledged: [] };
       saveProgress(linkToken, progress);
       setLoad({ state: 'open', saved: progress });

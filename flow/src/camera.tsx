@@ -91,7 +91,8 @@ export function Camera({ facing, guide, takeLabel, countdown = 0, busy = false, 
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     setLeft(null);
-    onPhoto(await grabPhoto(video.current!));
+    // the screen may have gone meanwhile
+    if (video.current) onPhoto(await grabPhoto(video.current));
   }
 
   return (
