@@ -408,8 +408,16 @@ describe('hosted verification flow in a browser', () => {
     await screen(page, 'Mkopo Bank vous demande de vérifier votre identité');
     expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe('fr');
     await j.check('consentement');
-    await page.getByLabel('J’accepte que Mkopo Bank recueille et vérifie ces informations').check();
-    await page.getByRole('button', { name: 'Commencer' }).click();
+    // by keyboard alone: from the heading (focused), the agreement, then Start
+    await page.keyboard.press('Tab');
+    expect(
+      await page
+        .getByLabel('J’accepte que Mkopo Bank recueille et vérifie ces informations')
+        .evaluate((e) => e === (globalThis as any).document.activeElement),
+    ).toBe(true);
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
 
     // a passport whose machine-readable zone fails its check digits: rejected, said as what to do
     await screen(page, 'Votre pièce d’identité');
