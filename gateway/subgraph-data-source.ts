@@ -5,6 +5,7 @@ import { principalHeaders, requestDigest, type Principal, type PrincipalScope } 
 import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { UploadDataSource } from './upload-data-source.js';
 import { FilePart } from '../platform/graphql/upload.js';
+import type { SubgraphFetchMetrics } from '../platform/metrics/graphql.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
@@ -47,8 +48,11 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
     private readonly internalSecret: string,
     /** Identical queries in flight for the same caller share one call (`joinOrCall`). */
     private readonly shareQueries = true,
+    /** The gateway's RED per subgraph call. */
+    fetches?: SubgraphFetchMetrics,
   ) {
-    super(url);
+    super(url, fetches && ((outcome, started) => fetches.observe(name, outcome, started)));
+    fetches?.known(name);
   }
 
   /** Queries for the same caller share a call in flight; mutations never do. */

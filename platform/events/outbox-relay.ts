@@ -4,6 +4,7 @@ import { inTransaction } from '../db/transaction.js';
 import { DELIVERY_LIFECYCLE } from '../delivery/delivery.lifecycle.js';
 import { deliveryEventsFrom } from '../delivery/delivery.events.js';
 import type { EventStream } from './event-stream.js';
+import type { BacklogMetrics } from '../metrics/backlog.js';
 
 const RELAY_CHUNK = 1000;
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -24,6 +25,8 @@ export interface OutboxRelayOptions {
   retentionHours: number;
   /** Called after deliveries were created: the local delivery worker takes them at once. */
   onDeliveries(): void;
+  /** Counts the events relayed (docs/metrics.md). */
+  metrics?: Pick<BacklogMetrics, 'relayed'>;
 }
 
 /**
@@ -135,6 +138,7 @@ export class OutboxRelay {
         return { events: rows.length, deliveries: inserted.rowCount ?? 0 };
       });
       created += deliveries;
+      this.opts.metrics?.relayed.inc(events);
       if (events < RELAY_CHUNK) return created;
     }
   }
