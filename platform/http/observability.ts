@@ -2,7 +2,7 @@ import type { Express, Request, Response, NextFunction } from 'express';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
-import { HTTP_METRICS } from '../metrics/http.js';
+import { HTTP_METRICS, readinessGauge } from '../metrics/http.js';
 import { makeHistogram, type Metric } from '../metrics/metric.js';
 
 export interface ObservabilityOptions {
@@ -31,7 +31,7 @@ export function mountObservability(app: Express, opts: ObservabilityOptions): Re
   registry.setDefaultLabels({ service: opts.service });
   collectDefaultMetrics({ register: registry });
   const duration = makeHistogram(HTTP_METRICS.duration);
-  for (const metric of [duration, ...(opts.metrics ?? [])]) registry.registerMetric(metric);
+  for (const metric of [duration, readinessGauge(opts.ready), ...(opts.metrics ?? [])]) registry.registerMetric(metric);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { counter, histogram, makeCounter, makeHistogram, secondsSince } from './metric.js';
+import { counter, gauge, histogram, makeCounter, makeGauge, makeHistogram, secondsSince } from './metric.js';
 
 /** Every service: its HTTP requests (GraphQL, REST, `/health`… alike). */
 export const HTTP_METRICS = {
@@ -7,7 +7,12 @@ export const HTTP_METRICS = {
     'method',
     'status',
   ]),
+  ready: gauge('service_ready', 'Whether the service can take traffic, as /ready answers it at scrape time (1 ready, 0 not)', []),
 };
+
+/** `service_ready`, asking the service's readiness check at each scrape (a failing check reads 0). */
+export const readinessGauge = (ready: () => Promise<boolean>) =>
+  makeGauge(HTTP_METRICS.ready, async (gauge) => gauge.set((await ready().catch(() => false)) ? 1 : 0));
 
 /** The REST adapter: its requests by route template (RED per route). */
 export const REST_METRICS = {
