@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import { configSchema, loadConfig } from '../platform/config.js';
 import { SERVICE_KEYS } from '../cli/stack.js';
 import { importNative } from './support/native-import.js';
+import { typeProblems, type TypedObject } from './support/kubernetes-types.js';
 
 /**
  * The Kubernetes manifests (deploy/kubernetes/), validated offline: nothing here can run a cluster.
@@ -54,19 +55,22 @@ const matches = (selector: Record<string, string>, labels: Record<string, string
   Object.entries(selector).every(([k, v]) => labels[k] === v);
 const bytes = (quantity: string) => {
   const [, n, unit] = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi)?$/.exec(quantity) ?? [];
-  return Number(n) * { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, '': 1 }[unit ?? ''];
+  const units: Record<string, number> = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 };
+  return Number(n) * (unit ? units[unit] : 1);
 };
 const millicores = (quantity: string) => (quantity.endsWith('m') ? Number(quantity.slice(0, -1)) : Number(quantity) * 1000);
 
-/** The model class of an object's kind, from `kubernetes-models` or the Prometheus Operator's models. */
-async function modelOf(object: K8sObject): Promise<{ validate(): void } | null> {
+/** The module of an object's kind, in `kubernetes-models` or the Prometheus Operator's models (none for CloudNativePG). */
+function modulePathOf(object: K8sObject): string | null {
   const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
-  const modulePath =
-    group === 'monitoring.coreos.com'
-      ? `@kubernetes-models/prometheus-operator/monitoring.coreos.com/${version}/${object.kind}`
-      : group === 'postgresql.cnpg.io'
-        ? null
-        : `kubernetes-models/${group ? `${group}/` : ''}${version}/${object.kind}`;
+  if (group === 'monitoring.coreos.com') return `@kubernetes-models/prometheus-operator/monitoring.coreos.com/${version}/${object.kind}`;
+  if (group === 'postgresql.cnpg.io') return null;
+  return `kubernetes-models/${group ? `${group}/` : ''}${version}/${object.kind}`;
+}
+
+/** The model class of an object's kind, validating against its schema. */
+async function modelOf(object: K8sObject): Promise<{ validate(): void } | null> {
+  const modulePath = modulePathOf(object);
   if (!modulePath) return null;
   const module = await importNative<Record<string, new (data: unknown) => { validate(): void }>>(modulePath);
   return new module[object.kind](object);
@@ -90,6 +94,29 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('hold no field the Kubernetes API does not have (TypeScript’s excess-property check on kubernetes-models’ types)', () => {
+    const typed: TypedObject[] = objects.flatMap(({ file, object }) => {
+      const module = modulePathOf(object);
+      return module ? [{ label: `${file} ${object.kind}/${object.metadata.name}`, module, type: `I${object.kind}`, object }] : [];
+    });
+    expect(typed.length).toBeGreaterThan(20);
+    expect(typeProblems(typed)).toEqual([]);
+    // the check itself: a misspelt field, and a wrong type, are named
+    const misspelt = structuredClone(deployments[0]);
+    containerOf(misspelt).readinesProbe = containerOf(misspelt).readinessProbe;
+    const wrongType = structuredClone(deployments[0]);
+    containerOf(wrongType).ports[0].containerPort = 'http';
+    const problems = typeProblems(
+      [misspelt, wrongType].map((object, i) => ({
+        label: `broken ${i}`,
+        module: 'kubernetes-models/apps/v1/Deployment',
+        type: 'IDeployment',
+        object,
+      })),
+    );
+    expect(problems).toEqual([expect.stringMatching(/^broken 0: .*readinesProbe/), expect.stringMatching(/^broken 1: .*'number'/)]);
   });
 
   it('would refuse a broken object (the validation is not a formality)', async () => {

@@ -31,7 +31,8 @@ export const METRIC_GROUPS: readonly MetricGroup[] = [
   {
     title: 'HTTP',
     services: METRIC_SERVICES,
-    about: 'Every request a service answers, `/health` and `/metrics` included; and whether the service is ready, as `/ready` says when scraped.',
+    about:
+      'Every request a service answers, `/health` and `/metrics` included; and whether the service is ready, as `/ready` says when scraped.',
     metrics: Object.values(HTTP_METRICS),
   },
   {
