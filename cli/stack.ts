@@ -20,6 +20,7 @@ import type { ServiceRuntime } from '../platform/service-module.js';
 import { LoadedResources } from '../platform/loaded-resources.js';
 import { loadServiceModules, SERVICE_PORT } from './services.js';
 import { SUPERGRAPH_PATH } from './schema-files.js';
+import { BacklogMetrics, BacklogReader } from '../platform/metrics/backlog.js';
 
 export const SERVICE_KEYS = ['verification', 'risk', 'notify', 'gateway', 'rest'] as const;
 export type ServiceKey = (typeof SERVICE_KEYS)[number];
@@ -89,6 +90,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     }
 
     let boss: Promise<PgBoss> | null = null;
+    // the work waiting in the database, and what the relay and the delivery worker do: every subgraph reports them
+    const backlog = new BacklogMetrics(new BacklogReader(pool, logger));
     const ca = opts.webhookCa ?? (config.WEBHOOK_CA_FILE ? readFileSync(config.WEBHOOK_CA_FILE, 'utf8') : undefined);
     const deliveries = new DeliveryWorker({
       pool,
@@ -97,6 +100,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       retryDelays: config.WEBHOOK_RETRY_DELAYS,
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       ca,
+      metrics: backlog,
     });
     const configuredUrls: Partial<Record<ServiceKey, string>> = {
       verification: config.VERIFICATION_URL,
@@ -151,6 +155,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         deps: instance.deps,
         internalSecret: opts.internalSecret,
         metricsToken: config.METRICS_TOKEN,
+        metrics: [...backlog.metrics, ...(instance.metrics ?? [])],
         logger,
         port: SERVICE_PORT[module.name](config),
         host: config.SUBGRAPH_HOST,
@@ -169,6 +174,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         pollMs: config.OUTBOX_POLL_MS,
         retentionHours: config.OUTBOX_RETENTION_HOURS,
         onDeliveries: () => deliveries.wake(),
+        metrics: backlog,
       });
       deliveries.start();
       relay.start();

@@ -31,6 +31,8 @@ import { multipartUploads } from './uploads.js';
 import { serveGraphqlWs } from './ws-server.js';
 import { mountSideRoutes } from './side-routes.js';
 import { graphiqlPage } from './graphiql.js';
+import { OperationMetrics, SubgraphFetchMetrics } from '../platform/metrics/graphql.js';
+import { operationMetrics } from './plugins/operation-metrics.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -92,13 +94,22 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const production = opts.production ?? false;
 
   const dataSources = new Map<string, SubgraphDataSource>();
+  // RED per operation and per subgraph call (docs/metrics.md)
+  const operations = new OperationMetrics();
+  const fetches = new SubgraphFetchMetrics();
   const gateway = new ApolloGateway({
     supergraphSdl: opts.supergraphSdl,
     // composed and validated at build time (npm run schema; test/platform.e2e.test.ts holds it to the subgraphs)
     validateSupergraph: false,
     logger: logger.child({ component: 'apollo-gateway' }),
     buildService: ({ name, url }) => {
-      const source = new SubgraphDataSource(name, opts.subgraphUrls?.[name] ?? url ?? '', internalSecret, opts.shareQueries ?? true);
+      const source = new SubgraphDataSource(
+        name,
+        opts.subgraphUrls?.[name] ?? url ?? '',
+        internalSecret,
+        opts.shareQueries ?? true,
+        fetches,
+      );
       dataSources.set(name, source);
       return source;
     },
@@ -126,6 +137,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     production,
     formatError,
     shareQueries: opts.shareQueries ?? true,
+    operations,
+    fetches,
   });
 
   const trust = trustedProxies(opts.trustedProxies ?? ['loopback']);
@@ -134,7 +147,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   // GraphQL answers are the caller's own and current: no ETag (a SHA-1 of every body) nor 304s
   app.set('etag', false);
   const server = createServer(app);
-  mountObservability(app, { service: 'gateway', logger, metricsToken: opts.metricsToken, ready: async () => router.schema !== undefined });
+  mountObservability(app, {
+    service: 'gateway',
+    logger,
+    metricsToken: opts.metricsToken,
+    ready: async () => router.schema !== undefined,
+    metrics: [...operations.metrics, ...fetches.metrics],
+  });
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
@@ -155,6 +174,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       // browsers get GraphiQL (graphiql.ts), served offline; Apollo's landing page loads a CDN
       ApolloServerPluginLandingPageDisabled(),
+      // after the plugins that change the answer's status
+      operationMetrics(operations),
     ],
     logger,
   });

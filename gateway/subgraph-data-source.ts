@@ -6,6 +6,7 @@ import { REQUEST_ID_HEADER } from '../platform/logger.js';
 import { traceHeaders } from '../platform/tracing.js';
 import { UploadDataSource } from './upload-data-source.js';
 import { FilePart } from '../platform/graphql/upload.js';
+import type { SubgraphFetchMetrics } from '../platform/metrics/graphql.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
@@ -50,8 +51,11 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
     private readonly internalSecret: string,
     /** Identical queries in flight for the same caller share one call (`joinOrCall`). */
     private readonly shareQueries = true,
+    /** The gateway's RED per subgraph call. */
+    fetches?: SubgraphFetchMetrics,
   ) {
-    super(url);
+    super(url, fetches && ((outcome, started) => fetches.observe(name, outcome, started)));
+    fetches?.known(name);
   }
 
   /** Queries for the same caller share a call in flight; mutations never do. */

@@ -1,6 +1,7 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { hasFileParts, multipartOperation } from '../platform/graphql/upload.js';
 import { fetcherResponse, joinOrCall } from './http-fetcher.js';
+import { fetchOutcome, type FetchOutcome } from '../platform/metrics/graphql.js';
 
 type GatewayResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
 type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
@@ -13,7 +14,11 @@ type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[
  * `apollo-require-preflight` satisfies the subgraph's CSRF prevention for multipart bodies.
  */
 export class UploadDataSource<TContext extends Record<string, any> = Record<string, any>> extends RemoteGraphQLDataSource<TContext> {
-  constructor(url: string) {
+  constructor(
+    url: string,
+    /** Told of every call's outcome and its start (`performance.now()`): the gateway's metrics. */
+    private readonly observe?: (outcome: FetchOutcome, started: number) => void,
+  ) {
     super({ url });
   }
 
@@ -23,6 +28,23 @@ export class UploadDataSource<TContext extends Record<string, any> = Record<stri
   }
 
   override async process(options: GraphQLDataSourceProcessOptions<TContext>): Promise<GatewayResponse> {
+    const started = performance.now();
+    const answer: { status?: number; errors?: unknown } = {};
+    try {
+      const response = await this.send(options, (status) => (answer.status = status));
+      answer.errors = response.errors;
+      return response;
+    } catch (error) {
+      // a 2xx whose body could not be read failed all the same
+      answer.errors = [error];
+      throw error;
+    } finally {
+      this.observe?.(fetchOutcome(answer.status === undefined ? null : { status: answer.status, errors: answer.errors }), started);
+    }
+  }
+
+  /** The call itself; `answered` is told the HTTP status once the subgraph answered. */
+  private async send(options: GraphQLDataSourceProcessOptions<TContext>, answered: (status: number) => void): Promise<GatewayResponse> {
     const { request } = options;
     const headers = new Headers();
     for (const [name, value] of request.http?.headers ?? []) headers.append(name, value);
@@ -45,6 +67,7 @@ export class UploadDataSource<TContext extends Record<string, any> = Record<stri
       });
       response = fetcherResponse(this.url, answer) as unknown as FetcherResponse;
     }
+    answered(response.status);
     if (!response.ok) throw await this.errorFromResponse(response);
     const body = await this.parseBody(response);
     if (typeof body !== 'object' || body === null) throw new Error(`Expected a JSON response from ${this.url}`);

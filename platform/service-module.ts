@@ -8,6 +8,7 @@ import type { ServiceName } from './auth/principal.js';
 import type { DeliveryWorker } from './delivery/delivery.worker.js';
 import type { Keyring } from './crypto/keyring.js';
 import type { LoadedResources } from './loaded-resources.js';
+import type { Metric } from './metrics/metric.js';
 
 /** What the runtime hands a subgraph service when it starts (shared per process). */
 export interface ServiceRuntime {
@@ -34,6 +35,8 @@ export interface ServiceRuntime {
 
 export interface ServiceInstance<Deps> {
   deps: Deps;
+  /** The service's own metrics (its models, its engines), reported by its `/metrics` (docs/metrics.md). */
+  metrics?: readonly Metric[];
   /** Background work (workers, relays) started once the subgraph listens. */
   start?(): Promise<void>;
   stop?(): Promise<void>;

@@ -12,6 +12,7 @@ import { MAGIC_LINK_PATH } from '../platform/http/magic-link.js';
 import { mountDocs } from './docs.js';
 import { readOpenApiDocument } from './openapi.js';
 import { routes } from './routes.js';
+import { RouteMetrics } from '../platform/metrics/http.js';
 
 export interface RestAdapterOptions {
   /** The gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
@@ -49,12 +50,16 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   app.set('etag', false);
   // the caller's address (req.ip) is forwarded to the gateway, which trusts this adapter for it
   app.set('trust proxy', trustedProxies(opts.trustedProxies ?? ['loopback']));
+  // RED per route template (docs/metrics.md)
+  const routeMetrics = new RouteMetrics();
   mountObservability(app, {
     service: 'rest-adapter',
     logger: opts.logger,
     metricsToken: opts.metricsToken,
     ready: () => gateway.reachable(),
+    metrics: routeMetrics.metrics,
   });
+  app.use(routeMetrics.middleware);
 
   // the committed document (a test keeps it in step with the route table and the graph)
   const openApi = readOpenApiDocument();

@@ -4,6 +4,7 @@ import { listen, type Listening } from '../platform/db/listen.js';
 import { ScreeningIndex } from './matching/screening-index.js';
 import { currentVersions, LISTS_CHANNEL, snapshotEntries } from './lists/store.js';
 import type { ListEntry, ScreeningHit, ScreeningQuery } from './types.js';
+import { screeningIndexMetrics, type ScreeningIndexStats } from '../platform/metrics/screening.js';
 
 export interface ScreeningEngineOptions {
   pool: pg.Pool;
@@ -30,6 +31,9 @@ export class ScreeningEngine {
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
   private firstLoadDone = false;
+  private built = { at: 0, seconds: 0 };
+  /** The index's size and last build, read at scrape time (docs/metrics.md). */
+  readonly metrics = screeningIndexMetrics(() => this.stats());
 
   constructor(opts: ScreeningEngineOptions) {
     this.pool = opts.pool;
@@ -82,6 +86,17 @@ export class ScreeningEngine {
   /** Number of entries indexed. */
   get size(): number {
     return this.index.size;
+  }
+
+  /** Entries per list, names, packed bytes and the last build. */
+  stats(): ScreeningIndexStats {
+    return {
+      entries: Object.fromEntries([...this.loaded].map(([source, list]) => [source, list.entries.length])),
+      names: this.index.nameCount,
+      bytes: this.index.packedBytes,
+      builtAt: this.built.at,
+      buildSeconds: this.built.seconds,
+    };
   }
 
   private async listen(): Promise<void> {
@@ -139,6 +154,7 @@ export class ScreeningEngine {
     const versions = this.versions();
     // built beside the current index, which keeps answering until the swap
     this.index = await ScreeningIndex.buildAsync(entries, versions);
+    this.built = { at: Date.now() / 1000, seconds: (performance.now() - started) / 1000 };
     this.logger.info({ versions, entries: entries.length, ms: Math.round(performance.now() - started) }, 'screening index built');
     // the first load of a process is not news: callbacks fire for snapshots that land afterwards
     if (!this.firstLoadDone) {

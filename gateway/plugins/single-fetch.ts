@@ -29,6 +29,14 @@ import { MAX_TOKENS } from '../operation-cost.js';
 import { joinOrCall } from '../http-fetcher.js';
 import { callerIdentity, forwardedHeaders, type GatewayContext } from '../subgraph-data-source.js';
 import type { ErrorFormatter } from '../format-error.js';
+import {
+  fetchOutcome,
+  operationOutcome,
+  type OperationMetrics,
+  type OperationSeen,
+  type SubgraphFetchMetrics,
+} from '../../platform/metrics/graphql.js';
+import { secondsSince } from '../../platform/metrics/metric.js';
 
 /** Decisions are cached by operation text; a full cache starts over rather than growing without bound. */
 const MAX_CACHED = 1000;
@@ -43,6 +51,8 @@ interface Shortcut {
   operationName?: string;
   variableUsages: string[];
   variableDefinitions: readonly VariableDefinitionNode[];
+  /** The client's operation, as the gateway's metrics count it. */
+  client: OperationSeen;
 }
 
 export interface SingleFetchOptions {
@@ -58,6 +68,9 @@ export interface SingleFetchOptions {
   formatError: ErrorFormatter;
   /** Identical queries in flight for the same caller share one call (default true). */
   shareQueries?: boolean;
+  /** The gateway's RED per operation and per subgraph call (what this answers is counted here, not by Apollo's plugin). */
+  operations?: OperationMetrics;
+  fetches?: SubgraphFetchMetrics;
 }
 
 /** A GraphQL response body as a value (the caller writes it, or reads it without parsing when in this process). */
@@ -96,6 +109,13 @@ export class SingleFetchShortcut {
 
   /** The response body, or null when Apollo must answer. */
   async run(body: GraphQLBody, context: GatewayContext): Promise<GraphqlResult | null> {
+    const started = performance.now();
+    const answered = await this.forward(body, context);
+    if (answered) this.opts.operations?.observe(answered.client, operationOutcome(200, answered.result.errors), secondsSince(started));
+    return answered?.result ?? null;
+  }
+
+  private async forward(body: GraphQLBody, context: GatewayContext): Promise<{ result: GraphqlResult; client: OperationSeen } | null> {
     if (typeof body.query !== 'string' || body.extensions !== undefined) return null;
     if (body.operationName != null && typeof body.operationName !== 'string') return null;
     const variables = body.variables ?? {};
@@ -118,16 +138,29 @@ export class SingleFetchShortcut {
     const text = JSON.stringify(request);
     const sharedAs = this.opts.shareQueries !== false && !shortcut.mutation ? callerIdentity(context) : undefined;
     let failure: unknown;
+    const fetchStarted = performance.now();
     const response = await joinOrCall(url, text, sharedAs, () => ({
       'content-type': 'application/json',
       accept: 'application/json',
       ...forwardedHeaders(context, this.opts.internalSecret, { audience: shortcut.serviceName, request: requestDigest(request) }),
     })).catch((err: unknown) => void (failure = err));
+    let result: { data?: unknown; errors?: unknown } | undefined;
+    try {
+      if (response?.status === 200) result = JSON.parse(response.text) as typeof result;
+    } catch {
+      result = undefined;
+    }
+    this.opts.fetches?.observe(
+      shortcut.serviceName,
+      fetchOutcome(response ? { status: response.status, errors: result?.errors } : null),
+      fetchStarted,
+    );
+    const client = shortcut.client;
     if (!response) {
       // it may have run: say so as Apollo would (the formatter names an unreachable subgraph)
       if (!shortcut.mutation) return null;
       const message = `Error while fetching subquery from service "${shortcut.serviceName}"`;
-      return this.answer(null, [
+      return this.answer(client, null, [
         new GraphQLError(message, {
           path: [shortcut.rootKey],
           originalError: failure as Error,
@@ -135,14 +168,8 @@ export class SingleFetchShortcut {
         }),
       ]);
     }
-    if (response.status !== 200) return null;
-    let result: { data?: unknown; errors?: unknown };
-    try {
-      result = JSON.parse(response.text) as typeof result;
-    } catch {
-      return null;
-    }
-    if (result.errors === undefined && result.data && typeof result.data === 'object') return { data: result.data };
+    if (!result) return null;
+    if (result.errors === undefined && result.data && typeof result.data === 'object') return { result: { data: result.data }, client };
     if (!shortcut.mutation || !Array.isArray(result.errors)) return null;
     const errors = (result.errors as Array<{ message?: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>).map(
       (e) =>
@@ -151,12 +178,12 @@ export class SingleFetchShortcut {
           extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', ...e.extensions, serviceName: shortcut.serviceName },
         }),
     );
-    return this.answer(result.data && typeof result.data === 'object' ? result.data : null, errors);
+    return this.answer(client, result.data && typeof result.data === 'object' ? result.data : null, errors);
   }
 
   /** An answer with errors, formatted as the gateway formats Apollo's. */
-  private answer(data: unknown, errors: GraphQLError[]): GraphqlResult {
-    return { errors: errors.map((e) => this.opts.formatError(e.toJSON(), e)), data };
+  private answer(client: OperationSeen, data: unknown, errors: GraphQLError[]) {
+    return { result: { errors: errors.map((e) => this.opts.formatError(e.toJSON(), e)), data }, client };
   }
 
   private decide(planning: NonNullable<ReturnType<SingleFetchOptions['planning']>>, text: string, operationName?: string): Shortcut | null {
@@ -227,6 +254,7 @@ export class SingleFetchShortcut {
       operationName: node.operationName,
       variableUsages: node.variableUsages ?? [],
       variableDefinitions: operation.variableDefinitions ?? [],
+      client: { name: operation.name?.value, type: operation.operation },
     };
   }
 }

@@ -5,6 +5,7 @@ import { deliveryEventsFrom } from './delivery.events.js';
 import { DELIVERY_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from './delivery.lifecycle.js';
 import { isSuccess, signedPost, type PostOptions, type PostOutcome } from './post.js';
 import { contextFrom, currentTraceparent, inSpan, SpanKind } from '../tracing.js';
+import type { BacklogMetrics } from '../metrics/backlog.js';
 
 export interface DeliveryWorkerOptions extends PostOptions {
   pool: pg.Pool;
@@ -17,6 +18,8 @@ export interface DeliveryWorkerOptions extends PostOptions {
   concurrency?: number;
   /** POSTs in flight at once to one origin (scheme, host and port), across every worker: a slow receiver holds only these. */
   concurrencyPerTarget?: number;
+  /** Counts the attempts by outcome (docs/metrics.md). */
+  metrics?: Pick<BacklogMetrics, 'attempted'>;
 }
 
 export const DEFAULT_CONCURRENCY_PER_TARGET = 2;
@@ -270,6 +273,7 @@ export class DeliveryWorker {
       );
       // the claim expired and another worker took the delivery: its outcome counts
       if (!rows[0]) return;
+      this.opts.metrics?.attempted(trigger);
       if (attempt) {
         await tx.query(
           'insert into platform.delivery_attempts (delivery_id, number, started_at, status_code, error, duration_ms) values ($1, $2, $3, $4, $5, $6)',

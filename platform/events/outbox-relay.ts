@@ -5,6 +5,7 @@ import { DELIVERY_LIFECYCLE } from '../delivery/delivery.lifecycle.js';
 import { deliveryEventsFrom } from '../delivery/delivery.events.js';
 import type { EventStream } from './event-stream.js';
 import { relaySpan } from '../tracing.js';
+import type { BacklogMetrics } from '../metrics/backlog.js';
 
 const RELAY_CHUNK = 1000;
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -25,6 +26,8 @@ export interface OutboxRelayOptions {
   retentionHours: number;
   /** Called after deliveries were created: the local delivery worker takes them at once. */
   onDeliveries(): void;
+  /** Counts the events relayed (docs/metrics.md). */
+  metrics?: Pick<BacklogMetrics, 'relayed'>;
 }
 
 /**
@@ -142,6 +145,7 @@ export class OutboxRelay {
         return { events: rows.length, deliveries: inserted.rowCount ?? 0 };
       });
       created += deliveries;
+      this.opts.metrics?.relayed.inc(events);
       if (events < RELAY_CHUNK) return created;
     }
   }

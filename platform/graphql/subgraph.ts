@@ -20,6 +20,7 @@ import { tenantOf, type Tenant } from '../auth/tenant.js';
 import type { EventStream } from '../events/event-stream.js';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
 import { mountObservability } from '../http/observability.js';
+import type { Metric } from '../metrics/metric.js';
 import { serveInProcess } from '../http/in-process.js';
 import { operationLabel, serveTraced, tracedRequests } from '../tracing.js';
 import { formatError } from './format-error.js';
@@ -118,6 +119,8 @@ export interface SubgraphServerOptions<Deps> {
   deps: Deps;
   internalSecret: string;
   metricsToken?: string;
+  /** The service's metrics beyond HTTP and the process's defaults (docs/metrics.md). */
+  metrics?: readonly Metric[];
   logger: Logger;
   port: number;
   host?: string;
@@ -150,6 +153,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     service: opts.definition.name,
     logger,
     metricsToken: opts.metricsToken,
+    metrics: opts.metrics,
     ready: async () => (await opts.orm.em.getConnection().execute('select 1')).length === 1,
   });
 

@@ -1,7 +1,9 @@
 import type { Express, Request, Response, NextFunction } from 'express';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Registry, collectDefaultMetrics, Histogram } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
+import { HTTP_METRICS, readinessGauge } from '../metrics/http.js';
+import { makeHistogram, type Metric } from '../metrics/metric.js';
 
 export interface ObservabilityOptions {
   service: string;
@@ -10,6 +12,8 @@ export interface ObservabilityOptions {
   ready: () => Promise<boolean>;
   /** `/metrics` answers only `Authorization: Bearer <metricsToken>`; without one it is closed. */
   metricsToken?: string;
+  /** The service's own metrics beyond the HTTP histogram and prom-client's defaults (docs/metrics.md). */
+  metrics?: readonly Metric[];
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -26,12 +30,8 @@ export function mountObservability(app: Express, opts: ObservabilityOptions): Re
   const registry = new Registry();
   registry.setDefaultLabels({ service: opts.service });
   collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration',
-    labelNames: ['method', 'status'],
-    registers: [registry],
-  });
+  const duration = makeHistogram(HTTP_METRICS.duration);
+  for (const metric of [duration, readinessGauge(opts.ready), ...(opts.metrics ?? [])]) registry.registerMetric(metric);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();

@@ -65,6 +65,11 @@ export class KeyedLists {
     return this.high.length;
   }
 
+  /** Bytes of its arrays. */
+  get byteLength(): number {
+    return this.high.byteLength + this.low.byteLength + this.lists.start.byteLength + this.lists.items.byteLength;
+  }
+
   /** The number of the list filed under `key`, or -1. */
   find(key: string): number {
     const h = hash32(key, SEED_HIGH);

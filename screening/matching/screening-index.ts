@@ -411,6 +411,12 @@ export class ScreeningIndex {
     return this.names.length;
   }
 
+  /** Bytes of the packed arrays (the entries and names as objects are not counted). */
+  get packedBytes(): number {
+    const arrays = [this.weightsFrom, this.weights, this.dictNames.start, this.dictNames.items, this.dictSpan, this.dictFlags];
+    return arrays.reduce((sum, array) => sum + array.byteLength, this.blocks.byteLength);
+  }
+
   search(q: ScreeningQuery): ScreeningHit[] {
     const threshold = q.threshold ?? DEFAULT_THRESHOLD;
     const limit = q.limit ?? DEFAULT_LIMIT;

@@ -100,6 +100,7 @@ export const riskService: ServiceModule<RiskShared> = {
     const capabilities = await startCapabilities(CAPABILITIES, shared);
     return {
       deps: capabilities.deps,
+      metrics: screening.engine.metrics,
       start: async () => {
         // the others forward evaluations of the tenants this process owns to its own endpoint
         await graphs.start(c.RISK_ADVERTISE_URL ?? rt.serviceUrl('risk')!);

@@ -137,6 +137,7 @@ export const verificationService: ServiceModule<VerificationShared> = {
     const capabilities = await startCapabilities(CAPABILITIES, shared);
     return {
       deps: capabilities.deps,
+      metrics: [...screening.metrics, ...vision.metrics.metrics],
       start: capabilities.start,
       stop: async () => {
         await capabilities.stop();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AppError } from '../../../../platform/errors.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { VisionAnalysis, VisionRequest, VisionResponse } from './vision.types.js';
+import { WorkerPoolMetrics } from '../../../../platform/metrics/vision.js';
 
 /** The built worker (vision.worker.ts): it runs JavaScript, so from `dist/`, found from the working directory as the CLIs are. */
 export const VISION_WORKER_PATH = path.resolve(process.env.VISION_WORKER_PATH ?? 'dist/subgraphs/verification/src/vision/vision.worker.js');
@@ -40,6 +41,8 @@ export class VisionPool {
   private ids = 0;
   private closed = false;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** Workers busy and idle, analyses waiting, each analysis's time (docs/metrics.md). */
+  readonly metrics = new WorkerPoolMetrics(() => ({ max: this.opts.size, pending: this.slots.map((slot) => slot.pending.size) }));
 
   constructor(private readonly opts: VisionPoolOptions) {}
 
@@ -49,7 +52,8 @@ export class VisionPool {
     clearTimeout(this.idleTimer);
     const slot = this.slotFor();
     const id = ++this.ids;
-    return new Promise<VisionAnalysis>((resolve, reject) => {
+    const done = this.metrics.task();
+    const analysis = new Promise<VisionAnalysis>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.opts.logger.error({ timeoutMs: this.opts.timeoutMs }, 'face analysis timed out; replacing its worker');
         this.replace(slot, new AppError('UNAVAILABLE', 'Face analysis timed out'));
@@ -60,6 +64,11 @@ export class VisionPool {
       // serialised once for the channel: the buffer itself, not a copy of it
       slot.child.send({ id, op: 'analyze', image: jpeg, expression } satisfies VisionRequest);
     });
+    analysis.then(
+      () => done('ok'),
+      (error: unknown) => done(error instanceof AppError ? 'unavailable' : 'error'),
+    );
+    return analysis;
   }
 
   /** The worker processes' ids (none when idle): for metrics and tests. */
