@@ -1,15 +1,21 @@
-import { startTestStack, type TestStack } from './support/stack.js';
+import { ADMIN_SECRET, startTestStack, type TestStack } from './support/stack.js';
+import { eventTransports, startNatsServer, type NatsServer } from './support/nats.js';
 
-describe('two instances of the platform on one database', () => {
+/** Two stacks on one database, on each event transport: LISTEN/NOTIFY (the default) and NATS JetStream (EVENT_BUS). */
+describe.each(eventTransports())('two instances of the platform on one database (%s events)', (transport) => {
+  let nats: NatsServer | undefined;
   let a: TestStack;
   let b: TestStack;
   beforeAll(async () => {
-    a = await startTestStack();
-    b = await startTestStack({}, { databaseUrl: a.databaseUrl });
+    if (transport === 'nats') nats = await startNatsServer();
+    const env: Record<string, string> = nats ? { EVENT_BUS: nats.url } : {};
+    a = await startTestStack(env);
+    b = await startTestStack(env, { databaseUrl: a.databaseUrl });
   });
   afterAll(async () => {
     await b?.stop();
     await a?.stop();
+    await nats?.stop();
   });
 
   it('a subscriber on one instance receives changes made through the other', async () => {
@@ -26,6 +32,22 @@ describe('two instances of the platform on one database', () => {
     const [event] = await sub.next(1);
     expect(event.data.identityVerificationUpdated.node).toEqual({ id: created.id, overallStatus: 'REJECTED' });
     await sub.close();
+  });
+
+  it('a key revoked through one instance ends its subscriptions on the other', async () => {
+    const client = await a.createClient({ name: 'revoked elsewhere' });
+    const onB = b.subscribe(
+      'subscription($u: String!) { identityVerificationUpdatedForUser(userId: $u) { node { id } } }',
+      { u: 'revoked-user' },
+      { 'x-api-key': client.apiKey },
+    );
+    await onB.ready;
+    const revoked = await a.rest('DELETE', `/admin/api-clients/${client.id}`, undefined, { 'x-admin-secret': ADMIN_SECRET });
+    expect(revoked.status).toBe(200);
+    // only b's notice of the change (LISTEN, or the bus) closes it: b changed nothing itself
+    const [ended] = await onB.next(1, 5_000);
+    expect(ended.error.code).toBe(4401);
+    await onB.close();
   });
 
   it('shares rate-limit counters between gateway instances', async () => {
