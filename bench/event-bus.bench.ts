@@ -32,20 +32,26 @@ const ORG = '00000000-0000-4000-8000-00000000b005';
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const now = () => performance.timeOrigin + performance.now();
 
-/** The PostgreSQL server processes (postmaster and backends) of the cluster listening on `port`. */
-function postgresPids(): number[] {
-  return readdirSync('/proc')
+/** The server processes (postmaster and backends) of the PostgreSQL listening on `port`: this bench's cluster, not the machine's others. */
+function postgresPids(port: string): number[] {
+  const all = readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-      } catch {
-        return false;
-      }
-    });
+    .map(Number);
+  const read = (pid: number, file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const postmaster = all.find((pid) => read(pid, 'comm').trim() === 'postgres' && read(pid, 'cmdline').split('\0').includes(port));
+  if (!postmaster) return [];
+  return [postmaster, ...all.filter((pid) => new RegExp(`^PPid:\\s+${postmaster}$`, 'm').test(read(pid, 'status')))];
 }
-const postgresCpu = () => postgresPids().reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0);
+/** CPU seconds of those processes, by pid (a backend that exits takes its CPU with it: compare the same pids). */
+const postgresCpu = (port: string) => new Map(postgresPids(port).map((pid) => [pid, cpuSeconds(pid) || 0]));
+const cpuBetween = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
 
 interface Result {
   p50: number;
@@ -95,12 +101,13 @@ async function measure(databaseUrl: string, natsUrl: string | null, processes: n
   const lasts: number[] = [];
   const warmup = 10;
   let before = await stats();
-  let cpuBefore = postgresCpu();
+  const port = new URL(databaseUrl).port;
+  let cpuBefore = postgresCpu(port);
   for (let i = 0; i < warmup + EVENTS; i++) {
     if (i === warmup) {
       latencies.length = lasts.length = 0;
       before = await stats();
-      cpuBefore = postgresCpu();
+      cpuBefore = postgresCpu(port);
     }
     const resourceId = `e${i}`;
     const arrived = new Promise<number[]>((resolve) => {
@@ -121,7 +128,7 @@ async function measure(databaseUrl: string, natsUrl: string | null, processes: n
     lasts.push(Math.max(...arrivals) - committed);
   }
   const after = await stats();
-  const cpu = postgresCpu() - cpuBefore;
+  const cpu = cpuBetween(cpuBefore, postgresCpu(port));
   for (const c of children) await c.stop();
   await bridge?.stop();
   await relay.stop();
