@@ -3,6 +3,7 @@ import pg from 'pg';
 import { createTestDatabase, eventually } from './support/database.js';
 import { natsUnavailable, startNatsServer, type NatsServer } from './support/nats.js';
 import { createLogger } from '../platform/logger.js';
+import { loadConfig } from '../platform/config.js';
 import { NatsBus } from '../platform/events/nats-bus.js';
 import { EventStream, type OutboxNotice } from '../platform/events/event-stream.js';
 import { OutboxRelay } from '../platform/events/outbox-relay.js';
@@ -219,5 +220,21 @@ if (skip) console.warn(skip);
     await bridge.start();
     await eventually(async () => resets === 1, 5_000, 5);
     await listening.stop();
+  });
+});
+
+describe('EVENT_BUS', () => {
+  it('is PostgreSQL by default; a NATS URL is accepted; anything else stops the start with the variable named', () => {
+    expect(loadConfig({}).EVENT_BUS).toBeUndefined();
+    expect(loadConfig({ EVENT_BUS: 'postgres' }).EVENT_BUS).toBeUndefined();
+    expect(loadConfig({ EVENT_BUS: 'nats://a:4222,nats://b:4222' }).EVENT_BUS).toBe('nats://a:4222,nats://b:4222');
+    for (const bad of ['http://nats:4222', 'nats//host', 'redis://x:6379'])
+      expect(() => loadConfig({ EVENT_BUS: bad })).toThrow(/EVENT_BUS/);
+  });
+
+  it('a NATS server that does not answer is a clear startup error', async () => {
+    await expect(NatsBus.connect('nats://127.0.0.1:1', createLogger('test', 'silent'))).rejects.toThrow(
+      /EVENT_BUS: cannot connect to NATS/,
+    );
   });
 });
