@@ -14,6 +14,7 @@ import { verdict } from './support/targets.js';
 import { REPO, startPlatform, type Running } from './stack.bench.js';
 import { importSnapshot, parseList, ScreeningEngine, type ListEntry } from '../screening/index.js';
 import { createLogger } from '../platform/logger.js';
+import { postgresChannels } from '../platform/db/listen.js';
 import { EvaluationEngine } from '../subgraphs/risk/src/evaluation/evaluation.engine.js';
 import { RuleCache } from '../subgraphs/risk/src/rules/rule.cache.js';
 import { GroupCommit } from '../subgraphs/risk/src/evaluation/evaluation.commit.js';
@@ -410,10 +411,11 @@ export async function run(): Promise<void> {
       const enginePool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
       const screening = new ScreeningEngine({ pool: enginePool, logger: engineLogger, pollMs: 0 });
       await screening.start();
-      const cache = new RuleCache(databaseUrl, enginePool, engineLogger);
+      const cache = new RuleCache(postgresChannels(databaseUrl), enginePool, engineLogger);
       const commit = new GroupCommit(enginePool, engineLogger);
       const graphs = new TenantGraphs({
         databaseUrl,
+        events: postgresChannels(databaseUrl),
         pool: enginePool,
         cycleWindowHours: 72,
         internalSecret: INTERNAL_SECRET,

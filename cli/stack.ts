@@ -11,7 +11,10 @@ import { DeliveryWorker } from '../platform/delivery/delivery.worker.js';
 import { startJobs, type PgBoss } from '../platform/jobs.js';
 import { startSubgraph } from '../platform/graphql/subgraph.js';
 import { startEdgeAuthenticator, type EdgeAuthenticator } from '../platform/auth/authenticate.js';
-import { listen } from '../platform/db/listen.js';
+import { NatsBus } from '../platform/events/nats-bus.js';
+import { BusBridge } from '../platform/events/bus-bridge.js';
+import { API_CLIENT_CHANGED_CHANNEL } from '../platform/auth/api-client.service.js';
+import { LISTS_CHANNEL } from '../screening/lists/store.js';
 import { DATA_KEYS_CHANGED_CHANNEL, Keyring } from '../platform/crypto/keyring.js';
 import { masterKeyProvider } from '../platform/crypto/master-key.js';
 import { sealLegacyColumns } from '../platform/crypto/reencrypt.js';
@@ -21,6 +24,15 @@ import { LoadedResources } from '../platform/loaded-resources.js';
 import { loadServiceModules, SERVICE_PORT } from './services.js';
 import { SUPERGRAPH_PATH } from './schema-files.js';
 import { BacklogMetrics, BacklogReader } from '../platform/metrics/backlog.js';
+
+/** The NOTIFY channels the NATS bus carries (BusBridge): every `listen` of a process that may run without LISTEN. */
+export const BUS_CHANNELS = [
+  API_CLIENT_CHANGED_CHANNEL,
+  DATA_KEYS_CHANGED_CHANNEL,
+  'risk_rules',
+  'risk_graph_changed',
+  LISTS_CHANNEL,
+] as const;
 
 export const SERVICE_KEYS = ['verification', 'risk', 'notify', 'gateway', 'rest'] as const;
 export type ServiceKey = (typeof SERVICE_KEYS)[number];
@@ -66,7 +78,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     for (const s of stops.reverse()) await s().catch((err) => logger.error({ err }, 'error while stopping'));
   };
 
-  const events = new EventStream(opts.databaseUrl, logger);
+  // the event bus: LISTEN/NOTIFY on the database, or NATS JetStream fed from the outbox (EVENT_BUS)
+  const bus = config.EVENT_BUS ? await NatsBus.connect(config.EVENT_BUS, logger) : null;
+  if (bus) stops.push(() => bus.close());
+  const events = new EventStream(opts.databaseUrl, logger, bus);
   let edgeAuth: EdgeAuthenticator | undefined;
   let gateway: RunningGateway | undefined;
   try {
@@ -116,8 +131,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       const sealed = await sealLegacyColumns(pool, keyring);
       if (sealed) logger.info({ rows: sealed }, 'sealed the personal data of rows written before encryption');
       // another process rotated an organization's data key: new writes use the new version here too
-      const rotations = await listen({
-        connection: opts.databaseUrl,
+      const rotations = await events.listen({
         channel: DATA_KEYS_CHANGED_CHANNEL,
         logger,
         onNotification: (organizationId) => keyring.forget(organizationId),
@@ -180,12 +194,25 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       relay.start();
       stops.push(() => deliveries.stop());
       stops.push(() => relay.stop());
+      if (bus) {
+        // one process of the deployment hears PostgreSQL's notices and republishes them on the bus
+        const bridge = new BusBridge({
+          databaseUrl: opts.databaseUrl,
+          bus,
+          logger,
+          channels: BUS_CHANNELS,
+          onOutbox: () => relay.wake(),
+          retryMs: config.OUTBOX_POLL_MS,
+        });
+        await bridge.start();
+        stops.push(() => bridge.stop());
+      }
     }
 
     if (services.has('gateway')) {
       const auth = await startEdgeAuthenticator({
         pool,
-        databaseUrl: opts.databaseUrl,
+        events,
         adminSecret: opts.adminSecret,
         internalSecret: opts.internalSecret,
         organizationRateLimit: config.ORGANIZATION_RATE_LIMIT,

@@ -3,6 +3,15 @@ import { z } from 'zod';
 const masterKeyFormat = (v: string) =>
   /^[0-9a-fA-F]{64}$/.test(v.trim()) || (/^[A-Za-z0-9+/]{43}=$/.test(v.trim()) && Buffer.from(v.trim(), 'base64').length === 32);
 
+const natsUrl = (v: string) => {
+  try {
+    const url = new URL(v.trim());
+    return ['nats:', 'tls:'].includes(url.protocol) && url.hostname !== '' && (url.pathname === '' || url.pathname === '/');
+  } catch {
+    return false;
+  }
+};
+
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
@@ -100,6 +109,15 @@ export const configSchema = z.object({
   WEBHOOK_CA_FILE: z.string().optional(),
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
+  /** Empty or `postgres`: LISTEN/NOTIFY. `nats://host:port[,nats://…]`: NATS JetStream (platform/events/nats-bus.ts). */
+  EVENT_BUS: z
+    .string()
+    .optional()
+    .transform((v) => (!v || v.trim() === '' || v.trim() === 'postgres' ? undefined : v.trim()))
+    .refine(
+      (v) => v === undefined || v.split(',').every(natsUrl),
+      'EVENT_BUS must be `postgres` or NATS server URLs (nats://host:port, comma-separated)',
+    ),
   OUTBOX_RETENTION_HOURS: z.coerce.number().positive().default(168),
   // watchlist monitoring: every ACTIVE subscription is re-screened this often (and on every new list snapshot)
   WATCHLIST_SCAN_INTERVAL_HOURS: z.coerce
@@ -300,6 +318,12 @@ export const ENVIRONMENT: EnvironmentRow[] = [
   { vars: ['WEBHOOK_CA_FILE'], meaning: 'extra CA (PEM) trusted for callbacks' },
   { vars: ['JOBS_SUPERVISE_SECONDS'], meaning: 'pg-boss supervision (bounds crash recovery of deliveries)' },
   { vars: ['OUTBOX_POLL_MS'], meaning: 'outbox relay safety poll (it is woken by NOTIFY)' },
+  {
+    vars: ['EVENT_BUS'],
+    default: 'postgres',
+    meaning:
+      '`postgres`: subscriptions and cache invalidations over LISTEN/NOTIFY; `nats://host:port` (comma-separated for a cluster): over NATS JetStream, published from the outbox, so that only one process listens on PostgreSQL (docs/operations.md)',
+  },
   { vars: ['WATCHLIST_SCAN_INTERVAL_HOURS'], meaning: 'time between scheduled rescans of a subscription' },
   { vars: ['WATCHLIST_POLL_SECONDS'], meaning: 'how often each process looks for due subscriptions' },
   { vars: ['WATCHLIST_MATCH_THRESHOLD'], meaning: 'score that raises a watchlist alert' },

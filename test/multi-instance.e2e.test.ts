@@ -1,15 +1,22 @@
+import pg from 'pg';
 import { startTestStack, type TestStack } from './support/stack.js';
+import { eventTransports, startNatsServer, type NatsServer } from './support/nats.js';
 
-describe('two instances of the platform on one database', () => {
+/** Two stacks on one database, on each event transport: LISTEN/NOTIFY (the default) and NATS JetStream (EVENT_BUS). */
+describe.each(eventTransports())('two instances of the platform on one database (%s events)', (transport) => {
+  let nats: NatsServer | undefined;
   let a: TestStack;
   let b: TestStack;
   beforeAll(async () => {
-    a = await startTestStack();
-    b = await startTestStack({}, { databaseUrl: a.databaseUrl });
+    if (transport === 'nats') nats = await startNatsServer();
+    const env: Record<string, string> = nats ? { EVENT_BUS: nats.url } : {};
+    a = await startTestStack(env);
+    b = await startTestStack(env, { databaseUrl: a.databaseUrl });
   });
   afterAll(async () => {
     await b?.stop();
     await a?.stop();
+    await nats?.stop();
   });
 
   it('a subscriber on one instance receives changes made through the other', async () => {
@@ -26,6 +33,28 @@ describe('two instances of the platform on one database', () => {
     const [event] = await sub.next(1);
     expect(event.data.identityVerificationUpdated.node).toEqual({ id: created.id, overallStatus: 'REJECTED' });
     await sub.close();
+  });
+
+  it('a key revoked by another process ends its subscriptions on both instances', async () => {
+    const client = await a.createClient({ name: 'revoked elsewhere' });
+    const onB = b.subscribe(
+      'subscription($u: String!) { identityVerificationUpdatedForUser(userId: $u) { node { id } } }',
+      { u: 'revoked-user' },
+      { 'x-api-key': client.apiKey },
+    );
+    await onB.ready;
+    // revoked as another process's admin route commits it (this process's own changes are also heard in-process)
+    const db = new pg.Client({ connectionString: a.databaseUrl });
+    await db.connect();
+    await db.query('begin');
+    await db.query('update platform.api_clients set active = false where id = $1', [client.id]);
+    await db.query('select pg_notify($1, $2)', ['api_client_changed', client.id]);
+    await db.query('commit');
+    await db.end();
+    // only b's notice of the change (LISTEN, or the bus) closes it
+    const [ended] = await onB.next(1, 5_000);
+    expect(ended.error.code).toBe(4401);
+    await onB.close();
   });
 
   it('shares rate-limit counters between gateway instances', async () => {

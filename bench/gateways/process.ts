@@ -5,6 +5,7 @@ import pg from 'pg';
 import { startGateway } from '../../gateway/gateway.js';
 import { createLogger } from '../../platform/logger.js';
 import { startEdgeAuthenticator } from '../../platform/auth/authenticate.js';
+import { postgresChannels } from '../../platform/db/listen.js';
 import { startBenchSubgraphs } from './subgraphs.js';
 import { principalHeaders, requestDigest, type Principal } from '../../platform/auth/principal.js';
 
@@ -59,7 +60,7 @@ if (role === 'subgraphs') {
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 10 });
   const edge = await startEdgeAuthenticator({
     pool,
-    databaseUrl: settings.databaseUrl!,
+    events: postgresChannels(settings.databaseUrl!),
     adminSecret: 'bench-admin-secret-0123456789',
     internalSecret: settings.internalSecret!,
     organizationRateLimit: 1_000_000,

@@ -9,7 +9,7 @@ import { rateLimited, unauthenticated } from '../errors.js';
 import { ApiClientCache, type ClientLookup, type ClientRow } from './api-client-cache.js';
 import { DEFAULT_SYNC_MS, pruneRateLimitWindows, RateLimiter } from './rate-limiter.js';
 import { API_CLIENT_CHANGED_CHANNEL, localClientChanges } from './api-client.service.js';
-import { listen } from '../db/listen.js';
+import type { EventStream } from '../events/event-stream.js';
 import type { Logger } from '../logger.js';
 
 export interface AuthenticatorOptions {
@@ -145,8 +145,8 @@ export function loadClient(pool: pg.Pool): (lookup: ClientLookup) => Promise<Cli
 }
 
 export interface EdgeAuthenticatorOptions extends Omit<AuthenticatorOptions, 'clients' | 'limits'> {
-  /** LISTEN needs a connection of its own. */
-  databaseUrl: string;
+  /** Client changes arrive over the process's event transport (LISTEN, or the NATS bus). */
+  events: Pick<EventStream, 'listen'>;
   logger: Logger;
   /** RATE_LIMIT_SYNC_MS. */
   syncMs?: number;
@@ -178,8 +178,7 @@ export async function startEdgeAuthenticator(opts: EdgeAuthenticatorOptions): Pr
   };
   // this process's own changes at once; every process's (this one's again) by NOTIFY
   localClientChanges.on('changed', onChange);
-  const listening = await listen({
-    connection: opts.databaseUrl,
+  const listening = await opts.events.listen({
     channel: API_CLIENT_CHANGED_CHANNEL,
     logger: opts.logger,
     onNotification: onChange,

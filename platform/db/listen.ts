@@ -148,3 +148,8 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   const owner = listener;
   return { stop: () => owner.remove(opts) };
 }
+
+/** Notice channels of one database over LISTEN (what `EventStream.listen` is on PostgreSQL), for code running outside a stack. */
+export const postgresChannels = (connection: string | pg.ClientConfig) => ({
+  listen: (opts: Omit<ListenOptions, 'connection'>): Promise<Listening> => listen({ ...opts, connection }),
+});

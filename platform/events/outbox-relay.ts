@@ -3,7 +3,8 @@ import type { Logger } from '../logger.js';
 import { inTransaction } from '../db/transaction.js';
 import { DELIVERY_LIFECYCLE } from '../delivery/delivery.lifecycle.js';
 import { deliveryEventsFrom } from '../delivery/delivery.events.js';
-import type { EventStream } from './event-stream.js';
+import type { BusEvent, EventStream } from './event-stream.js';
+import { OUTBOX_SUBJECT } from './nats-bus.js';
 import { relaySpan } from '../tracing.js';
 import type { BacklogMetrics } from '../metrics/backlog.js';
 
@@ -15,6 +16,24 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  * per notice. Webhooks leave at most this much later.
  */
 const RELAY_COALESCE_MS = 50;
+/** With the NATS bus, subscribers wait for the relay: a shorter window (one relaying process wakes, see BusBridge). */
+const BUS_COALESCE_MS = 2;
+/** The transaction lock relays take before publishing to the bus ('BUSP'): one at a time, so events leave in outbox order. */
+const PUBLISH_LOCK = 0x42555350;
+
+interface OutboxRow {
+  id: string;
+  event_id: string;
+  organization_id: string;
+  environment: string;
+  event: string;
+  resource_type: string;
+  resource_id: string;
+  user_id: string | null;
+  payload: BusEvent['payload'];
+  snapshot?: BusEvent['snapshot'];
+  trace_parent: string | null;
+}
 
 export interface OutboxRelayOptions {
   pool: pg.Pool;
@@ -45,9 +64,13 @@ export class OutboxRelay {
 
   constructor(private readonly opts: OutboxRelayOptions) {}
 
+  private get bus() {
+    return this.opts.events.bus;
+  }
+
   start(): void {
-    // wake on every committed event; poll as a safety net
-    this.unwake = this.opts.events.onNotice(() => this.relaySoon());
+    // wake on every committed event (with the bus: BusBridge's NOTIFY calls wake()); poll as a safety net
+    if (!this.bus) this.unwake = this.opts.events.onNotice(() => this.relaySoon());
     this.timer = setInterval(() => this.relaySoon(), this.opts.pollMs);
     this.timer.unref();
     this.pruner = setInterval(
@@ -68,12 +91,20 @@ export class OutboxRelay {
     await this.relaying;
   }
 
+  /** An outbox row was committed: relay (and publish) it soon. */
+  wake(): void {
+    this.relaySoon();
+  }
+
   private relaySoon(): void {
     if (this.pending || !this.timer) return;
-    this.pending = setTimeout(() => {
-      this.pending = null;
-      this.relayNow();
-    }, RELAY_COALESCE_MS);
+    this.pending = setTimeout(
+      () => {
+        this.pending = null;
+        this.relayNow();
+      },
+      this.bus ? BUS_COALESCE_MS : RELAY_COALESCE_MS,
+    );
   }
 
   private relayNow(): void {
@@ -96,25 +127,22 @@ export class OutboxRelay {
 
   /**
    * Claims unrelayed outbox events and creates the deliveries they call for, a set at a time: a
-   * 10,000-notification batch costs a few statements, not one per event. Returns how many deliveries.
+   * 10,000-notification batch costs a few statements, not one per event. With the NATS bus it also
+   * publishes them, in outbox order, before its commit: a relay that dies in between publishes them
+   * again, and the event id (`Nats-Msg-Id`, then the subscribers) drops the repeat. Returns how many deliveries.
    */
   async relay(): Promise<number> {
     let created = 0;
     for (;;) {
       const { events, deliveries } = await inTransaction(this.opts.pool, async (client) => {
-        const { rows } = await client.query<{
-          id: string;
-          event_id: string;
-          organization_id: string;
-          environment: string;
-          event: string;
-          payload: unknown;
-          trace_parent: string | null;
-        }>(
-          `select id, event_id, organization_id, environment, event, payload, trace_parent from platform.outbox_events
+        if (this.bus) await client.query('select pg_advisory_xact_lock($1)', [PUBLISH_LOCK]);
+        const { rows } = await client.query<OutboxRow>(
+          `select id, event_id, organization_id, environment, event, resource_type, resource_id, user_id, payload, trace_parent
+             ${this.bus ? ', snapshot' : ''} from platform.outbox_events
             where relayed_at is null order by id limit ${RELAY_CHUNK} for update skip locked`,
         );
         if (!rows.length) return { events: 0, deliveries: 0 };
+        if (this.bus) await this.publish(rows);
         // each traced event's relay is a span of its request's trace; its deliveries continue from it
         const relays = rows.map((e) => relaySpan(e.event, e.trace_parent));
         // each new delivery is an event of its own (webhook_delivery.created): one per inserted row
@@ -148,6 +176,29 @@ export class OutboxRelay {
       this.opts.metrics?.relayed.inc(events);
       if (events < RELAY_CHUNK) return created;
     }
+  }
+
+  /** Publishes `rows` to the bus in their order, each with its payload and snapshot, de-duplicated by event id. */
+  private async publish(rows: OutboxRow[]): Promise<void> {
+    const bus = this.bus!;
+    // one connection keeps the order; the acknowledgements are awaited together
+    await Promise.all(
+      rows.map((r) => {
+        const event: BusEvent = {
+          id: r.id,
+          eventId: r.event_id,
+          organizationId: r.organization_id,
+          environment: r.environment,
+          event: r.event,
+          resourceType: r.resource_type,
+          resourceId: r.resource_id,
+          userId: r.user_id === null ? null : r.user_id.slice(0, 200),
+          payload: r.payload,
+          snapshot: r.snapshot!,
+        };
+        return bus.publish(OUTBOX_SUBJECT, JSON.stringify(event), r.event_id);
+      }),
+    );
   }
 
   /** Deletes relayed outbox rows past the retention, a bounded chunk at a time. */

@@ -58,13 +58,14 @@ export const riskService: ServiceModule<RiskShared> = {
     }
     const logger = rt.logger.child({ service: 'risk' });
     const rules = new RulesStore(rt.pool);
-    const ruleCache = new RuleCache(rt.databaseUrl, rt.pool, logger);
+    const ruleCache = new RuleCache(rt.events, rt.pool, logger);
     // one in-memory screening index per process, shared with verification (npm start runs both)
     const screening = await acquireScreeningEngine({ pool: rt.pool, logger: rt.logger.child({ component: 'screening' }) });
     const sanctions = new SanctionsLayer(screening.engine, c.RISK_SANCTIONS_THRESHOLD);
     const commit = new GroupCommit(rt.pool, logger);
     const graphs = new TenantGraphs({
       databaseUrl: rt.databaseUrl,
+      events: rt.events,
       pool: rt.pool,
       cycleWindowHours: c.RISK_CYCLE_WINDOW_HOURS,
       internalSecret: rt.internalSecret,

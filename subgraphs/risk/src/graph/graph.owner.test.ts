@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase } from '../../../../test/support/database.js';
 import { createLogger } from '../../../../platform/logger.js';
+import { postgresChannels } from '../../../../platform/db/listen.js';
 import { GroupCommit } from '../evaluation/evaluation.commit.js';
 import { evaluationOf } from '../../../../test/support/risk-evaluations.js';
 import { TenantGraphs } from './graph.owner.js';
@@ -24,6 +25,7 @@ describe('the owner of a tenant graph', () => {
     const waiting = new Promise<void>((resolve) => (loadWaits = resolve));
     const graphs = new TenantGraphs({
       databaseUrl: url,
+      events: postgresChannels(url),
       pool,
       cycleWindowHours: 72,
       internalSecret: 'test-internal-secret-0123456789',

@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type express from 'express';
 import pg from 'pg';
 import { AppError, isErrorCode } from '../../../../platform/errors.js';
-import { listen, type Listening } from '../../../../platform/db/listen.js';
+import type { Listening } from '../../../../platform/db/listen.js';
+import type { EventStream } from '../../../../platform/events/event-stream.js';
 import type { Logger } from '../../../../platform/logger.js';
 import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
 import { principalHeaders, readPrincipal } from '../../../../platform/auth/principal.js';
@@ -30,6 +31,8 @@ export async function graphChanged(db: Sql, tenant: Tenant): Promise<void> {
 
 export interface TenantGraphsOptions {
   databaseUrl: string;
+  /** Graph changes arrive over the process's event transport (LISTEN, or the NATS bus). */
+  events: Pick<EventStream, 'listen'>;
   pool: pg.Pool;
   cycleWindowHours: number;
   internalSecret: string;
@@ -65,8 +68,7 @@ export class TenantGraphs {
   /** Starts taking partitions, reachable by the others at `url` (this risk service's GraphQL endpoint). */
   async start(url: string): Promise<void> {
     this.url = new URL(OWNER_PATH, url).toString();
-    this.listening = await listen({
-      connection: this.opts.databaseUrl,
+    this.listening = await this.opts.events.listen({
       channel: CHANGED_CHANNEL,
       logger: this.opts.logger,
       onNotification: (payload) => {

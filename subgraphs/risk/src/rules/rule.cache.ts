@@ -1,6 +1,7 @@
 import vm from 'node:vm';
 import type pg from 'pg';
-import { listen, type Listening } from '../../../../platform/db/listen.js';
+import type { Listening } from '../../../../platform/db/listen.js';
+import type { EventStream } from '../../../../platform/events/event-stream.js';
 import type { Logger } from '../../../../platform/logger.js';
 import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { RuleAction, RuleSeverity } from './rule.entity.js';
@@ -155,15 +156,14 @@ export class RuleCache {
   notifiedReloads = 0;
 
   constructor(
-    private readonly url: string,
+    private readonly events: Pick<EventStream, 'listen'>,
     private readonly pool: pg.Pool,
     private readonly logger: Logger,
   ) {}
 
   async start(): Promise<void> {
     // changes missed while disconnected are caught by the per-evaluation revision check
-    this.listening = await listen({
-      connection: this.url,
+    this.listening = await this.events.listen({
       channel: 'risk_rules',
       logger: this.logger,
       onNotification: (payload) => this.onNotice(payload),
