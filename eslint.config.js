@@ -4,7 +4,17 @@ import conventions from './eslint/graphql-conventions.js';
 
 export default tseslint.config(
   {
-    ignores: ['jest.config.cjs', 'dist/', 'node_modules/', '.data/', 'coverage/', 'scratch/', 'schema/*', '!schema/api.graphql'],
+    ignores: [
+      'jest.config.cjs',
+      'dist/',
+      'flow/embed/dist/',
+      'node_modules/',
+      '.data/',
+      'coverage/',
+      'scratch/',
+      'schema/*',
+      '!schema/api.graphql',
+    ],
   },
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -3,7 +3,8 @@
  * The element holds an iframe of `<this script's origin and prefix>/flow/<token>?embed=1` (camera
  * allowed) and turns the flow's messages into DOM events on itself — `step`, `complete`, `error`
  * (CustomEvent, `detail` as the flow sent it) — taking only messages from that iframe's window and
- * origin. Optional attributes: `lang` (`en`, `fr`), `title` (the iframe's accessible name).
+ * origin. Optional attributes: `lang` (`en`, `fr`), `title` (the iframe's accessible name),
+ * `origin` (the gateway's URL, when this script is a copy served from elsewhere: the npm package).
  * No framework, no inline style sheet (an integrator's style-src need not allow one): sizes are
  * set through the CSSOM.
  */
@@ -11,16 +12,13 @@
 const SOURCE = 'verification-flow';
 const EVENTS = new Set(['step', 'complete', 'error']);
 
-/** Where this script was loaded from: the gateway serving the flow (`<origin><prefix>/flow/embed.js`). */
+import { flowBase } from './base.js';
+
+/** Where this script was loaded from: the gateway serving the flow (`<origin><prefix>/flow/embed.js`), or a copy elsewhere. */
 const SCRIPT_URL = (document.currentScript as HTMLScriptElement | null)?.src ?? '';
 
-export function flowBase(scriptUrl: string): string {
-  const url = new URL(scriptUrl);
-  return `${url.origin}${url.pathname.replace(/\/flow\/embed\.js$/, '')}`;
-}
-
 export class VerificationFlowElement extends HTMLElement {
-  static observedAttributes = ['token', 'lang'];
+  static observedAttributes = ['token', 'lang', 'origin'];
   private frame: HTMLIFrameElement | undefined;
   private readonly onMessage = (event: MessageEvent) => this.relay(event);
 
@@ -39,8 +37,9 @@ export class VerificationFlowElement extends HTMLElement {
 
   private get src(): URL | null {
     const token = this.getAttribute('token');
-    if (!token || !/^[A-Za-z0-9_-]+$/.test(token) || !SCRIPT_URL) return null;
-    const src = new URL(`${flowBase(SCRIPT_URL)}/flow/${token}`);
+    const base = flowBase(this.getAttribute('origin'), SCRIPT_URL);
+    if (!token || !/^[A-Za-z0-9_-]+$/.test(token) || !base) return null;
+    const src = new URL(`${base}/flow/${token}`);
     src.searchParams.set('embed', '1');
     const lang = this.getAttribute('lang');
     if (lang) src.searchParams.set('lang', lang);
