@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '../platform/logger.js';
+import type { ChannelOptions, EventStream } from '../platform/events/event-stream.js';
 import { listen, type Listening } from '../platform/db/listen.js';
 import { ScreeningIndex } from './matching/screening-index.js';
 import { currentVersions, LISTS_CHANNEL, snapshotEntries } from './lists/store.js';
@@ -11,6 +12,11 @@ export interface ScreeningEngineOptions {
   logger: Logger;
   /** Safety poll for missed notifications (ms); 0 disables. Default 60 s. */
   pollMs?: number;
+  /**
+   * Where snapshot notices come from: the service's event stream (over NATS when `EVENT_BUS` says
+   * so, else LISTEN); a LISTEN connection of the pool's own when absent.
+   */
+  events?: Pick<EventStream, 'listen'>;
 }
 
 /**
@@ -25,6 +31,7 @@ export class ScreeningEngine {
   private index: ScreeningIndex = ScreeningIndex.build([], {});
   private loaded = new Map<string, { version: string; snapshotId: string; entries: ListEntry[] }>();
   private listening: Listening | null = null;
+  private readonly events: Pick<EventStream, 'listen'> | undefined;
   private readonly callbacks = new Set<(versions: Record<string, string>) => void>();
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
@@ -39,6 +46,7 @@ export class ScreeningEngine {
     this.pool = opts.pool;
     this.logger = opts.logger;
     this.pollMs = opts.pollMs ?? 60_000;
+    this.events = opts.events;
   }
 
   /** Loads the current snapshots and listens for new ones. */
@@ -101,9 +109,7 @@ export class ScreeningEngine {
 
   private async listen(): Promise<void> {
     const reload = (why: string) => void this.reload().catch((err) => this.logger.error({ err }, `screening list reload failed (${why})`));
-    this.listening = await listen({
-      // a connection of its own with the pool's settings (it is held for as long as the engine runs)
-      connection: this.pool.options,
+    const notices: ChannelOptions = {
       channel: LISTS_CHANNEL,
       logger: this.logger,
       onNotification: (payload) => {
@@ -112,7 +118,11 @@ export class ScreeningEngine {
       },
       // a snapshot may have landed while the connection was down
       onReconnect: () => reload('reconnect'),
-    });
+    };
+    this.listening = this.events
+      ? await this.events.listen(notices)
+      : // a connection of its own with the pool's settings (it is held for as long as the engine runs)
+        await listen({ ...notices, connection: this.pool.options });
   }
 
   /** Reloads the sources whose newest snapshot changed; serialised, coalescing bursts. */

@@ -5,7 +5,7 @@ import { natsUnavailable, startNatsServer, type NatsServer } from './support/nat
 import { createLogger } from '../platform/logger.js';
 import { loadConfig } from '../platform/config.js';
 import { NatsBus } from '../platform/events/nats-bus.js';
-import { EventStream, type OutboxNotice } from '../platform/events/event-stream.js';
+import { EventStream, type ChannelOptions, type OutboxNotice } from '../platform/events/event-stream.js';
 import { OutboxRelay } from '../platform/events/outbox-relay.js';
 import { BusBridge } from '../platform/events/bus-bridge.js';
 import { insertEvents } from '../platform/events/outbox.js';
@@ -13,6 +13,9 @@ import { startEdgeAuthenticator } from '../platform/auth/authenticate.js';
 import { API_CLIENT_CHANGED_CHANNEL } from '../platform/auth/api-client.service.js';
 import { RuleCache } from '../subgraphs/risk/src/rules/rule.cache.js';
 import { BUS_CHANNELS } from '../cli/stack.js';
+import { ScreeningEngine } from '../screening/index.js';
+import { LISTS_CHANNEL } from '../screening/lists/store.js';
+import { listIndividuals } from './support/lists.js';
 
 const skip = natsUnavailable();
 if (skip) console.warn(skip);
@@ -181,6 +184,20 @@ if (skip) console.warn(skip);
     await eventually(async () => cache.notifiedReloads === 1, 5_000, 5);
     await eventually(async () => cache.peek(tenant, '2'), 5_000, 5);
     await cache.stop();
+  });
+
+  it('a list snapshot imported anywhere reloads the reader’s screening index, over the bus (no LISTEN of its own)', async () => {
+    // the engine's notices come through the process's event stream (here: over NATS), not a LISTEN of its own
+    const channels: string[] = [];
+    const events = { listen: (o: ChannelOptions) => (channels.push(o.channel), reader.listen(o)) };
+    const engine = new ScreeningEngine({ pool, logger, events, pollMs: 0 });
+    await engine.start();
+    expect(channels).toEqual([LISTS_CHANNEL]);
+    const before = engine.size;
+    await listIndividuals(url, ['Bus Carried Person'], 'QDi.BUS');
+    await eventually(async () => engine.search({ fullName: 'Bus Carried Person' }).length > 0, 10_000, 10);
+    expect(engine.size).toBeGreaterThan(before);
+    await engine.stop();
   });
 
   it('an API client revoked by another process is dropped from the reader’s cache, over the bus', async () => {

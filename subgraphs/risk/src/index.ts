@@ -60,7 +60,11 @@ export const riskService: ServiceModule<RiskShared> = {
     const rules = new RulesStore(rt.pool);
     const ruleCache = new RuleCache(rt.events, rt.pool, logger);
     // one in-memory screening index per process, shared with verification (npm start runs both)
-    const screening = await acquireScreeningEngine({ pool: rt.pool, logger: rt.logger.child({ component: 'screening' }) });
+    const screening = await acquireScreeningEngine({
+      pool: rt.pool,
+      events: rt.events,
+      logger: rt.logger.child({ component: 'screening' }),
+    });
     const sanctions = new SanctionsLayer(screening.engine, c.RISK_SANCTIONS_THRESHOLD);
     const commit = new GroupCommit(rt.pool, logger);
     const graphs = new TenantGraphs({

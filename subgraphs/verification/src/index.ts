@@ -100,6 +100,7 @@ export const verificationService: ServiceModule<VerificationShared> = {
     // the screening index is loaded before the subgraph serves (AML must never screen an empty index)
     const { engine: screening, release: releaseScreening } = await acquireScreeningEngine({
       pool: rt.pool,
+      events: rt.events,
       logger: rt.logger.child({ component: 'screening' }),
     });
     // jobs, sweeps and plain routes run with an EntityManager of their own
