@@ -83,7 +83,12 @@ export function graphqlPipeline(opts: {
   });
 
   return (request: GraphqlRequest): Promise<GraphqlReply> =>
-    serveTraced('gateway', operationLabel(request.body), request.headers, () => runGraphql(request));
+    serveTraced(
+      'gateway',
+      () => operationLabel(request.body),
+      request.headers,
+      () => runGraphql(request),
+    );
 
   async function runGraphql(request: GraphqlRequest): Promise<GraphqlReply> {
     const body = (request.body ?? {}) as { query?: unknown };

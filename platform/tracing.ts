@@ -202,10 +202,15 @@ export function traceHeaders(req?: object): Record<string, string> {
   return traceparent ? { traceparent } : {};
 }
 
-/** A request served by `component` (a SERVER span continuing the caller's `traceparent`). */
-export function serveTraced<T>(component: string, name: string, headers: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+/** A request served by `component` (a SERVER span continuing the caller's `traceparent`); `nameOf` runs only when tracing. */
+export function serveTraced<T>(
+  component: string,
+  nameOf: () => string,
+  headers: Record<string, unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
   if (!enabled) return work();
-  return inSpan(`${component} ${name}`, { kind: SpanKind.SERVER, parent: contextFrom(headers), attributes: { component } }, work);
+  return inSpan(`${component} ${nameOf()}`, { kind: SpanKind.SERVER, parent: contextFrom(headers), attributes: { component } }, work);
 }
 
 /**

@@ -256,11 +256,15 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     const principal = readPrincipal(headers, opts.internalSecret, { audience: name, request: requestDigest(body) });
     if (!principal) return null;
     const end = duration.startTimer({ method: 'POST' });
-    const response = await serveTraced(name, operationLabel(body), headers, () =>
-      apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body },
-        context: async () => contextOf(principal, headers),
-      }),
+    const response = await serveTraced(
+      name,
+      () => operationLabel(body),
+      headers,
+      () =>
+        apollo.executeHTTPGraphQLRequest({
+          httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body },
+          context: async () => contextOf(principal, headers),
+        }),
     );
     const text = await responseText(response);
     const status = response.status ?? 200;
