@@ -59,8 +59,24 @@ describe('hosted verification flows', () => {
     expect(Date.parse(created.body.expiresAt) - Date.now()).toBeGreaterThan(29 * 60_000);
     expect(created.body.url).toMatch(new RegExp(`^${gateway()}/flow/[A-Za-z0-9_-]{43}$`));
 
+    // the user's flows, and their changes, as the graph shows every record of a user
+    const listed = await stack.gql(`{ user(id: "amina-flow") { verificationFlows { nodes { id status } } } }`, {}, h);
+    expect(listed.body.data.user.verificationFlows.nodes).toEqual([{ id: created.body.id, status: 'CREATED' }]);
+    const watched = stack.subscribe(
+      `subscription { verificationFlowUpdatedForUser(userId: "amina-flow") { type node { id openedAt } } }`,
+      {},
+      h,
+    );
+    await watched.ready;
+
     const opened = await open(created.body.url);
     expect(opened.status).toBe(200);
+    const [openedEvent] = await watched.next(1);
+    expect(openedEvent.data.verificationFlowUpdatedForUser).toMatchObject({
+      type: 'VERIFICATION_FLOW_OPENED',
+      node: { id: created.body.id, openedAt: expect.any(String) },
+    });
+    await watched.close();
     expect(opened.body).toMatchObject({
       sessionToken: expect.stringMatching(/^st_/),
       expiresAt: created.body.expiresAt,

@@ -5,6 +5,7 @@ import { envelopeOf, reviveDates } from '../../../../platform/graphql/event-enve
 import { authorize, tenantEvents } from '../../../../platform/graphql/tenancy.js';
 import type { StreamedEvent } from '../../../../platform/events/event-stream.js';
 import type { VerificationContext } from '../verification.shared.js';
+import { UserType } from '../user/user.type.js';
 import type { FlowStatus } from './flow.lifecycle.js';
 import { FLOW_RESOURCE } from './flow.events.js';
 import { FlowService, type FlowDeps } from './flow.service.js';
@@ -35,6 +36,14 @@ function stepsOf(flow: VerificationFlowType, ctx: Ctx): Promise<FlowStepState[]>
   if (!read) progress.set(flow, (read = fieldsOf(ctx).steps(flow as VerificationFlowType & { steps: FlowStep[] })));
   return read;
 }
+
+/** Events of one flow (`id`) or of one user's flows (`userId`). */
+const subscribe =
+  (filter: 'resourceId' | 'userId') =>
+  ({ args, context }: { args: Record<string, string>; context: unknown }) =>
+    tenantEvents(context as Ctx, { service: 'verification', permission: 'flow:read' }, FLOW_RESOURCE, {
+      [filter]: args[filter === 'resourceId' ? 'id' : 'userId'],
+    });
 
 const fromSnapshot = (s: Record<string, unknown>) =>
   reviveDates<VerificationFlowType>(s, ['expiresAt', 'openedAt', 'createdAt', 'updatedAt']);
@@ -78,10 +87,30 @@ export class FlowResolver {
 
   @Subscription(() => VerificationFlowEvent, {
     description: 'Every change of one verification flow (created, opened); its steps’ checks have subscriptions of their own',
-    subscribe: ({ args, context }: { args: Record<string, string>; context: unknown }) =>
-      tenantEvents(context as Ctx, { service: 'verification', permission: 'flow:read' }, FLOW_RESOURCE, { resourceId: args.id }),
+    subscribe: subscribe('resourceId'),
   })
   verificationFlowUpdated(@Root() event: StreamedEvent, @Arg('id', () => ID, { description: 'The flow to follow' }) _id: string) {
     return envelopeOf(event, fromSnapshot);
+  }
+
+  @Subscription(() => VerificationFlowEvent, {
+    description: 'Every change of every verification flow of one user, present and future',
+    subscribe: subscribe('userId'),
+  })
+  verificationFlowUpdatedForUser(
+    @Root() event: StreamedEvent,
+    @Arg('userId', { description: 'The user whose flows to follow' }) _userId: string,
+  ) {
+    return envelopeOf(event, fromSnapshot);
+  }
+}
+
+/** The user's flows, as a field of `User`. */
+@Resolver(() => UserType)
+export class FlowUserFields {
+  @Directive(LIST_SIZE)
+  @FieldResolver(() => VerificationFlowConnection, { description: 'The user’s hosted verification flows, newest first' })
+  verificationFlows(@Root() user: UserType, @Args() page: ConnectionArgs, @Ctx() ctx: Ctx) {
+    return flowService(ctx, 'read').list({ userId: user.id }, page);
   }
 }

@@ -1,13 +1,13 @@
 import type { VerificationCapability } from '../verification.shared.js';
 import { VerificationFlow } from './flow.entity.js';
-import { FlowResolver } from './flow.resolver.js';
+import { FlowResolver, FlowUserFields } from './flow.resolver.js';
 import { serveFlowLinks } from './flow.routes.js';
 import { FlowService, type FlowDeps } from './flow.service.js';
 
 /** Hosted verification flows: a one-use link to a page that takes one user through some checks (issue 32). */
 export const flowsCapability: VerificationCapability<{ flows: FlowDeps }> = {
   name: 'flows',
-  resolvers: [FlowResolver],
+  resolvers: [FlowResolver, FlowUserFields],
   entities: [VerificationFlow],
   webhookEvents: ['verification_flow.opened'],
   deps: (shared) => ({
