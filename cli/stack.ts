@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { startIdleCompaction } from '../platform/idle-compaction.js';
 import pg from 'pg';
 import type { Config } from '../platform/config.js';
 import { createLogger, type Logger } from '../platform/logger.js';
@@ -77,6 +78,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch((err) => logger.error({ err }, 'error while stopping'));
   };
+  // the heap a busy minute grew to goes back once the process is idle (platform/idle-compaction.ts)
+  const compaction = startIdleCompaction({ idleSeconds: config.IDLE_COMPACTION_SECONDS, logger });
+  stops.push(async () => compaction.stop());
 
   // the event bus: LISTEN/NOTIFY on the database, or NATS JetStream fed from the outbox (EVENT_BUS)
   const bus = config.EVENT_BUS ? await NatsBus.connect(config.EVENT_BUS, logger) : null;

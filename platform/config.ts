@@ -133,6 +133,8 @@ export const configSchema = z.object({
   VISION_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   VISION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   VISION_IDLE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(120_000),
+  // a process idle this long after work compacts its heap once (0: never)
+  IDLE_COMPACTION_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   // address verification (Form B): a document URL is downloaded within this time (and 10 MB), private targets as for webhooks
   ADDRESS_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   // liveness: a session admits photos this long (the spec: 10 minutes); overdue ones are expired by a sweep this often
@@ -334,6 +336,11 @@ export const ENVIRONMENT: EnvironmentRow[] = [
     vars: ['VISION_IDLE_MS'],
     meaning:
       'the face models’ processes and the OCR workers stop after this long without work (their memory goes back; the next check starts them again, a few seconds)',
+  },
+  {
+    vars: ['IDLE_COMPACTION_SECONDS'],
+    meaning:
+      'a process whose event loop has been idle this long after work runs one full, compacting collection of its heap (memory it grew under load goes back); 0 never',
   },
   { vars: ['LIVENESS_SESSION_SECONDS'], meaning: 'how long a liveness session admits photos (the spec: 10 minutes)' },
   {
