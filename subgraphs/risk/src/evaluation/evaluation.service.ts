@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import type { FilterQuery } from '@mikro-orm/core';
 import { badInput, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -38,7 +39,7 @@ export class EvaluationService {
 
   /** The caller's evaluation with this id, or null. */
   find(id: string): Promise<Evaluation | null> {
-    return isUuid(id) ? this.em.findOne(Evaluation, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, Evaluation, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async get(id: string): Promise<Evaluation> {

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { auditReview, stampReview } from '../review/review.js';
 import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -145,7 +146,7 @@ export class AddressService implements PersonalDataHolder {
   }
 
   find(id: string): Promise<AddressVerification | null> {
-    return isUuid(id) ? this.em.findOne(AddressVerification, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, AddressVerification, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async get(id: string): Promise<AddressVerification> {

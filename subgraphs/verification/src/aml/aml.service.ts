@@ -1,4 +1,5 @@
 import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Keyring } from '../../../../platform/crypto/keyring.js';
@@ -288,7 +289,7 @@ export class AmlService implements PersonalDataHolder {
 
   /** The caller's screening with this id (with its matches), or null. */
   async find(id: string): Promise<AmlView | null> {
-    const screening = isUuid(id) ? await this.em.findOne(AmlScreening, { id, ...this.tenant }) : null;
+    const screening = isUuid(id) ? await findOneBy(this.em, AmlScreening, { id, ...this.tenant }) : null;
     return screening ? { screening, hits: await this.hitsOf(screening.id) } : null;
   }
 
@@ -415,7 +416,7 @@ export class AmlService implements PersonalDataHolder {
 
   /** The caller's batch with this id (with its callback's state), or null. */
   async findBatch(id: string): Promise<AmlBatchView | null> {
-    const batch = isUuid(id) && this.seesBatches ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
+    const batch = isUuid(id) && this.seesBatches ? await findOneBy(this.em, AmlBatch, { id, ...this.tenant }) : null;
     if (!batch) return null;
     const delivery = batch.callbackDeliveryId ? await this.em.findOne(Delivery, { id: batch.callbackDeliveryId, ...this.tenant }) : null;
     return withCallback(batch, delivery);
@@ -437,7 +438,7 @@ export class AmlService implements PersonalDataHolder {
   }
 
   private async ownBatch(id: string): Promise<AmlBatch> {
-    const batch = isUuid(id) && this.seesBatches ? await this.em.findOne(AmlBatch, { id, ...this.tenant }) : null;
+    const batch = isUuid(id) && this.seesBatches ? await findOneBy(this.em, AmlBatch, { id, ...this.tenant }) : null;
     if (!batch) throw notFound('AML batch', id);
     return batch;
   }

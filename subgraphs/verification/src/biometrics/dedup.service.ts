@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
@@ -88,7 +89,7 @@ export class DedupService implements PersonalDataHolder {
 
   /** The caller's check with this id, or null. */
   find(id: string): Promise<BiometricDedupCheck | null> {
-    return isUuid(id) ? this.em.findOne(BiometricDedupCheck, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, BiometricDedupCheck, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   /** The organization's checks (of one user, in one status), newest first. */

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { auditReview, stampReview } from '../review/review.js';
 import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -339,7 +340,7 @@ export class BusinessService implements PersonalDataHolder {
   }
 
   async find(id: string): Promise<BusinessView | null> {
-    const business = isUuid(id) ? await this.em.findOne(BusinessVerification, { id, ...this.tenant }) : null;
+    const business = isUuid(id) ? await findOneBy(this.em, BusinessVerification, { id, ...this.tenant }) : null;
     return business ? { business, people: await this.peopleIn(this.em, [business.id]) } : null;
   }
 

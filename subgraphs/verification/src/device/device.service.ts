@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { isUuid } from '../../../../platform/ids.js';
@@ -121,7 +122,7 @@ export class DeviceService implements PersonalDataHolder {
 
   /** By assessment id, or by `dfp_…` device id (its latest assessment); null when the caller has none. */
   find(id: string): Promise<DeviceAssessment | null> {
-    if (isUuid(id)) return this.em.findOne(DeviceAssessment, { id, ...this.tenant });
+    if (isUuid(id)) return findOneBy(this.em, DeviceAssessment, { id, ...this.tenant });
     if (/^dfp_[0-9a-f]{32}$/.test(id)) {
       return this.em.findOne(DeviceAssessment, { deviceId: id, ...this.tenant }, { orderBy: { createdAt: 'desc', id: 'desc' } });
     }

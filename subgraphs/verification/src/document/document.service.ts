@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { auditReview, stampReview } from '../review/review.js';
 import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -99,7 +100,7 @@ export class DocumentService implements PersonalDataHolder {
   }
 
   find(id: string): Promise<DocumentVerification | null> {
-    return isUuid(id) ? this.em.findOne(DocumentVerification, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, DocumentVerification, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async get(id: string): Promise<DocumentVerification> {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { grants, keyPermission, PERMISSIONS } from '../../../../platform/auth/permissions.js';
 import type { Environment, Principal } from '../../../../platform/auth/principal.js';
@@ -180,7 +181,7 @@ export class FlowService implements PersonalDataHolder {
   }
 
   find(id: string): Promise<VerificationFlow | null> {
-    return isUuid(id) ? this.em.findOne(VerificationFlow, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, VerificationFlow, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   list(filter: { userId?: string | null }, page: ConnectionArgs): Promise<Connection<VerificationFlow>> {

@@ -1,4 +1,5 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { auditReview, stampReview } from '../review/review.js';
 import type { AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -44,7 +45,7 @@ export class IdentityService implements PersonalDataHolder {
 
   /** The caller's verification with this id, or null. */
   find(id: string): Promise<IdentityVerification | null> {
-    return isUuid(id) ? this.em.findOne(IdentityVerification, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, IdentityVerification, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async get(id: string): Promise<IdentityVerification> {

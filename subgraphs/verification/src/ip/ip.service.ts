@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
 import { exported, type ErasedUser, type PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
@@ -89,7 +90,7 @@ export class IpService implements PersonalDataHolder {
 
   /** The caller's analysis with this id, or null. */
   find(id: string): Promise<IpCheck | null> {
-    return isUuid(id) ? this.em.findOne(IpCheck, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, IpCheck, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async get(id: string): Promise<IpCheck> {

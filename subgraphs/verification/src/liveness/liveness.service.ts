@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalid } from '../../../../platform/errors.js';
@@ -159,7 +160,7 @@ export class LivenessService implements PersonalDataHolder {
   }
 
   find(id: string): Promise<LivenessSession | null> {
-    return isUuid(id) ? this.em.findOne(LivenessSession, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, LivenessSession, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   /** The organization's sessions (of one user, in one status), newest first. */

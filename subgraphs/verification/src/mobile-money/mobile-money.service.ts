@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { conflict, invalid, notFound } from '../../../../platform/errors.js';
@@ -127,7 +128,7 @@ export class MobileMoneyService implements PersonalDataHolder {
   }
 
   find(id: string): Promise<MobileMoneyVerification | null> {
-    return isUuid(id) ? this.em.findOne(MobileMoneyVerification, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, MobileMoneyVerification, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async get(id: string): Promise<MobileMoneyVerification> {

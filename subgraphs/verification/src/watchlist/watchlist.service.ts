@@ -1,4 +1,5 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { recordAudit, type AuditActor } from '../../../../platform/audit/audit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalid, notFound } from '../../../../platform/errors.js';
@@ -246,7 +247,7 @@ export class WatchlistService implements PersonalDataHolder {
 
   /** The caller's subscription with this id, or null. */
   findSubscription(id: string): Promise<WatchlistSubscription | null> {
-    return isUuid(id) ? this.em.findOne(WatchlistSubscription, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, WatchlistSubscription, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   /** The caller's subscriptions among these ids (one query for the alerts of a page). */
@@ -301,7 +302,7 @@ export class WatchlistService implements PersonalDataHolder {
 
   /** The caller's alert with this id, or null. */
   findAlert(id: string): Promise<WatchlistAlert | null> {
-    return isUuid(id) ? this.em.findOne(WatchlistAlert, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, WatchlistAlert, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async getAlert(id: string): Promise<WatchlistAlert> {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOneBy } from '../../../../platform/db/find-one-by.js';
 import { ApiClient } from '../../../../platform/auth/api-client.entity.js';
 import { conflict, invalid, notFound } from '../../../../platform/errors.js';
 import { paginate, type Connection, type ConnectionArgs } from '../../../../platform/graphql/connection.js';
@@ -68,7 +69,7 @@ export class WebhookService {
 
   /** The caller's webhook with this id, or null. */
   find(id: string): Promise<Webhook | null> {
-    return isUuid(id) ? this.em.findOne(Webhook, { id, ...this.tenant }) : Promise.resolve(null);
+    return isUuid(id) ? findOneBy(this.em, Webhook, { id, ...this.tenant }) : Promise.resolve(null);
   }
 
   async get(id: string): Promise<Webhook> {
