@@ -30,22 +30,20 @@ describe('documents and proofs of address are read in the vision worker processe
   });
   afterAll(() => stack?.stop());
 
-  /** The count of vision requests of `operation` with `outcome` the verification service reports. */
+  /** The verification service's metrics. */
+  const metrics = async () =>
+    (await fetch(`${new URL(stack.urls.verification!).origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  /** The count of vision requests of `operation` with `outcome` the verification service reports (every pair from the start). */
   const counted = async (operation: string, outcome: string) => {
-    const res = await fetch(`${new URL(stack.urls.verification!).origin}/metrics`, {
-      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-    });
-    const line = new RegExp(`^vision_task_duration_seconds_count\\{operation="${operation}",outcome="${outcome}"[^}]*\\} (\\d+)$`, 'm');
-    const value = line.exec(await res.text())?.[1];
-    if (value === undefined) throw new Error(`no vision_task_duration_seconds_count for ${operation} ${outcome}`);
+    const line = new RegExp(
+      `^vision_task_duration_seconds_count\\{[^}]*operation="${operation}",outcome="${outcome}"[^}]*\\} (\\d+)$`,
+      'm',
+    );
+    const value = line.exec(await metrics())?.[1];
+    if (value === undefined) throw new Error(`no vision_task_duration_seconds_count of ${operation} ${outcome}`);
     return Number(value);
   };
-  const busyWorkers = async () => {
-    const res = await fetch(`${new URL(stack.urls.verification!).origin}/metrics`, {
-      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-    });
-    return Number(/^vision_workers\{state="busy"[^}]*\} (\d+)$/m.exec(await res.text())?.[1] ?? NaN);
-  };
+  const busyWorkers = async () => Number(/^vision_workers\{[^}]*state="busy"[^}]*\} (\d+)$/m.exec(await metrics())?.[1] ?? 0);
   const submitBill = async (userId: string) => {
     const bill = await electricityBill('AMINA WANJIKU', ['12 Moi Avenue', 'Nairobi 00100'], daysAgo(30));
     const res = await stack.rest(
