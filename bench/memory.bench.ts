@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { plan } from './support/mrz-corpus.js';
@@ -8,6 +7,7 @@ import { renderDocument } from './support/mrz-render.js';
 import { f0, f1, load, table } from './support/processes.js';
 import { verdict } from './support/targets.js';
 import { eventually } from '../test/support/database.js';
+import { childProcesses as children } from '../test/support/process-info.js';
 import { ADMIN_SECRET, prepare, REPO, rest, specs, startPlatform } from './stack.bench.js';
 
 /**
@@ -35,20 +35,7 @@ const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
-/** The processes started by `pid` whose command line contains `match`. */
-function children(pid: number, match: string): number[] {
-  let out = '';
-  try {
-    out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
-  } catch {
-    // ps answers 1 when the process has no children
-  }
-  return out
-    .split('\n')
-    .filter((line) => line.includes(match))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
-/** The face models' processes started by `pid`. */
+/** The vision worker processes (face models, OCR) started by `pid`. */
 const visionWorkers = (pid: number) => children(pid, 'vision.worker');
 
 async function scrape(gateway: string): Promise<(name: string) => number> {

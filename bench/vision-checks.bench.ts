@@ -11,7 +11,7 @@ import { poses } from '../test/support/poses.js';
 
 /**
  * Document and face checks through the whole stack (REST adapter → gateway → verification, one
- * vision worker thread and one OCR worker: VISION_WORKERS=1, so "per core"), embedded PostgreSQL
+ * vision worker process for faces and OCR: VISION_WORKERS=1, so "per core"), embedded PostgreSQL
  * unless DATABASE_URL is set:
  * - one document check: a rendered passport (face, OCR, MRZ), from the 201 to its decision;
  * - one liveness challenge photo, answered synchronously (the face models judge it);

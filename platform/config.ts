@@ -330,12 +330,20 @@ export const ENVIRONMENT: EnvironmentRow[] = [
   { vars: ['WATCHLIST_POLL_SECONDS'], meaning: 'how often each process looks for due subscriptions' },
   { vars: ['WATCHLIST_MATCH_THRESHOLD'], meaning: 'score that raises a watchlist alert' },
   { vars: ['STORAGE_DIR'], meaning: 'folder of uploaded files (document images, selfies), shared by every verification instance' },
-  { vars: ['VISION_WORKERS'], meaning: 'worker processes running the face models (each holds them, ≈ 300 MB)' },
-  { vars: ['VISION_TIMEOUT_MS'], meaning: "one face analysis's budget; past it the worker is replaced and the request fails with 503" },
+  {
+    vars: ['VISION_WORKERS'],
+    meaning:
+      'worker processes running the face models and all OCR (documents, machine-readable zones, proofs of address); each loads what it is asked to use (face models ≈ 300 MB)',
+  },
+  {
+    vars: ['VISION_TIMEOUT_MS'],
+    meaning:
+      "one face analysis's or document reading's budget; past it the worker is replaced and the request fails with 503 (a check's job is retried)",
+  },
   {
     vars: ['VISION_IDLE_MS'],
     meaning:
-      'the face models’ processes and the OCR workers stop after this long without work (their memory goes back; the next check starts them again, a few seconds)',
+      'the vision worker processes (face models, OCR) stop after this long without work, and a worker’s OCR engines after this long without a reading (their memory goes back; the next check starts them again, a few seconds)',
   },
   {
     vars: ['IDLE_COMPACTION_SECONDS'],

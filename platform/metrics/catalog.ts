@@ -71,10 +71,10 @@ export const METRIC_GROUPS: readonly MetricGroup[] = [
     metrics: Object.values(SCREENING_METRICS),
   },
   {
-    title: 'Face model workers',
+    title: 'Vision workers (face models and OCR)',
     services: ['verification'],
     about:
-      'The face models run in `VISION_WORKERS` processes of their own, started by the first image and stopped after `VISION_IDLE_MS` without work (then `vision_workers` reads 0 and nothing holds their memory). Analyses go to the workers in turn; `vision_queued_tasks` counts those waiting behind another on the same worker.',
+      "The face models and all text reading (OCR of documents and proofs of address, the machine-readable zone's glyph matching) run in `VISION_WORKERS` processes of their own, started by the first image and stopped after `VISION_IDLE_MS` without work (then `vision_workers` reads 0 and nothing holds their memory); a worker loads the face models on its first face analysis and Tesseract on its first reading. Requests go to the workers in turn; `vision_queued_tasks` counts those waiting behind another on the same worker.",
     metrics: Object.values(VISION_METRICS),
   },
 ];

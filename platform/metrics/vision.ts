@@ -1,18 +1,24 @@
 import { gauge, histogram, makeGauge, makeHistogram, secondsSince, type Metric } from './metric.js';
 
-/** The face models' worker processes of a verification process (`VISION_WORKERS`, stopped after `VISION_IDLE_MS` idle). */
+/** The vision worker processes of a verification process (face models and OCR; `VISION_WORKERS`, stopped after `VISION_IDLE_MS` idle). */
 export const VISION_METRICS = {
-  workers: gauge('vision_workers', 'Face model worker processes running, by state (busy: analysing; idle: started, waiting)', ['state']),
+  workers: gauge(
+    'vision_workers',
+    'Vision worker processes (face models, OCR) running, by state (busy: analysing or reading; idle: started, waiting)',
+    ['state'],
+  ),
   max: gauge('vision_workers_max', 'Worker processes the pool may run (VISION_WORKERS)', []),
-  queued: gauge('vision_queued_tasks', 'Analyses waiting behind another on their worker', []),
+  queued: gauge('vision_queued_tasks', 'Requests (analyses, readings) waiting behind another on their worker', []),
   duration: histogram(
     'vision_task_duration_seconds',
-    'Face analyses, by outcome (ok, error; unavailable: the worker died, timed out or was stopped), and how long they took from the request',
-    ['outcome'],
+    "Vision worker requests, by operation (analyze: a face analysis; read_document_text: a document image's text and machine-readable zone; read_address: a proof of address) and outcome (ok, error; unavailable: the worker died, timed out or was stopped), and how long they took from the request",
+    ['operation', 'outcome'],
   ),
 };
 
 export type VisionOutcome = 'ok' | 'error' | 'unavailable';
+export const VISION_TASKS = ['analyze', 'read_document_text', 'read_address'] as const;
+export type VisionTask = (typeof VISION_TASKS)[number];
 
 export interface WorkerPoolStats {
   max: number;
@@ -26,7 +32,7 @@ export class WorkerPoolMetrics {
   readonly metrics: Metric[];
 
   constructor(stats: () => WorkerPoolStats) {
-    for (const outcome of ['ok', 'error', 'unavailable']) this.duration.zero({ outcome });
+    for (const operation of VISION_TASKS) for (const outcome of ['ok', 'error', 'unavailable']) this.duration.zero({ operation, outcome });
     this.metrics = [
       makeGauge(VISION_METRICS.workers, (g) => {
         const { pending } = stats();
@@ -41,8 +47,8 @@ export class WorkerPoolMetrics {
   }
 
   /** Starts timing one task: call the result with its outcome. */
-  task(): (outcome: VisionOutcome) => void {
+  task(operation: VisionTask): (outcome: VisionOutcome) => void {
     const started = performance.now();
-    return (outcome) => this.duration.observe({ outcome }, secondsSince(started));
+    return (outcome) => this.duration.observe({ operation, outcome }, secondsSince(started));
   }
 }

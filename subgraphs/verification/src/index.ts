@@ -11,7 +11,6 @@ import { FILE_ROUTE, serveFiles } from '../../../platform/storage/file-routes.js
 import { acquireScreeningEngine } from '../../../screening/index.js';
 import type { VerificationShared } from './verification.shared.js';
 import { VisionPool } from './vision/vision.pool.js';
-import { TextReader } from './vision/text-reader.js';
 import { importDefaultData } from './lists/default-data.js';
 import { ListCatalog } from './aml/aml.service.js';
 import { adminCapability } from './admin/admin.module.js';
@@ -121,18 +120,12 @@ export const verificationService: ServiceModule<VerificationShared> = {
         }),
       (pool) => pool.close(),
     );
-    const text = rt.resources.get(
-      `ocr:eng:${rt.config.VISION_IDLE_MS}`,
-      () => new TextReader(['eng'], { idleMs: rt.config.VISION_IDLE_MS }),
-      (reader) => reader.close(),
-    );
     const shared: VerificationShared = {
       ...rt,
       screening,
       amlCatalog: new ListCatalog(rt.pool, screening, () => defaultData?.importing() ?? false),
       files: new FileService(rt.pool, new FolderBlobStore(path.resolve(rt.config.STORAGE_DIR)), rt.keyring),
       vision,
-      text,
       orm,
     };
     const capabilities = await startCapabilities(CAPABILITIES, shared);

@@ -5,7 +5,6 @@ import type { SubgraphContext } from '../../../platform/graphql/subgraph.js';
 import type { FileService } from '../../../platform/storage/file-store.js';
 import type { ScreeningEngine } from '../../../screening/index.js';
 import type { ListCatalog } from './aml/aml.service.js';
-import type { TextReader } from './vision/text-reader.js';
 import type { VisionPool } from './vision/vision.pool.js';
 
 /**
@@ -19,9 +18,8 @@ export interface VerificationShared extends ServiceRuntime {
   amlCatalog: ListCatalog;
   /** Uploaded files (document images, selfies), read and written through the tenant. */
   files: FileService;
-  /** Face models in worker threads, and OCR: started on first use. */
+  /** Face models and OCR (documents, zones, proofs of address) in worker processes: started on first use, stopped when idle. */
   vision: VisionPool;
-  text: TextReader;
   /** An EntityManager for jobs and plain routes outside a GraphQL request. */
   orm: Orm;
 }

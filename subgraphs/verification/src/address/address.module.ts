@@ -1,4 +1,3 @@
-import { TextReader } from '../vision/text-reader.js';
 import type { VerificationCapability } from '../verification.shared.js';
 import { AddressVerification } from './address.entity.js';
 import { AddressResolver, AddressUserFields, resolveAddressReference } from './address.resolver.js';
@@ -17,12 +16,7 @@ export const addressCapability: VerificationCapability<{ addressJobs: AddressWor
       orm: shared.orm,
       boss: await shared.jobs(),
       files: shared.files,
-      // proofs of address are read with the English and French models together
-      text: shared.resources.get(
-        `ocr:eng+fra:${shared.config.VISION_IDLE_MS}`,
-        () => new TextReader(['eng', 'fra'], { idleMs: shared.config.VISION_IDLE_MS }),
-        (reader) => reader.close(),
-      ),
+      vision: shared.vision,
       logger: shared.logger.child({ component: 'address' }),
     }),
   }),

@@ -6,9 +6,8 @@ import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
-import type { TextReader } from '../vision/text-reader.js';
+import type { VisionPool } from '../vision/vision.pool.js';
 import { decideAddress, type AddressDecision } from './address-decision.js';
-import { readAddressDocument } from './address-reader.js';
 import { AddressVerification } from './address.entity.js';
 import { recordAddressEvent } from './address.events.js';
 import { ADDRESS_LIFECYCLE, type AddressTrigger } from './address.lifecycle.js';
@@ -26,16 +25,16 @@ export interface AddressWorkerOptions {
   orm: Orm;
   boss: PgBoss;
   files: FileService;
-  /** OCR with the English and French models together. */
-  text: TextReader;
+  /** Reads the document (OCR with the English and French models together) in a vision worker process. */
+  vision: Pick<VisionPool, 'readAddress'>;
   logger: Logger;
 }
 
 /**
  * Address checks as pg-boss jobs (queued in the transaction that accepted the document, so an
  * accepted document is always checked; retried with backoff when OCR or the database fails). A
- * check reads the document off the request threads (Tesseract's worker) and records the decision
- * in one transaction with its event.
+ * check reads the document out of the API process (`readAddressDocument` in a vision worker) and
+ * records the decision in one transaction with its event.
  */
 export class AddressWorker implements AddressJobs {
   constructor(private readonly opts: AddressWorkerOptions) {}
@@ -69,7 +68,7 @@ export class AddressWorker implements AddressJobs {
       await this.move(addressId, 'check.flagged', (a, now) => Object.assign(a, { reasons: ['DOCUMENT_MISSING'], checkedAt: now }));
       return;
     }
-    const { fields, textConfidence } = await readAddressDocument(file.bytes, this.opts.text);
+    const { fields, textConfidence } = await this.opts.vision.readAddress(file.bytes);
     const outcome = decideAddress({
       fields,
       textConfidence,

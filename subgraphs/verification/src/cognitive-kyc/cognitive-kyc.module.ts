@@ -19,7 +19,7 @@ export const cognitiveKycCapability: VerificationCapability<object, DocumentDeps
   personalData: (em, tenant, deps) => {
     const documents = new DocumentService(em, tenant, { files: deps.files, jobs: deps.documentJobs });
     return {
-      cognitiveKycChecks: new CognitiveKycService(em, tenant, { vision: deps.vision, text: deps.text, documents, keyring: deps.keyring }),
+      cognitiveKycChecks: new CognitiveKycService(em, tenant, { vision: deps.vision, documents, keyring: deps.keyring }),
     };
   },
 };

@@ -28,7 +28,7 @@ export function cognitiveKycService(ctx: Ctx, access: 'read' | 'write'): Cogniti
   const tenant = authorize(ctx, 'verification', `cognitive_kyc:${access}`);
   // the fraud history reads the organization's documents as part of this capability
   const documents = new DocumentService(ctx.em, tenant, { files: ctx.deps.files, jobs: ctx.deps.documentJobs });
-  return new CognitiveKycService(ctx.em, tenant, { vision: ctx.deps.vision, text: ctx.deps.text, documents, keyring: ctx.deps.keyring });
+  return new CognitiveKycService(ctx.em, tenant, { vision: ctx.deps.vision, documents, keyring: ctx.deps.keyring });
 }
 
 const fromSnapshot = (s: Record<string, unknown>) => reviveDates<CognitiveKycCheckType>(s, ['reviewedAt', 'createdAt', 'updatedAt']);

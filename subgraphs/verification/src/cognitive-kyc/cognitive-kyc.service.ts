@@ -12,7 +12,6 @@ import type { DocumentService } from '../document/document.service.js';
 import { countryCode } from '../document/printed-fields.js';
 import { faceMatchScore, faceSimilarity } from '../vision/face-match.js';
 import { readBase64Image } from '../vision/images.js';
-import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
 import { decideCognitiveKyc, documentTypeOfMrzCode, type CognitiveKycDecision } from './cognitive-kyc-check.js';
 import { CognitiveKycCheck } from './cognitive-kyc.entity.js';
@@ -48,7 +47,7 @@ export class CognitiveKycService implements PersonalDataHolder {
   constructor(
     private readonly em: EntityManager,
     private readonly tenant: Tenant,
-    private readonly deps: { vision: VisionPool; text: TextReader; documents: DocumentService; keyring: Keyring },
+    private readonly deps: { vision: VisionPool; documents: DocumentService; keyring: Keyring },
   ) {}
 
   private historyIn(em: EntityManager): FraudHistoryService {
@@ -57,7 +56,7 @@ export class CognitiveKycService implements PersonalDataHolder {
 
   /**
    * Compares a selfie with an identity document and checks both while the caller waits (faces in
-   * the vision workers, text in the OCR worker), then records the decision with its event. Only
+   * the vision worker processes, text and zone too), then records the decision with its event. Only
    * the selfie's face description is kept, never the images.
    */
   async verify(input: CognitiveKycSubmission, today = new Date()): Promise<CognitiveKycCheck> {
@@ -76,7 +75,7 @@ export class CognitiveKycService implements PersonalDataHolder {
 
     const [selfie, document] = await Promise.all([
       this.deps.vision.analyze(selfieImage.jpeg),
-      new DocumentReader(this.deps).read(documentImage.jpeg, today),
+      new DocumentReader(this.deps.vision).read(documentImage.jpeg, today),
     ]);
     if (selfie.faces.length !== 1) throw invalid(`selfieBase64 must show exactly one face (found ${selfie.faces.length})`);
     const selfieFace = selfie.faces[0];

@@ -1,8 +1,7 @@
-import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
 import type { FaceAnalysis } from '../vision/vision.types.js';
 import { decideDocument, type DocumentOutcome, type DocumentType, type ImageEvidence } from './document-check.js';
-import { readMrz, type MrzReading } from './mrz.js';
+import type { MrzReading } from './mrz.js';
 import { readPrintedFields } from './printed-fields.js';
 
 /** What the models read and measured on one document image. */
@@ -20,23 +19,24 @@ function largestFace(faces: readonly FaceAnalysis[]): FaceAnalysis | null {
 }
 
 /**
- * Reads document images off the request thread: faces in the vision workers, text in Tesseract's
- * worker, then the machine-readable zone from the text (re-read with the MRZ alphabet where needed).
+ * Reads document images out of the API process: faces, and text with the machine-readable zone
+ * (document-text.ts), as two requests to the vision workers at once (two workers read them side by
+ * side; one takes both, its OCR thread reading while it analyses the face).
  */
 export class DocumentReader {
-  constructor(private readonly models: { vision: VisionPool; text: TextReader }) {}
+  constructor(private readonly vision: Pick<VisionPool, 'analyze' | 'readDocumentText'>) {}
 
   async read(jpeg: Buffer, today: Date): Promise<ImageReading> {
-    const [analysis, text] = await Promise.all([this.models.vision.analyze(jpeg), this.models.text.read(jpeg)]);
+    const [analysis, text] = await Promise.all([this.vision.analyze(jpeg), this.vision.readDocumentText(jpeg, today)]);
     return {
       evidence: {
         sharpness: analysis.image.sharpness,
         brightness: analysis.image.brightness,
         faceScores: analysis.faces.map((f) => f.score),
-        ocrConfidence: text.lines.length ? text.lines.reduce((sum, l) => sum + l.confidence, 0) / text.lines.length : 0,
+        ocrConfidence: text.confidence,
       },
-      lines: text.lines.map((l) => l.text),
-      mrz: await readMrz(jpeg, this.models.text, { lines: text.lines, today }),
+      lines: text.lines,
+      mrz: text.mrz,
       embedding: largestFace(analysis.faces)?.embedding ?? null,
     };
   }

@@ -17,7 +17,6 @@ export const documentCapability: VerificationCapability<{ documentJobs: Document
       boss: await shared.jobs(),
       files: shared.files,
       vision: shared.vision,
-      text: shared.text,
       logger: shared.logger.child({ component: 'documents' }),
     }),
   }),

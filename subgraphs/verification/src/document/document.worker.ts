@@ -6,7 +6,6 @@ import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
-import type { TextReader } from '../vision/text-reader.js';
 import type { VisionPool } from '../vision/vision.pool.js';
 import type { DocumentOutcome } from './document-check.js';
 import { decideReadings, DocumentReader } from './document-reader.js';
@@ -27,22 +26,22 @@ export interface DocumentWorkerOptions {
   orm: Orm;
   boss: PgBoss;
   files: FileService;
+  /** Faces, text and machine-readable zones: read in the vision worker processes. */
   vision: VisionPool;
-  text: TextReader;
   logger: Logger;
 }
 
 /**
  * Document checks as pg-boss jobs (queued in the transaction that accepted the document, so an
  * accepted document is always checked; retried with backoff when a model or the database fails).
- * A check reads the images off the request threads (faces in the vision workers, text in
- * Tesseract's worker) and records the decision in one transaction with its event.
+ * A check reads the images out of the API process (faces, text and zone in the vision workers)
+ * and records the decision in one transaction with its event.
  */
 export class DocumentWorker implements DocumentJobs {
   private readonly reader: DocumentReader;
 
   constructor(private readonly opts: DocumentWorkerOptions) {
-    this.reader = new DocumentReader(opts);
+    this.reader = new DocumentReader(opts.vision);
   }
 
   async start(): Promise<void> {

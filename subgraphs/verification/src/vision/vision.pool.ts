@@ -2,26 +2,33 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { AppError } from '../../../../platform/errors.js';
 import type { Logger } from '../../../../platform/logger.js';
-import type { VisionAnalysis, VisionRequest, VisionResponse } from './vision.types.js';
-import { WorkerPoolMetrics } from '../../../../platform/metrics/vision.js';
+import type { AddressReading } from '../address/address-reader.js';
+import type { DocumentText } from '../document/document-text.js';
+import type { VisionAnalysis, VisionOperation, VisionOperations, VisionRequest, VisionResponse } from './vision.types.js';
+import { WorkerPoolMetrics, type VisionTask } from '../../../../platform/metrics/vision.js';
 
 /** The built worker (vision.worker.ts): it runs JavaScript, so from `dist/`, found from the working directory as the CLIs are. */
 export const VISION_WORKER_PATH = path.resolve(process.env.VISION_WORKER_PATH ?? 'dist/subgraphs/verification/src/vision/vision.worker.js');
 
 export interface VisionPoolOptions {
-  /** Worker processes, each with its own copy of the models (≈ 300 MB each). */
+  /** Worker processes, each with its own copy of the models it was asked to use (face models ≈ 300 MB). */
   size: number;
-  /** An analysis taking longer than this fails (the worker is replaced). */
+  /** A request taking longer than this fails (the worker is replaced). */
   timeoutMs: number;
-  /** The workers stop after this long without an analysis (their memory goes back; the next one starts them again); never when absent. */
+  /**
+   * The workers stop after this long without a request (their memory goes back; the next one starts
+   * them again), and a worker's OCR engines after this long without a read; never when absent.
+   */
   idleMs?: number;
   logger: Logger;
 }
 
 interface Pending {
-  resolve(result: VisionAnalysis): void;
+  resolve(result: VisionOperations[VisionOperation]['result']): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
+  /** What the request is called in its error (`TASKS`). */
+  name: string;
 }
 
 interface Slot {
@@ -29,11 +36,20 @@ interface Slot {
   pending: Map<number, Pending>;
 }
 
+/** What a request is called in logs and errors, and in the metrics' `operation` label. */
+const TASKS: Record<VisionOperation, { name: string; task: VisionTask }> = {
+  analyze: { name: 'Face analysis', task: 'analyze' },
+  readDocumentText: { name: 'Document reading', task: 'read_document_text' },
+  readAddress: { name: 'Address document reading', task: 'read_address' },
+};
+
 /**
- * Face analysis out of the API process: a few worker processes, started on first use (a process
- * that never judges a face never loads the models) and stopped when idle, each taking requests in
- * turn. The models' memory is theirs, not the API's. A worker that dies or stops answering is
- * replaced; its requests fail with 503, never hang.
+ * Face analysis and text reading (documents, their machine-readable zones, proofs of address) out
+ * of the API process: a few worker processes, started on first use (a process that never judges a
+ * face or reads a document never loads the models, and a worker loads only the models of what it
+ * is asked) and stopped when idle, each taking requests in turn. The models' memory and CPU are
+ * theirs, not the API's. A worker that dies or stops answering is replaced; its requests fail with
+ * 503, never hang.
  */
 export class VisionPool {
   private slots: Slot[] = [];
@@ -41,34 +57,49 @@ export class VisionPool {
   private ids = 0;
   private closed = false;
   private idleTimer: NodeJS.Timeout | undefined;
-  /** Workers busy and idle, analyses waiting, each analysis's time (docs/metrics.md). */
+  /** Workers busy and idle, requests waiting, each request's time by operation (docs/metrics.md). */
   readonly metrics = new WorkerPoolMetrics(() => ({ max: this.opts.size, pending: this.slots.map((slot) => slot.pending.size) }));
 
   constructor(private readonly opts: VisionPoolOptions) {}
 
   /** The image's faces and facts; `expression` for a liveness photo (its mouth and eyes read three ways, averaged). */
   analyze(jpeg: Buffer, { expression = false }: { expression?: boolean } = {}): Promise<VisionAnalysis> {
-    if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'Face analysis is shutting down'));
+    return this.run({ op: 'analyze', image: jpeg, expression });
+  }
+
+  /** A document image's lines, their OCR confidence and its machine-readable zone (`today`: the zone's dates are read around it). */
+  readDocumentText(jpeg: Buffer, today: Date): Promise<DocumentText> {
+    return this.run({ op: 'readDocumentText', image: jpeg, today });
+  }
+
+  /** A proof of address (an image's bytes) read with the English and French models. */
+  readAddress(image: Buffer): Promise<AddressReading> {
+    return this.run({ op: 'readAddress', image });
+  }
+
+  private run<Op extends VisionOperation>(request: { op: Op } & VisionOperations[Op]['request']): Promise<VisionOperations[Op]['result']> {
+    const { name, task } = TASKS[request.op];
+    if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', `${name} is shutting down`));
     clearTimeout(this.idleTimer);
     const slot = this.slotFor();
     const id = ++this.ids;
-    const done = this.metrics.task();
-    const analysis = new Promise<VisionAnalysis>((resolve, reject) => {
+    const done = this.metrics.task(task);
+    const result = new Promise<VisionOperations[Op]['result']>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.opts.logger.error({ timeoutMs: this.opts.timeoutMs }, 'face analysis timed out; replacing its worker');
-        this.replace(slot, new AppError('UNAVAILABLE', 'Face analysis timed out'));
+        this.opts.logger.error({ timeoutMs: this.opts.timeoutMs, operation: task }, `${name} timed out; replacing its worker`);
+        this.replace(slot, 'timed out');
       }, this.opts.timeoutMs);
-      slot.pending.set(id, { resolve, reject, timer });
+      slot.pending.set(id, { resolve: resolve as Pending['resolve'], reject, timer, name });
       // an answer awaited keeps this process alive; an idle worker does not
       slot.child.channel?.ref();
       // serialised once for the channel: the buffer itself, not a copy of it
-      slot.child.send({ id, op: 'analyze', image: jpeg, expression } satisfies VisionRequest);
+      slot.child.send({ id, ...request } as VisionRequest);
     });
-    analysis.then(
+    result.then(
       () => done('ok'),
       (error: unknown) => done(error instanceof AppError ? 'unavailable' : 'error'),
     );
-    return analysis;
+    return result;
   }
 
   /** The worker processes' ids (none when idle): for metrics and tests. */
@@ -79,7 +110,7 @@ export class VisionPool {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.idleTimer);
-    await this.stopAll(new AppError('UNAVAILABLE', 'Face analysis is shutting down'));
+    await this.stopAll('is shutting down');
   }
 
   private slotFor(): Slot {
@@ -91,7 +122,11 @@ export class VisionPool {
 
   private start(): Slot {
     // serialization 'advanced': images travel as bytes, not JSON; no inspector or loader flags of this process
-    const child = fork(VISION_WORKER_PATH, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(VISION_WORKER_PATH, this.opts.idleMs === undefined ? [] : [String(this.opts.idleMs)], {
+      serialization: 'advanced',
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const slot: Slot = { child, pending: new Map() };
     child.on('message', (response: VisionResponse) => {
       const pending = slot.pending.get(response.id);
@@ -103,13 +138,13 @@ export class VisionPool {
       this.settled(slot);
     });
     child.on('error', (error) => {
-      this.opts.logger.error({ err: error }, 'face analysis worker failed; replacing it');
-      this.replace(slot, new AppError('UNAVAILABLE', 'Face analysis failed'));
+      this.opts.logger.error({ err: error }, 'vision worker failed; replacing it');
+      this.replace(slot, 'failed');
     });
     child.on('exit', (code, signal) => {
       if (!this.slots.includes(slot)) return; // stopped on purpose
-      this.opts.logger.error({ code, signal }, 'face analysis worker exited; replacing it');
-      this.replace(slot, new AppError('UNAVAILABLE', 'Face analysis failed'));
+      this.opts.logger.error({ code, signal }, 'vision worker exited; replacing it');
+      this.replace(slot, 'failed');
     });
     child.unref();
     child.channel?.unref();
@@ -125,24 +160,26 @@ export class VisionPool {
     }
   }
 
-  private async stopAll(error: Error | null): Promise<void> {
+  /** `why` the requests still waiting fail (none when idle). */
+  private async stopAll(why: string | null): Promise<void> {
     const slots = this.slots.splice(0);
-    for (const slot of slots) if (error) this.fail(slot, error);
+    for (const slot of slots) if (why) this.fail(slot, why);
     await Promise.all(slots.map((slot) => stop(slot.child)));
-    if (slots.length && !error) this.opts.logger.debug({ workers: slots.length }, 'face analysis idle: workers stopped');
+    if (slots.length && !why) this.opts.logger.debug({ workers: slots.length }, 'vision idle: workers stopped');
   }
 
-  private replace(slot: Slot, error: Error): void {
-    this.fail(slot, error);
+  private replace(slot: Slot, why: string): void {
+    this.fail(slot, why);
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
     void stop(slot.child);
   }
 
-  private fail(slot: Slot, error: Error): void {
+  /** The slot's requests fail with 503: "Face analysis failed", "Document reading timed out"… */
+  private fail(slot: Slot, why: string): void {
     for (const pending of slot.pending.values()) {
       clearTimeout(pending.timer);
-      pending.reject(error);
+      pending.reject(new AppError('UNAVAILABLE', `${pending.name} ${why}`));
     }
     slot.pending.clear();
   }

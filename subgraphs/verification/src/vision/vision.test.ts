@@ -8,6 +8,11 @@ import { eyesClosed, jpegOf, rgbOf } from '../../../../bench/support/face-render
 import { processAlive } from '../../../../test/support/stack-process.js';
 import { eventually } from '../../../../test/support/database.js';
 import { judgeChallenge, readingOf } from '../liveness/liveness.rules.js';
+import { AMINA, idCardBack, td1 } from '../../../../test/support/documents.js';
+import { daysAgo, electricityBill } from '../../../../test/support/bills.js';
+import { threadNames } from '../../../../test/support/process-info.js';
+import { readDocumentText } from '../document/document-text.js';
+import { readAddressDocument } from '../address/address-reader.js';
 
 describe('vision pool (Human on WASM, in a worker process)', () => {
   const pool = new VisionPool({ size: 1, timeoutMs: 60_000, logger: createLogger('vision-test', 'silent') });
@@ -88,6 +93,73 @@ describe('vision pool: the models live in worker processes of their own', () => 
       await pool.close();
     }
   }, 120_000);
+});
+
+describe('vision pool: documents and proofs of address are read in the worker processes', () => {
+  const TODAY = new Date('2026-11-25T00:00:00Z');
+  const logger = createLogger('vision-test', 'silent');
+
+  it('reads them as the readers read them in this process, Tesseract in the worker, the face models only for a face', async () => {
+    const pool = new VisionPool({ size: 1, timeoutMs: 60_000, logger });
+    const english = new TextReader();
+    const englishAndFrench = new TextReader(['eng', 'fra']);
+    try {
+      const back = await idCardBack(td1(AMINA));
+      const bill = await electricityBill('AMINA WANJIKU', ['12 Moi Avenue', 'Nairobi 00100'], daysAgo(20, TODAY));
+      const [text, address] = await Promise.all([pool.readDocumentText(back, TODAY), pool.readAddress(bill)]);
+      expect(text.mrz).toMatchObject({ format: 'TD1', lines: td1(AMINA), valid: true });
+      expect(address.fields).toMatchObject({ fullName: 'AMINA WANJIKU', issueDate: daysAgo(20, TODAY) });
+      // a move, not a rewrite: the same readings, to the last digit of every confidence
+      expect(text).toEqual(await readDocumentText(back, english, TODAY));
+      expect(address).toEqual(await readAddressDocument(bill, englishAndFrench));
+      // OCR's threads are the worker's
+      const [reader] = pool.workerPids();
+      expect(threadNames(reader)).toContain('WorkerThread');
+
+      // a worker that only judges faces starts no OCR
+      const faces = new VisionPool({ size: 1, timeoutMs: 60_000, logger });
+      try {
+        expect((await faces.analyze(await portrait('man'))).faces).toHaveLength(1);
+        expect(threadNames(faces.workerPids()[0])).not.toContain('WorkerThread');
+      } finally {
+        await faces.close();
+      }
+    } finally {
+      await Promise.all([pool.close(), english.close(), englishAndFrench.close()]);
+    }
+  }, 120_000);
+
+  it('fails a reading whose worker dies with 503, as an analysis, and reads the next in a new worker', async () => {
+    const pool = new VisionPool({ size: 1, timeoutMs: 60_000, logger });
+    try {
+      const back = await idCardBack(td1(AMINA));
+      await pool.readDocumentText(back, TODAY); // started, Tesseract loaded
+      const [pid] = pool.workerPids();
+      const reading = pool.readDocumentText(back, TODAY);
+      const analysis = pool.analyze(await portrait('man'));
+      process.kill(pid, 'SIGKILL');
+      await expect(reading).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Document reading failed' });
+      await expect(analysis).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Face analysis failed' });
+      expect((await pool.readDocumentText(back, TODAY)).mrz).toMatchObject({ valid: true });
+      expect(pool.workerPids()[0]).not.toBe(pid);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('fails a reading past its budget with 503 and replaces the worker', async () => {
+    const pool = new VisionPool({ size: 1, timeoutMs: 1_000, logger });
+    try {
+      // the first reading starts Tesseract too: far past a second
+      const page = await electricityBill('AMINA WANJIKU', ['12 Moi Avenue', 'Nairobi 00100'], daysAgo(20, TODAY));
+      const reading = pool.readAddress(page);
+      const [pid] = pool.workerPids();
+      await expect(reading).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Address document reading timed out' });
+      await eventually(async () => !processAlive(pid), 10_000, 20);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 });
 
 describe('text reader (tesseract.js, English model from its npm package)', () => {

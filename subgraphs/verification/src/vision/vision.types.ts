@@ -1,4 +1,7 @@
-/** What the offline models see in an image (vision.worker.ts computes it, off the request thread). */
+import type { AddressReading } from '../address/address-reader.js';
+import type { DocumentText } from '../document/document-text.js';
+
+/** What the offline models see in an image (vision.worker.ts computes it, out of the API process). */
 
 export interface FaceAnalysis {
   /** Where the face is: x, y, width, height in pixels. */
@@ -73,7 +76,21 @@ export interface VisionAnalysis {
   faces: FaceAnalysis[];
 }
 
-/** Messages between the pool and a worker. */
-/** `expression`: the face's mouth and eyes measured again in two more views of it (liveness challenges; ≈ 13 % more time). */
-export type VisionRequest = { id: number; op: 'analyze'; image: Uint8Array; expression: boolean };
-export type VisionResponse = { id: number; ok: true; result: VisionAnalysis } | { id: number; ok: false; error: string };
+/**
+ * What a vision worker process does (vision.worker.ts), each operation's request and result: face
+ * analysis; a document image's text and machine-readable zone (document/document-text.ts); a proof
+ * of address read with the English and French models (address/address-reader.ts).
+ */
+export interface VisionOperations {
+  /** `expression`: the face's mouth and eyes measured again in two more views of it (liveness challenges; ≈ 13 % more time). */
+  analyze: { request: { image: Uint8Array; expression: boolean }; result: VisionAnalysis };
+  /** `today`: the zone's two-digit years are read as the century around it puts them. */
+  readDocumentText: { request: { image: Buffer; today: Date }; result: DocumentText };
+  readAddress: { request: { image: Buffer }; result: AddressReading };
+}
+export type VisionOperation = keyof VisionOperations;
+
+/** Messages between the pool and a worker (a Buffer arrives a Buffer, a Date a Date: the channel's serialization is 'advanced'). */
+export type VisionRequest = { [Op in VisionOperation]: { id: number; op: Op } & VisionOperations[Op]['request'] }[VisionOperation];
+export type VisionResponse =
+  { id: number; ok: true; result: VisionOperations[VisionOperation]['result'] } | { id: number; ok: false; error: string };
