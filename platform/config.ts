@@ -108,6 +108,8 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool,
   WEBHOOK_CA_FILE: z.string().optional(),
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(60),
+  // how often an idle job worker asks for work; a job committed by this process wakes its worker at once
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(300).default(5),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(5_000),
   /** Empty or `postgres`: LISTEN/NOTIFY. `nats://host:port[,nats://…]`: NATS JetStream (platform/events/nats-bus.ts). */
   EVENT_BUS: z
@@ -344,6 +346,11 @@ export const ENVIRONMENT: EnvironmentRow[] = [
     vars: ['VISION_IDLE_MS'],
     meaning:
       'the vision worker processes (face models, OCR) stop after this long without work, and a worker’s OCR engines after this long without a reading (their memory goes back; the next check starts them again, a few seconds)',
+  },
+  {
+    vars: ['JOB_POLL_SECONDS'],
+    meaning:
+      'how often an idle job worker (document, address, AML batch, business registry, notification dispatch) asks the database for work; a job this process commits wakes its worker at once, so this bounds only retries and jobs queued elsewhere',
   },
   {
     vars: ['IDLE_COMPACTION_SECONDS'],

@@ -21,6 +21,21 @@ export async function startJobs(url: string, logger: Logger, superviseSeconds = 
   return boss;
 }
 
+/**
+ * Works a queue one job at a time, asking for work every `pollSeconds`; the function returned wakes
+ * the worker at once (call it after the commit that queued a job). A poll is a query: at 0.5 s, the
+ * API process's five queues' workers asked 16 times a second, ≈ 1.7 % of a core with nothing to do.
+ */
+export async function workQueue<T extends object>(
+  boss: PgBoss,
+  queue: string,
+  pollSeconds: number,
+  handler: (job: { id: string; data: T }) => Promise<void>,
+): Promise<() => void> {
+  const id = await boss.work<T>(queue, { pollingIntervalSeconds: pollSeconds, batchSize: 1 }, ([job]) => handler(job));
+  return () => boss.notifyWorker(id);
+}
+
 /** pg-boss's `db` option: where it runs its SQL. */
 export interface JobDb {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;

@@ -60,6 +60,7 @@ export const notifyService: ServiceModule<NotifyShared> = {
       retryDelays: rt.config.NOTIFY_RETRY_DELAYS,
       publicUrl: rt.config.NOTIFY_PUBLIC_URL,
       leaseSeconds: rt.config.NOTIFY_CLAIM_LEASE_SECONDS,
+      pollSeconds: rt.config.JOB_POLL_SECONDS,
     });
     const shared: NotifyShared = {
       config: rt.config,

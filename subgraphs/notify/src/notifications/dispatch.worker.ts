@@ -40,6 +40,8 @@ export interface DispatcherOptions {
   publicUrl: string;
   /** Jobs this instance works on at once. */
   workers?: number;
+  /** JOB_POLL_SECONDS: how often an idle worker asks for work (`kick()` after a commit fetches at once); 0.5 when absent. */
+  pollSeconds?: number;
   /**
    * NOTIFY_CLAIM_LEASE_SECONDS: how long a job's deliveries stay claimed, and the job's pg-boss
    * expiry; after a crash, the dead worker's deliveries are taken again once it has passed.
@@ -117,11 +119,15 @@ export class Dispatcher {
     await boss.updateQueue(DISPATCH_QUEUE, queue);
     for (let i = 0; i < (this.opts.workers ?? 4); i++) {
       let id = '';
-      id = await boss.work<DispatchJob>(DISPATCH_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-        await inJobSpan(DISPATCH_QUEUE, job.data, () => this.process(job.data));
-        // more jobs may be waiting (a batch's fan-out): fetch again at once instead of after the interval
-        boss.notifyWorker(id);
-      });
+      id = await boss.work<DispatchJob>(
+        DISPATCH_QUEUE,
+        { pollingIntervalSeconds: this.opts.pollSeconds ?? 0.5, batchSize: 1 },
+        async ([job]) => {
+          await inJobSpan(DISPATCH_QUEUE, job.data, () => this.process(job.data));
+          // more jobs may be waiting (a batch's fan-out): fetch again at once instead of after the interval
+          boss.notifyWorker(id);
+        },
+      );
       this.workerIds.push(id);
     }
   }

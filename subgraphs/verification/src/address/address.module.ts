@@ -15,6 +15,7 @@ export const addressCapability: VerificationCapability<{ addressJobs: AddressWor
     addressJobs: new AddressWorker({
       orm: shared.orm,
       boss: await shared.jobs(),
+      pollSeconds: shared.config.JOB_POLL_SECONDS,
       files: shared.files,
       vision: shared.vision,
       logger: shared.logger.child({ component: 'address' }),

@@ -40,6 +40,8 @@ export interface AddressSubmission {
 /** Queues the automatic check of an address document, in the transaction that accepted it. */
 export interface AddressJobs {
   enqueueCheck(em: EntityManager, addressId: string): Promise<void>;
+  /** A job was committed: its worker fetches it now. */
+  wake(): void;
 }
 
 export interface AddressReview {
@@ -82,7 +84,7 @@ export class AddressService implements PersonalDataHolder {
     if (input.document && input.country == null) throw badInput('country is required with an uploaded document');
     const bytes = input.document ? input.document.bytes : await fetchDocument(input.documentUrl!, this.deps.fetch);
     const image = await readImage(bytes, input.document ? 'document' : 'documentUrl');
-    return this.em.transactional(async (em) => {
+    const submitted = await this.em.transactional(async (em) => {
       const created = ADDRESS_LIFECYCLE.fire(null, 'created');
       const address = em.create(AddressVerification, {
         ...this.tenant,
@@ -109,6 +111,8 @@ export class AddressService implements PersonalDataHolder {
       await this.deps.jobs.enqueueCheck(em, address.id);
       return address;
     });
+    this.deps.jobs.wake();
+    return submitted;
   }
 
   /** The user's proofs of address with what was read, the image as a link (served to the organization only). */

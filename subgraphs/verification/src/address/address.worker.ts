@@ -2,7 +2,7 @@ import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
-import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import { jobDb, type PgBoss, workQueue } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
@@ -24,6 +24,8 @@ const TRIGGER_OF: Record<AddressDecision, AddressTrigger> = {
 export interface AddressWorkerOptions {
   orm: Orm;
   boss: PgBoss;
+  /** How often the idle worker asks for work (JOB_POLL_SECONDS); `wake()` after a commit fetches at once. */
+  pollSeconds: number;
   files: FileService;
   /** Reads the document (OCR with the English and French models together) in a vision worker process. */
   vision: Pick<VisionPool, 'readAddress'>;
@@ -37,6 +39,7 @@ export interface AddressWorkerOptions {
  * records the decision in one transaction with its event.
  */
 export class AddressWorker implements AddressJobs {
+  private wakeWorker: () => void = () => undefined;
   constructor(private readonly opts: AddressWorkerOptions) {}
 
   async start(): Promise<void> {
@@ -44,9 +47,14 @@ export class AddressWorker implements AddressJobs {
     const queue = { expireInSeconds: 300, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 };
     await boss.createQueue(ADDRESS_CHECK_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(ADDRESS_CHECK_QUEUE, queue);
-    await boss.work<{ addressId: string }>(ADDRESS_CHECK_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      await inJobSpan(ADDRESS_CHECK_QUEUE, job.data, () => this.check(job.data.addressId));
-    });
+    this.wakeWorker = await workQueue<{ addressId: string }>(boss, ADDRESS_CHECK_QUEUE, this.opts.pollSeconds, (job) =>
+      inJobSpan(ADDRESS_CHECK_QUEUE, job.data, () => this.check(job.data.addressId)),
+    );
+  }
+
+  /** A job was committed here: fetch it now, not at the next poll. */
+  wake(): void {
+    this.wakeWorker();
   }
 
   async stop(): Promise<void> {

@@ -14,6 +14,7 @@ export const amlCapability: VerificationCapability<{ amlJobs: AmlWorker }> = {
     amlJobs: new AmlWorker({
       orm: shared.orm,
       boss: await shared.jobs(),
+      pollSeconds: shared.config.JOB_POLL_SECONDS,
       deliveries: shared.deliveries,
       logger: shared.logger.child({ component: 'aml' }),
       screening: shared.screening,

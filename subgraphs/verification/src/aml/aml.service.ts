@@ -108,6 +108,8 @@ export type BatchLine = BatchResult & { fullName: string; screening: AmlView | n
 export interface AmlJobs {
   /** Queues the batch's screening job in the caller's transaction. */
   enqueueBatch(em: EntityManager, batchId: string): Promise<void>;
+  /** A job was committed: its worker fetches it now. */
+  wake(): void;
 }
 
 export interface AmlServiceDeps {
@@ -406,6 +408,7 @@ export class AmlService implements PersonalDataHolder {
       await this.deps.jobs!.enqueueBatch(em, b.id);
       return b;
     });
+    this.deps.jobs.wake();
     return { batch, callbackSecret };
   }
 

@@ -12,7 +12,7 @@ import { AmlBatch, AmlBatchSubject } from './aml.entity.js';
 import { AML_BATCH_RESOURCE, batchCompleteData, batchEvent, recordBatchEvent, withCallback } from './aml.events.js';
 import { AmlService, type AmlJobs, type ListCatalog, type ScreeningSearch } from './aml.service.js';
 import { AML_BATCH_LIFECYCLE, AML_SUBJECT_LIFECYCLE } from './aml.lifecycle.js';
-import { jobDb } from '../../../../platform/jobs.js';
+import { jobDb, workQueue } from '../../../../platform/jobs.js';
 
 export const AML_BATCH_QUEUE = 'aml-batch';
 /** A running batch job touches its pg-boss job this often ÷ 2; pg-boss's minimum is 10. */
@@ -21,6 +21,8 @@ const BATCH_HEARTBEAT_SECONDS = 10;
 export interface AmlWorkerOptions {
   orm: Orm;
   boss: PgBoss;
+  /** How often the idle worker asks for work (JOB_POLL_SECONDS); `wake()` after a commit fetches at once. */
+  pollSeconds: number;
   /** The process's delivery worker: it POSTs the callbacks, retried on the webhook schedule. */
   deliveries: DeliveryWorker;
   logger: Logger;
@@ -38,6 +40,7 @@ export interface AmlWorkerOptions {
  * outcome is an `aml.batch_callback` event of the batch.
  */
 export class AmlWorker implements AmlJobs {
+  private wakeWorker: () => void = () => undefined;
   constructor(private readonly opts: AmlWorkerOptions) {}
 
   async start(): Promise<void> {
@@ -55,13 +58,18 @@ export class AmlWorker implements AmlJobs {
     };
     await boss.createQueue(AML_BATCH_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(AML_BATCH_QUEUE, queue);
-    await boss.work<{ batchId: string }>(AML_BATCH_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      await inJobSpan(AML_BATCH_QUEUE, job.data, () => this.processBatch(job.data.batchId));
-    });
+    this.wakeWorker = await workQueue<{ batchId: string }>(boss, AML_BATCH_QUEUE, this.opts.pollSeconds, (job) =>
+      inJobSpan(AML_BATCH_QUEUE, job.data, () => this.processBatch(job.data.batchId)),
+    );
     this.opts.deliveries.onOutcome(AML_BATCH_RESOURCE, (tx, outcome) => this.callbackAttempted(tx, outcome));
   }
 
   /** Waits for running jobs (they use the worker's EntityManager, closed right after). */
+  /** A job was committed here: fetch it now, not at the next poll. */
+  wake(): void {
+    this.wakeWorker();
+  }
+
   async stop(): Promise<void> {
     await this.opts.boss.offWork(AML_BATCH_QUEUE, { wait: true }).catch(() => undefined);
   }

@@ -24,6 +24,7 @@ export const businessCapability: VerificationCapability<{ businessRegistries: Bu
     const businessJobs = new BusinessWorker({
       orm: shared.orm,
       boss: await shared.jobs(),
+      pollSeconds: shared.config.JOB_POLL_SECONDS,
       registries: businessRegistries,
       retryDelays: shared.config.BUSINESS_REGISTRY_RETRY_DELAYS,
       timeoutMs: shared.config.BUSINESS_REGISTRY_TIMEOUT_MS,

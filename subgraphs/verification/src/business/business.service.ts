@@ -70,6 +70,8 @@ export interface BusinessDeps {
 
 export interface BusinessJobs {
   enqueueLookup(em: EntityManager, businessId: string, startAfterSeconds?: number): Promise<void>;
+  /** A job was committed: its worker fetches it now. */
+  wake(): void;
 }
 
 export interface BusinessServiceDeps {
@@ -115,7 +117,7 @@ export class BusinessService implements PersonalDataHolder {
       textError('taxId', input.taxId, 100, false),
     ].filter((e): e is string => typeof e === 'string');
     if (errors.length) throw invalid(errors);
-    return this.em.transactional(async (em) => {
+    const submitted = await this.em.transactional(async (em) => {
       const created = BUSINESS_LIFECYCLE.fire(null, 'created');
       const business = em.create(BusinessVerification, {
         organizationId: this.tenant.organizationId,
@@ -136,6 +138,8 @@ export class BusinessService implements PersonalDataHolder {
       recordBusinessEvent(em, created.event, view);
       return view;
     });
+    this.deps.jobs.wake();
+    return submitted;
   }
 
   /** Declares directors (each screened now); the business's steps and status follow. */

@@ -2,7 +2,7 @@ import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
-import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import { jobDb, type PgBoss, workQueue } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import { BusinessPerson, BusinessVerification } from './business.entity.js';
@@ -15,6 +15,8 @@ export const BUSINESS_REGISTRY_QUEUE = 'business-registry-lookup';
 export interface BusinessWorkerOptions {
   orm: Orm;
   boss: PgBoss;
+  /** How often the idle worker asks for work (JOB_POLL_SECONDS); `wake()` after a commit fetches at once. */
+  pollSeconds: number;
   registries: BusinessRegistries;
   /** Seconds before each retry of a lookup that found the registry unavailable; after the last, a reviewer decides. */
   retryDelays: readonly number[];
@@ -31,6 +33,7 @@ export interface BusinessWorkerOptions {
  * pg-boss. Handlers are idempotent: a business whose lookup is settled is left alone.
  */
 export class BusinessWorker implements BusinessJobs {
+  private wakeWorker: () => void = () => undefined;
   constructor(private readonly opts: BusinessWorkerOptions) {}
 
   async start(): Promise<void> {
@@ -39,9 +42,14 @@ export class BusinessWorker implements BusinessJobs {
     const queue = { expireInSeconds, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 };
     await boss.createQueue(BUSINESS_REGISTRY_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(BUSINESS_REGISTRY_QUEUE, queue);
-    await boss.work<{ businessId: string }>(BUSINESS_REGISTRY_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      await inJobSpan(BUSINESS_REGISTRY_QUEUE, job.data, () => this.lookup(job.data.businessId));
-    });
+    this.wakeWorker = await workQueue<{ businessId: string }>(boss, BUSINESS_REGISTRY_QUEUE, this.opts.pollSeconds, (job) =>
+      inJobSpan(BUSINESS_REGISTRY_QUEUE, job.data, () => this.lookup(job.data.businessId)),
+    );
+  }
+
+  /** A job was committed here: fetch it now, not at the next poll. */
+  wake(): void {
+    this.wakeWorker();
   }
 
   async stop(): Promise<void> {

@@ -15,6 +15,7 @@ export const documentCapability: VerificationCapability<{ documentJobs: Document
     documentJobs: new DocumentWorker({
       orm: shared.orm,
       boss: await shared.jobs(),
+      pollSeconds: shared.config.JOB_POLL_SECONDS,
       files: shared.files,
       vision: shared.vision,
       logger: shared.logger.child({ component: 'documents' }),

@@ -40,6 +40,8 @@ export interface DocumentDeps {
 
 export interface DocumentJobs {
   enqueueCheck(em: EntityManager, documentId: string): Promise<void>;
+  /** A job was committed: its worker fetches it now. */
+  wake(): void;
 }
 
 export interface DocumentReview {
@@ -71,7 +73,7 @@ export class DocumentService implements PersonalDataHolder {
     }
     const front = await readImage(input.frontImage.bytes, 'frontImage');
     const back = input.backImage ? await readImage(input.backImage.bytes, 'backImage') : null;
-    return this.em.transactional(async (em) => {
+    const submitted = await this.em.transactional(async (em) => {
       const created = DOCUMENT_LIFECYCLE.fire(null, 'created');
       const document = em.create(DocumentVerification, {
         ...this.tenant,
@@ -97,6 +99,8 @@ export class DocumentService implements PersonalDataHolder {
       await this.deps.jobs.enqueueCheck(em, document.id);
       return document;
     });
+    this.deps.jobs.wake();
+    return submitted;
   }
 
   find(id: string): Promise<DocumentVerification | null> {

@@ -2,7 +2,7 @@ import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
-import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import { jobDb, type PgBoss, workQueue } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
@@ -25,6 +25,8 @@ const TRIGGER_OF: Record<DocumentOutcome['decision'], DocumentTrigger> = {
 export interface DocumentWorkerOptions {
   orm: Orm;
   boss: PgBoss;
+  /** How often the idle worker asks for work (JOB_POLL_SECONDS); `wake()` after a commit fetches at once. */
+  pollSeconds: number;
   files: FileService;
   /** Faces, text and machine-readable zones: read in the vision worker processes. */
   vision: VisionPool;
@@ -38,6 +40,7 @@ export interface DocumentWorkerOptions {
  * and records the decision in one transaction with its event.
  */
 export class DocumentWorker implements DocumentJobs {
+  private wakeWorker: () => void = () => undefined;
   private readonly reader: DocumentReader;
 
   constructor(private readonly opts: DocumentWorkerOptions) {
@@ -49,9 +52,14 @@ export class DocumentWorker implements DocumentJobs {
     const queue = { expireInSeconds: 300, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 };
     await boss.createQueue(DOCUMENT_CHECK_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(DOCUMENT_CHECK_QUEUE, queue);
-    await boss.work<{ documentId: string }>(DOCUMENT_CHECK_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      await inJobSpan(DOCUMENT_CHECK_QUEUE, job.data, () => this.check(job.data.documentId));
-    });
+    this.wakeWorker = await workQueue<{ documentId: string }>(boss, DOCUMENT_CHECK_QUEUE, this.opts.pollSeconds, (job) =>
+      inJobSpan(DOCUMENT_CHECK_QUEUE, job.data, () => this.check(job.data.documentId)),
+    );
+  }
+
+  /** A job was committed here: fetch it now, not at the next poll. */
+  wake(): void {
+    this.wakeWorker();
   }
 
   async stop(): Promise<void> {
