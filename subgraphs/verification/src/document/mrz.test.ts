@@ -5,7 +5,17 @@ import { loadFonts } from '../../../../bench/support/mrz-fonts.js';
 import { renderDocument } from '../../../../bench/support/mrz-render.js';
 import { portrait } from '../../../../test/support/faces.js';
 import { TextReader } from '../vision/text-reader.js';
-import { correctByShape, doubtfulFields, fillNameTail, glyphReading, mendByChoices, mrzLines, parseMrz, readMrz } from './mrz.js';
+import {
+  correctByShape,
+  doubtfulFields,
+  fillNameTail,
+  glyphReading,
+  mendByChoices,
+  mendStateCodes,
+  mrzLines,
+  parseMrz,
+  readMrz,
+} from './mrz.js';
 
 const TODAY = new Date('2026-11-25T00:00:00Z');
 
@@ -150,6 +160,30 @@ describe('machine-readable zone', () => {
       const printed = [changed[0].slice(0, 14) + forged[0][14] + changed[0].slice(15), forged[1], forged[2]];
       expect(parseMrz(printed, TODAY)?.failedChecks).toContain('documentNumber');
       expect(parseMrz(mendByChoices(printed, choices(printed, doubts), TODAY), TODAY)?.failedChecks).toContain('documentNumber');
+    });
+  });
+
+  describe("a state code read as no ICAO code, mended from the glyph reader's runner-ups", () => {
+    const nld = td3({ ...AMINA, issuingState: 'NLD', nationality: 'NLD' });
+    const misread = [nld[0].replace('P<NLD', 'P<NID'), nld[1]];
+
+    it('takes the one runner-up that makes a known code, and keeps the code in doubt', () => {
+      expect(parseMrz(misread, TODAY)).toMatchObject({ valid: false, unknownStates: ['issuingState'] });
+      const reading = glyphReading({ cells: choices(misread, [[0, 3, 'L', 0.85]]), match: 0.93 }, null, TODAY);
+      expect(reading).toMatchObject({ lines: nld, valid: true, issuingState: 'NLD', unknownStates: [], doubtful: ['issuingState'] });
+    });
+
+    it('leaves the code unknown when the runner-up is far, or when two runner-ups make two codes', () => {
+      expect(mendStateCodes(misread, choices(misread, [[0, 3, 'L', 0.6]])).mended).toEqual([]);
+      // NID → NLD by its middle glyph, or → NIC (Nicaragua) by its last: two known codes, no choice
+      const two = mendStateCodes(
+        misread,
+        choices(misread, [
+          [0, 3, 'L', 0.85],
+          [0, 4, 'C', 0.85],
+        ]),
+      );
+      expect(two).toEqual({ lines: misread, mended: [] });
     });
   });
 

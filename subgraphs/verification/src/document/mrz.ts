@@ -568,18 +568,61 @@ function combine(glyphs: GlyphReading, ocr: string[] | null): string[] {
   );
 }
 
+/** Where each state code sits: [line, first cell] (three cells each). */
+const stateCodeCells = (lines: string[]): Record<'issuingState' | 'nationality', [number, number]> => ({
+  issuingState: [0, 2],
+  nationality: lines[0].length === 30 ? [1, 15] : [1, 10],
+});
+
 /**
- * The zone as the glyph reader and OCR read it together; its failed check digits mended only in a
- * typeface the templates know (elsewhere their scores tell look-alikes apart no better than chance).
+ * State codes read as no ICAO code, mended from the glyph reader's runner-ups: no check digit covers
+ * a code, so a code misread by one glyph (`NLD` read `NID` in Courier Prime, `ERI` read `EPI` in IBM
+ * Plex Mono: seventh session) is taken back when exactly one glyph scored within MEND_MARGIN of its
+ * cell's best makes a known code, and no other does. The mended code stays in doubt.
+ */
+export function mendStateCodes(lines: string[], choices: Choice[][][]): { lines: string[]; mended: string[] } {
+  let current = lines;
+  const mended: string[] = [];
+  for (const [field, [line, start]] of Object.entries(stateCodeCells(lines))) {
+    const code = (text: string) => text.slice(start, start + 3).replace(/</g, '') || null;
+    if (isStateCode(code(current[line]))) continue;
+    const candidates = new Set<string>();
+    for (let i = start; i < start + 3; i++) {
+      const cell = choices[line]?.[i] ?? [];
+      const best = cell[0]?.score ?? 0;
+      for (const choice of cell) {
+        if (choice.char === current[line][i] || best - choice.score > MEND_MARGIN || !/^[A-Z<]$/.test(choice.char)) continue;
+        const text = current[line].slice(0, i) + choice.char + current[line].slice(i + 1);
+        if (isStateCode(code(text))) candidates.add(text);
+      }
+    }
+    if (candidates.size !== 1) continue;
+    const [text] = candidates;
+    current = current.map((t, l) => (l === line ? text : t));
+    mended.push(field);
+  }
+  return { lines: current, mended };
+}
+
+/**
+ * The zone as the glyph reader and OCR read it together; its failed check digits and unknown state
+ * codes mended only in a typeface the templates know (elsewhere their scores tell look-alikes apart
+ * no better than chance).
  */
 export function glyphReading(glyphs: GlyphReading, ocr: string[] | null, today: Date): MrzReading | null {
   const combined = combine(glyphs, ocr);
-  const lines = glyphs.match >= KNOWN_TYPEFACE_MATCH ? mendByChoices(combined, glyphs.cells, today) : combined;
+  const known = glyphs.match >= KNOWN_TYPEFACE_MATCH;
+  const codes = known ? mendStateCodes(combined, glyphs.cells) : { lines: combined, mended: [] };
+  const lines = known ? mendByChoices(codes.lines, glyphs.cells, today) : combined;
   const reading = parseMrz(lines, today);
   if (!reading) return null;
   // a mended field holds by its check digit's word only: a forged digit a look-alike happens to satisfy reads the same
-  const mended = lines.flatMap((text, l) => [...text].flatMap((ch, i) => (ch === combined[l][i] ? [] : [fieldAt(lines, l, i)])));
-  const doubtful = new Set([...mended.filter((f): f is string => f !== null), ...doubtfulFields(reading, glyphs.cells, ocr, today)]);
+  const mended = lines.flatMap((text, l) => [...text].flatMap((ch, i) => (ch === codes.lines[l][i] ? [] : [fieldAt(lines, l, i)])));
+  const doubtful = new Set([
+    ...codes.mended,
+    ...mended.filter((f): f is string => f !== null),
+    ...doubtfulFields(reading, glyphs.cells, ocr, today),
+  ]);
   return { ...reading, doubtful: [...doubtful] };
 }
 
