@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from '../../../../platform/db/transaction.js';
-import { jobDb, type PgBoss } from '../../../../platform/jobs.js';
+import { jobDb, workQueue, type PgBoss } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Channel, PushTarget, RenderedContent } from '../channels/channel.js';
@@ -103,7 +103,8 @@ export function batchJobs(batchId: string, total: number): Array<{ job: Dispatch
  * `queued` is left alone; one claimed by a worker that died is taken again when its lease ends.
  */
 export class Dispatcher {
-  private readonly workerIds: string[] = [];
+  /** Each worker's wake-up (`workQueue`). */
+  private readonly wakes: Array<() => void> = [];
   private readonly templates = new Map<string, TemplateContent>();
 
   private readonly leaseSeconds: number;
@@ -118,23 +119,20 @@ export class Dispatcher {
     await boss.createQueue(DISPATCH_QUEUE, queue).catch(() => undefined);
     await boss.updateQueue(DISPATCH_QUEUE, queue);
     for (let i = 0; i < (this.opts.workers ?? 4); i++) {
-      let id = '';
-      id = await boss.work<DispatchJob>(
-        DISPATCH_QUEUE,
-        { pollingIntervalSeconds: this.opts.pollSeconds ?? 0.5, batchSize: 1 },
-        async ([job]) => {
-          await inJobSpan(DISPATCH_QUEUE, job.data, () => this.process(job.data));
-          // more jobs may be waiting (a batch's fan-out): fetch again at once instead of after the interval
-          boss.notifyWorker(id);
-        },
-      );
-      this.workerIds.push(id);
+      // a job fetched before `workQueue` answers finds the wake-up not yet known: it then waits for the poll
+      let wake = (): void => undefined;
+      wake = await workQueue<DispatchJob>(boss, DISPATCH_QUEUE, this.opts.pollSeconds ?? 0.5, async (job) => {
+        await inJobSpan(DISPATCH_QUEUE, job.data, () => this.process(job.data));
+        // more jobs may be waiting (a batch's fan-out): fetch again at once instead of after the interval
+        wake();
+      });
+      this.wakes.push(wake);
     }
   }
 
   /** Jobs were just committed: fetch now rather than at the next poll. */
   kick(): void {
-    for (const id of this.workerIds) this.opts.boss.notifyWorker(id);
+    for (const wake of this.wakes) wake();
   }
 
   async stop(): Promise<void> {
