@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -8,6 +8,7 @@ import { loadConfig } from '../platform/config.js';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../platform/db/embedded-postgres.js';
 import { startStack } from '../cli/stack.js';
 import { cpuAccount, describeCpu } from './support/cpu.js';
+import { startProfiler } from './support/profiler.js';
 import { overHttp } from '../gateway/http-fetcher.js';
 import { FAMILY_NAMES, GIVEN_NAMES } from './support/names.js';
 import { verdict } from './support/targets.js';
@@ -30,7 +31,8 @@ import { SanctionsLayer } from '../subgraphs/risk/src/sanctions/sanctions.layer.
  * `start-service.js`); RISK_BENCH_IN_PROCESS=1 runs everything inside the bench process instead;
  * embedded PostgreSQL unless DATABASE_URL is set:
  * - the evaluation engine alone (in this process, owning the tenant's graph before the deployment
- *   takes it): evaluations per second of one core, writes by group commit;
+ *   takes it): evaluations per second of one core, writes by group commit (RISK_BENCH_ENGINE_ONLY=1
+ *   stops after it; RISK_BENCH_ENGINE_PROFILE=file writes its CPU profile there);
  * - POST /v1/evaluate p50/p99 at a fixed rate (open loop: latency counted from each request's
  *   scheduled time) with all layers on — the default rules, the graph detectors over a graph of
  *   1M transfers bulk-loaded with generate_series, and sanctions screening of both names against
@@ -450,21 +452,26 @@ export async function run(): Promise<void> {
       };
       for (let i = 0; i < 50; i++) await engine.evaluate(tenant, input());
       const n = 5_000;
+      // made before the clock starts: the load's own work is not the engine's
+      const inputs = Array.from({ length: n }, input);
       const lat: number[] = [];
       let next = 0;
       const t = performance.now();
       const cpu0 = process.cpuUsage();
+      const profiler = process.env.RISK_BENCH_ENGINE_PROFILE ? await startProfiler() : null;
       await Promise.all(
         Array.from({ length: 8 }, async () => {
-          while (next++ < n) {
+          while (next < n) {
+            const one = inputs[next++];
             const s0 = performance.now();
-            await engine.evaluate(tenant, input());
+            await engine.evaluate(tenant, one);
             lat.push(performance.now() - s0);
           }
         }),
       );
       const wall = (performance.now() - t) / 1000;
       const cpu = process.cpuUsage(cpu0);
+      if (profiler) writeFileSync(process.env.RISK_BENCH_ENGINE_PROFILE!, JSON.stringify(await profiler.stop()));
       const cpuMs = (cpu.user + cpu.system) / 1000 / n;
       console.log(
         `the evaluation engine alone (in the bench process, before the deployment's first evaluation: it owns the tenant's graph, loaded from the database; 8 concurrent, ${n} evaluations, each written by the group commit in ${commit.batches} batches): ${(n / wall).toFixed(0)}/s, p50 ${f1(pct(lat, 50))} ms, p99 ${f1(pct(lat, 99))} ms, ${cpuMs.toFixed(3)} ms of Node CPU per evaluation`,
@@ -482,6 +489,7 @@ export async function run(): Promise<void> {
       await graphs.stop();
       await enginePool.end();
     }
+    if (process.env.RISK_BENCH_ENGINE_ONLY === '1') return; // the load through REST is not wanted
 
     // the load loop's requests: kept-alive node:http, one socket per outstanding request
     const evaluate = async () => {

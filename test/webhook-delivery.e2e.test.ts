@@ -45,7 +45,14 @@ describe('webhook delivery in every service', () => {
       const payload = verifiedPayload(secret, receiver.received[0]);
       expect(payload).toMatchObject({
         event: 'evaluation.allow',
-        data: { evaluationId: evaluated.body.evaluation_id, action: 'allow', score: evaluated.body.score },
+        timestamp: evaluated.body.created_at,
+        data: {
+          evaluationId: evaluated.body.evaluation_id,
+          transactionId: evaluated.body.transaction_id,
+          action: 'allow',
+          score: evaluated.body.score,
+          mock: false,
+        },
       });
     } finally {
       await stack?.stop();

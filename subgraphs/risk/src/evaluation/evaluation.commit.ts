@@ -28,12 +28,22 @@ const RETRIES = 2;
  * the owner of a graph counts them from the SENT edges.
  */
 const BATCH_SQL = /* SQL */ `
-with input as (
-  select * from jsonb_to_recordset($1::jsonb) as x(
-    id uuid, organization_id uuid, environment text, transaction_id text, score float8, action text, mock boolean, amount float8,
-    currency text, sender text, receiver text, channel text, metadata jsonb, layers jsonb, layer_scores jsonb, reasons jsonb,
-    rules_fired jsonb, rule_errors jsonb, graph_patterns jsonb, sanctions_hits jsonb, facts jsonb, rules_revision bigint,
-    latency_ms float8, created_at timestamptz, graph boolean, device_id text, ip text, event_id uuid, event text, payload jsonb, snapshot jsonb)
+with batch as (select value as v from jsonb_array_elements($1::jsonb)),
+input as (
+  select x.id, x."organizationId" as organization_id, x.environment, x."transactionId" as transaction_id, x.score, x.action, x.mock,
+    x.amount, x.currency, x.sender, x.receiver, x.channel, x.metadata, x.layers, x."layerScores" as layer_scores, x.reasons,
+    x."rulesFired" as rules_fired, x."ruleErrors" as rule_errors, x."graphPatterns" as graph_patterns, x."sanctionsHits" as sanctions_hits,
+    x.facts, x."rulesRevision" as rules_revision, x."latencyMs" as latency_ms, x."createdAt" as created_at,
+    x.graph, x."deviceId" as device_id, x.ip, x."eventId" as event_id, x.event,
+    jsonb_build_object('event', x.event, 'timestamp', v->'createdAt', 'data', jsonb_build_object(
+      'evaluationId', v->'id', 'transactionId', v->'transactionId', 'score', v->'score', 'action', v->'action', 'mock', v->'mock')) as payload,
+    -- what subscriptions show (evaluationSnapshot): the evaluation without its tenant and the batch's own keys
+    v - array['organizationId', 'environment', 'graph', 'deviceId', 'ip', 'eventId', 'event'] as snapshot
+  from batch cross join lateral jsonb_to_record(v) as x(
+    id uuid, "organizationId" uuid, environment text, "transactionId" text, score float8, action text, mock boolean, amount float8,
+    currency text, sender text, receiver text, channel text, metadata jsonb, layers jsonb, "layerScores" jsonb, reasons jsonb,
+    "rulesFired" jsonb, "ruleErrors" jsonb, "graphPatterns" jsonb, "sanctionsHits" jsonb, facts jsonb, "rulesRevision" bigint,
+    "latencyMs" float8, "createdAt" timestamptz, graph boolean, "deviceId" text, ip text, "eventId" uuid, event text)
 ),
 evaluation as (
   insert into risk.evaluations (id, organization_id, environment, transaction_id, score, action, mock, amount, currency, sender, receiver,
@@ -166,49 +176,17 @@ export class GroupCommit {
   }
 }
 
+/**
+ * An evaluation as its batch carries it: its own fields once (the statement takes the columns, the
+ * event's payload and the snapshot subscriptions show from them), and what the batch adds.
+ */
 function rowOf(e: Evaluation, graph: GraphWrite | null): Record<string, unknown> {
-  const event = evaluationEvent(e.action);
   return {
-    id: e.id,
-    organization_id: e.organizationId,
-    environment: e.environment,
-    transaction_id: e.transactionId,
-    score: e.score,
-    action: e.action,
-    mock: e.mock,
-    amount: e.amount,
-    currency: e.currency,
-    sender: e.sender,
-    receiver: e.receiver,
-    channel: e.channel ?? null,
-    metadata: e.metadata,
-    layers: e.layers,
-    layer_scores: e.layerScores,
-    reasons: e.reasons,
-    rules_fired: e.rulesFired,
-    rule_errors: e.ruleErrors,
-    graph_patterns: e.graphPatterns,
-    sanctions_hits: e.sanctionsHits,
-    facts: e.facts,
-    rules_revision: e.rulesRevision,
-    latency_ms: e.latencyMs,
-    created_at: e.createdAt.toISOString(),
+    ...e,
     graph: graph !== null,
-    device_id: graph?.deviceId ?? null,
+    deviceId: graph?.deviceId ?? null,
     ip: graph?.ip ?? null,
-    event_id: crypto.randomUUID(),
-    event,
-    payload: {
-      event,
-      timestamp: e.createdAt.toISOString(),
-      data: { evaluationId: e.id, transactionId: e.transactionId, score: e.score, action: e.action, mock: e.mock },
-    },
-    // serialized with the batch: the evaluation without its tenant columns, as evaluationSnapshot
-    snapshot: withoutTenant(e),
+    eventId: crypto.randomUUID(),
+    event: evaluationEvent(e.action),
   };
-}
-
-function withoutTenant(e: Evaluation): Omit<Evaluation, 'organizationId' | 'environment'> {
-  const { organizationId: _org, environment: _env, ...visible } = e;
-  return visible;
 }

@@ -342,14 +342,16 @@ export interface RuleFacts {
 
 export type RuleActivation = Record<string, Record<string, unknown>>;
 
-const TYPES = new Map(VARIABLES.map((v) => [v.name, new Map(v.fields.map(([f, t]) => [f, t]))]));
+/** Each variable's `int` fields (per evaluation, so looked up once here). */
+const INT_FIELDS = new Map(VARIABLES.map((v) => [v.name, v.fields.filter(([, type]) => type === 'int').map(([f]) => f)]));
 
 /** Facts → CEL values: `int` fields become BigInt, everything else stays as it is. */
 export function activation(facts: RuleFacts): RuleActivation {
   const out: RuleActivation = {};
-  for (const [name, values] of Object.entries(facts) as Array<[string, Record<string, unknown>]>) {
-    const types = TYPES.get(name)!;
-    out[name] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, types.get(k) === 'int' ? BigInt(Math.trunc(Number(v))) : v]));
+  for (const name in facts) {
+    const values: Record<string, unknown> = { ...(facts as unknown as RuleActivation)[name] };
+    for (const f of INT_FIELDS.get(name)!) if (f in values) values[f] = BigInt(Math.trunc(Number(values[f])));
+    out[name] = values;
   }
   return out;
 }
