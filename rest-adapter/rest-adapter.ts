@@ -43,7 +43,6 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   const http = createGatewayClient(opts.gatewayUrl);
   const gateway = opts.localGateway ? createLocalGatewayClient(opts.localGateway, http) : http;
   const app = express();
-  app.disable('x-powered-by');
   // each call a span of its own (or of the caller's trace), named by its route
   app.use(tracedRequests('rest'));
   // an API answer is the caller's own and current: no ETag (a SHA-1 of every body) nor 304s

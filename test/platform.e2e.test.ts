@@ -30,6 +30,8 @@ describe('every service', () => {
       expect([name, (await fetch(`${base}/metrics`)).status]).toEqual([name, 401]);
       expect([name, (await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status]).toEqual([name, 401]);
       expect(health.headers.get('x-request-id')).toBeTruthy();
+      // an answer does not name the framework that served it
+      expect([name, health.headers.get('x-powered-by')]).toEqual([name, null]);
     }
     const res = await fetch(`${stack.urls.rest}/verifications/identity/user/u`, { headers: { 'x-request-id': 'trace-me-123' } });
     expect(res.headers.get('x-request-id')).toBe('trace-me-123');

@@ -25,8 +25,10 @@ function metricsRefusal(req: Request, token: string | undefined): { status: numb
   return timingSafeEqual(digest(given), digest(token)) ? null : { status: 401, message: 'Send METRICS_TOKEN as a bearer token' };
 }
 
-/** Every service exposes `/health` (alive), `/ready` (can serve) and `/metrics` (Prometheus, behind METRICS_TOKEN). */
+/** Every service exposes `/health` (alive), `/ready` (can serve) and `/metrics` (Prometheus, behind METRICS_TOKEN), and names no framework. */
 export function mountObservability(app: Express, opts: ObservabilityOptions): Registry {
+  // an answer does not name the framework that served it
+  app.disable('x-powered-by');
   const registry = new Registry();
   registry.setDefaultLabels({ service: opts.service });
   collectDefaultMetrics({ register: registry });
