@@ -9,6 +9,7 @@ import type { Route } from '../platform/rest/route.js';
 import { BENCH_DIR, f0, f1, f2, load, spawnNode, table, type Spawned } from './support/processes.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { verdict } from './support/targets.js';
+import { interleaved, type SideResult } from './support/interleaved.js';
 import { npmStartCommand } from '../test/support/npm-start.js';
 import { FAMILY_NAMES, GIVEN_NAMES, person } from './support/names.js';
 
@@ -35,8 +36,8 @@ import { FAMILY_NAMES, GIVEN_NAMES, person } from './support/names.js';
  *   `npm start` process, of PostgreSQL (every postgres process of the machine: the other layouts'
  *   idle ones too) and of the load generator, and the requests per second the machine's cores could
  *   serve at that cost (the ceiling a target must fit under).
- * - the REST adapter's overhead at 20 connections again, paired: STACK_BENCH_OVERHEAD_PAIRS (8) pairs of
- *   3 s REST and GraphQL runs of the identity read, in alternating order, the median difference;
+ * - the REST adapter's overhead at 20 connections again, REST and GraphQL taking turns of 0.5 s on the
+ *   same connections for STACK_BENCH_OVERHEAD_SECONDS (30; 0: not measured) — the item 31.6 verdict;
  * STACK_BENCH_SECONDS (10) after STACK_BENCH_WARMUP (3) per measurement, STACK_BENCH_ROUNDS (1),
  * STACK_BENCH_LAYOUTS (names' beginnings, comma-separated), STACK_BENCH_OPERATIONS=false (identity read only).
  */
@@ -46,11 +47,11 @@ const CONNECTIONS = Number(process.env.STACK_BENCH_CONNECTIONS ?? 20);
 const OPERATION_CONNECTIONS = 10;
 const ROUNDS = Number(process.env.STACK_BENCH_ROUNDS ?? 1);
 /**
- * Pairs of short REST and GraphQL runs of the identity read that measure the REST adapter's
- * overhead (item 31.6), each pair in the other order than the last: on these shared machines two
- * back-to-back 10 s runs differ by up to 40 % whichever goes first, far more than the adapter costs.
+ * Seconds of the REST adapter's overhead measured in turns (item 31.6): REST and GraphQL take turns
+ * of half a second on the same connections, so both see the same moments of a shared machine (two
+ * back-to-back 10 s runs differ by up to 40 %, whichever goes first: more than the adapter costs).
  */
-const OVERHEAD_PAIRS = Number(process.env.STACK_BENCH_OVERHEAD_PAIRS ?? 8);
+const OVERHEAD_SECONDS = Number(process.env.STACK_BENCH_OVERHEAD_SECONDS ?? 30);
 /** How many different identity verifications the reads go round (as clients read different users). */
 const READ_RECORDS = Number(process.env.STACK_BENCH_READ_RECORDS ?? 200);
 /** Replaced by the next record read, in turn. */
@@ -436,8 +437,8 @@ export async function run(): Promise<void> {
     for (const [i, layout] of layouts.entries()) {
       results.push([layout, Object.fromEntries([...samples[i]].map(([name, rs]) => [name, median(rs)]))]);
     }
-    const defaultPlan = plans[layouts.findIndex((l) => l.name === 'single (default)')];
-    if (defaultPlan && OVERHEAD_PAIRS > 0) overhead = await restOverhead(new Map(defaultPlan));
+    const byDefault = layouts.findIndex((l) => l.name === 'single (default)');
+    if (byDefault >= 0 && OVERHEAD_SECONDS > 0) overhead = await restOverhead(new Map(plans[byDefault]), running[byDefault].pid);
   } finally {
     for (const s of stocks) await s.stop();
     for (const r of running) await r.stop();
@@ -540,32 +541,18 @@ export async function run(): Promise<void> {
   stackVerdicts(results, overhead);
 }
 
-interface RestOverhead {
-  /** REST p50 − GraphQL p50 of each pair, ms, and npm start's CPU ms per read of each side. */
-  pairs: Array<{ p50: number; restCpu: number; graphqlCpu: number }>;
-  median: number;
-}
+type RestOverhead = Record<'REST' | 'GraphQL', SideResult>;
 
-/** The identity read through REST and through GraphQL in OVERHEAD_PAIRS alternating pairs of 3 s runs (1 s warm-up each). */
-async function restOverhead(plan: Map<string, LoadSpec>): Promise<RestOverhead> {
-  const rest = plan.get('identity read REST')!;
-  const graphql = plan.get('identity read GraphQL')!;
-  const cpu = (x: LoadResult) => x.cpu?.perOp.find(([name]) => name === 'npm start')?.[1] ?? NaN;
-  const pairs: RestOverhead['pairs'] = [];
-  for (let i = 0; i < OVERHEAD_PAIRS; i++) {
-    const run = (spec: LoadSpec) => load({ ...spec, seconds: 3, warmupSeconds: 1 });
-    let r: LoadResult, g: LoadResult;
-    if (i % 2 === 0) {
-      r = await run(rest);
-      g = await run(graphql);
-    } else {
-      g = await run(graphql);
-      r = await run(rest);
-    }
-    pairs.push({ p50: r.p50 - g.p50, restCpu: cpu(r), graphqlCpu: cpu(g) });
-  }
-  const sorted = pairs.map((p) => p.p50).sort((a, b) => a - b);
-  return { pairs, median: sorted[Math.floor(sorted.length / 2)] };
+/** The identity read through REST and through GraphQL in turns of half a second on the same connections (`interleaved`). */
+async function restOverhead(plan: Map<string, LoadSpec>, pid: number): Promise<RestOverhead> {
+  const sides = { REST: plan.get('identity read REST')!, GraphQL: plan.get('identity read GraphQL')! };
+  return (await interleaved(sides, {
+    connections: CONNECTIONS,
+    seconds: OVERHEAD_SECONDS,
+    warmupSeconds: WARMUP,
+    sliceMs: 500,
+    pid,
+  })) as RestOverhead;
 }
 
 /** The npm start process's CPU milliseconds per identity read, through REST and through GraphQL. */
@@ -600,17 +587,15 @@ function stackVerdicts(results: Array<[Layout, Figures]>, overhead: RestOverhead
     });
   }
   if (overhead) {
-    const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const range = overhead.pairs.map((p) => p.p50);
+    const { REST: rest, GraphQL: graphql } = overhead;
     verdict({
       item: '31.6',
       figure:
-        `REST − GraphQL p50, identity read of ${READ_RECORDS} records at ${CONNECTIONS} connections: median of ${overhead.pairs.length} ` +
-        `alternating pairs (pairs ${f2(Math.min(...range))} to ${f2(Math.max(...range))} ms; npm start CPU ms per read, median REST / GraphQL: ` +
-        `${f2(medianOf(overhead.pairs.map((p) => p.restCpu)))} / ${f2(medianOf(overhead.pairs.map((p) => p.graphqlCpu)))})`,
-      measured: `${f2(overhead.median)} ms`,
+        `REST − GraphQL p50, identity read of ${READ_RECORDS} records at ${CONNECTIONS} connections, in turns of 0.5 s for ${OVERHEAD_SECONDS} s ` +
+        `(p50 ${f2(rest.p50)} vs ${f2(graphql.p50)} ms; npm start CPU ms per read ${f2(rest.cpuMs)} vs ${f2(graphql.cpuMs)})`,
+      measured: `${f2(rest.p50 - graphql.p50)} ms`,
       target: '≤ 1 ms',
-      met: overhead.median <= 1,
+      met: rest.p50 - graphql.p50 <= 1,
     });
   } else {
     const busy = ours['identity read REST'].p50 - ours['identity read GraphQL'].p50;
