@@ -17,6 +17,8 @@ import { verdict } from './support/targets.js';
  *     flight (`shareQueries: false`), and in several processes on one port;
  * (c) the products subgraph called directly, for a query it answers alone.
  * Targets: (b) ≥ 2× (a) req/s with a lower p95 on TestQuery; (b) ≥ 0.7× (c) on the one-subgraph query.
+ * Each row also says the CPU milliseconds per request of the side's gateway process(es) and of the
+ * subgraphs' process (/proc): the subgraphs' share is the same for every side, and bounds them all.
  * GATEWAY_BENCH_SECONDS (default 10, plus 3 s warm-up each), GATEWAY_BENCH_CONNECTIONS (50),
  * GATEWAY_BENCH_ROUNDS (3: the sides take turns, the median round is kept), GATEWAY_BENCH_PROCESSES
  * (our gateway in 1 and in this many processes sharing its port, default 2: the lever "one gateway
@@ -83,8 +85,20 @@ export async function run(): Promise<void> {
     const direct = await post(urls.products, SINGLE_SUBGRAPH_QUERY);
     if (direct.errors) throw new Error(`products subgraph: ${JSON.stringify(direct.errors)}`);
 
+    // where each side's CPU goes: its gateway process(es) and the subgraphs' process, per request
+    const pidOf = (url: string) =>
+      url === apollo.info.url
+        ? { gateway: apollo.child.pid! }
+        : url === ours.info.url
+          ? { gateway: ours.child.pid! }
+          : url === unshared.info.url
+            ? { gateway: unshared.child.pid! }
+            : url === oursMany
+              ? Object.fromEntries(many.map((m, i) => [`gateway ${i + 1}`, m.child.pid!]))
+              : {};
     const measure = (url: string, query: string, headers: Record<string, string> = {}) =>
       load({
+        cpuOf: { ...pidOf(url), subgraphs: subgraphs.child.pid! },
         url,
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
@@ -122,9 +136,21 @@ export async function run(): Promise<void> {
     }
     const results: Array<[string, LoadResult]> = sides.map(([name]) => [name, median(samples.get(name)!)]);
     console.log(`${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s warm-up, median of ${ROUNDS} rounds`);
+    const cpuOf = (r: LoadResult, process: (name: string) => boolean) =>
+      f2((r.cpu?.perOp ?? []).filter(([name]) => process(name)).reduce((sum, [, ms]) => sum + ms, 0));
     table(
-      ['', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'non-2xx', 'errors'],
-      results.map(([name, r]) => [name, f0(r.rps), f1(r.p50), f1(r.p95), f1(r.p99), String(r.non2xx), String(r.errors)]),
+      ['', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU ms/request: gateway', 'subgraphs'],
+      results.map(([name, r]) => [
+        name,
+        f0(r.rps),
+        f1(r.p50),
+        f1(r.p95),
+        f1(r.p99),
+        String(r.non2xx),
+        String(r.errors),
+        cpuOf(r, (name) => name.startsWith('gateway')),
+        cpuOf(r, (name) => name === 'subgraphs'),
+      ]),
     );
     const get = (name: string) => results.find(([n]) => n === name)?.[1];
     const testA = get('TestQuery (a) stock Apollo')!;
