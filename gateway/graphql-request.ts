@@ -78,6 +78,7 @@ export function graphqlPipeline(opts: {
     requestId: request.requestId,
     idempotencyKey: header(request.headers, IDEMPOTENCY_KEY_HEADER),
     clientIp: request.clientIp,
+    uploads: hasFileParts(request.body),
     // a mutation with several root fields is charged the rest once its operation is known
     charge: chargeCaller(opts.authenticate, opts.logger, request),
   });

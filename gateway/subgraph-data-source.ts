@@ -19,6 +19,8 @@ export interface GatewayContext {
   clientIp?: string;
   /** Counts more units of this request against the caller's rate limits (throws when refused). */
   charge?: (units: number) => Promise<void>;
+  /** The caller's request carried files (multipart): only then may a subgraph call carry any. */
+  uploads?: boolean;
 }
 
 export const CLIENT_IP_HEADER = 'x-forwarded-for';
@@ -84,7 +86,10 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
     // Health checks and schema loads carry no client context.
     if (!context.principal) return;
-    const scope = { audience: this.name, request: requestDigest(request, (value) => value instanceof FilePart) };
+    const scope = {
+      audience: this.name,
+      request: requestDigest(request, context.uploads ? (value) => value instanceof FilePart : undefined),
+    };
     for (const [name, value] of Object.entries(forwardedHeaders(context as GatewayContext, this.internalSecret, scope))) {
       request.http?.headers.set(name, value);
     }

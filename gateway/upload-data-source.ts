@@ -53,7 +53,8 @@ export class UploadDataSource<TContext extends Record<string, any> = Record<stri
     if (!request.query) throw new Error('Missing query');
 
     let response: FetcherResponse;
-    if (hasFileParts(request.variables)) {
+    // files come from the caller's request only (the context says whether it had any)
+    if ((options.context as { uploads?: boolean }).uploads && hasFileParts(request.variables)) {
       await this.willSendRequest?.(options);
       headers.delete('content-type'); // fetch sets the multipart boundary
       headers.set('apollo-require-preflight', 'true');

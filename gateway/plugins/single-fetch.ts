@@ -116,7 +116,8 @@ export class SingleFetchShortcut {
   }
 
   private async forward(body: GraphQLBody, context: GatewayContext): Promise<{ result: GraphqlResult; client: OperationSeen } | null> {
-    if (typeof body.query !== 'string' || body.extensions !== undefined) return null;
+    // files travel as multipart, which Apollo's path sends (UploadDataSource)
+    if (typeof body.query !== 'string' || body.extensions !== undefined || context.uploads) return null;
     if (body.operationName != null && typeof body.operationName !== 'string') return null;
     const variables = body.variables ?? {};
     if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) return null;

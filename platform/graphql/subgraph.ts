@@ -226,7 +226,8 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         const body = (req.body ?? {}) as { query?: string; operationName?: string; variables?: unknown };
-        const request = requestDigest(body, (value) => value instanceof Upload);
+        // only a multipart body holds Uploads
+        const request = requestDigest(body, req.is('multipart/form-data') ? (value) => value instanceof Upload : undefined);
         const principal = readPrincipal(req.headers, opts.internalSecret, { audience: name, request });
         if (!principal) throw untrusted();
         return contextOf(principal, req.headers);
