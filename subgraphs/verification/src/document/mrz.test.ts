@@ -11,7 +11,7 @@ import {
   fillNameTail,
   glyphReading,
   mendByChoices,
-  mendStateCodes,
+  mendCodes,
   mrzLines,
   parseMrz,
   readMrz,
@@ -174,9 +174,9 @@ describe('machine-readable zone', () => {
     });
 
     it('leaves the code unknown when the runner-up is far, or when two runner-ups make two codes', () => {
-      expect(mendStateCodes(misread, choices(misread, [[0, 3, 'L', 0.6]])).mended).toEqual([]);
+      expect(mendCodes(misread, choices(misread, [[0, 3, 'L', 0.6]])).mended).toEqual([]);
       // NID → NLD by its middle glyph, or → NIC (Nicaragua) by its last: two known codes, no choice
-      const two = mendStateCodes(
+      const two = mendCodes(
         misread,
         choices(misread, [
           [0, 3, 'L', 0.85],
@@ -184,6 +184,26 @@ describe('machine-readable zone', () => {
         ]),
       );
       expect(two).toEqual({ lines: misread, mended: [] });
+    });
+  });
+
+  describe('a sex read as no sex code (no check digit covers it)', () => {
+    const passport = td3(AMINA);
+    const sexAt = 20;
+    const misread = [passport[0], passport[1].slice(0, sexAt) + 'P' + passport[1].slice(sexAt + 1)];
+
+    it('leaves the sex in doubt: the zone stays valid, the document goes to review', () => {
+      expect(passport[1][sexAt]).toBe('F');
+      expect(parseMrz(misread, TODAY)).toMatchObject({ valid: true, sex: null, doubtful: ['sex'] });
+      expect(parseMrz(passport, TODAY)).toMatchObject({ valid: true, sex: 'F', doubtful: [] });
+    });
+
+    it("takes the glyph reader's one runner-up that is a sex code, and keeps the sex in doubt", () => {
+      const reading = glyphReading({ cells: choices(misread, [[1, sexAt, 'F', 0.85]]), match: 0.93 }, null, TODAY);
+      expect(reading).toMatchObject({ lines: passport, valid: true, sex: 'F', doubtful: ['sex'] });
+      // a far runner-up mends nothing: still in doubt, never a silent null
+      const far = glyphReading({ cells: choices(misread, [[1, sexAt, 'F', 0.6]]), match: 0.93 }, null, TODAY);
+      expect(far).toMatchObject({ lines: misread, sex: null, doubtful: ['sex'] });
     });
   });
 

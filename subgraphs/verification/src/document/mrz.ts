@@ -423,11 +423,13 @@ export function parseMrz(lines: string[], today = new Date()): MrzReading | null
   const unknownStates = Object.entries({ issuingState, nationality })
     .filter(([, code]) => !isStateCode(code))
     .map(([field]) => field);
+  const [sexLine, sexCell] = codeCells(lines).sex;
   return {
     format: result.format as MrzReading['format'],
     lines,
     valid: failed.size === 0 && unknownStates.length === 0,
-    doubtful: [],
+    // no check digit covers the sex: a glyph that is no sex code is a misread, so the field is in doubt
+    doubtful: SEX_CODE.test(lines[sexLine][sexCell]) ? [] : ['sex'],
     failedChecks: Object.values(CHECKS).filter((field) => failed.has(field)),
     unknownStates,
     documentCode: lines[0].slice(0, 2).replace(/</g, ''),
@@ -568,32 +570,45 @@ function combine(glyphs: GlyphReading, ocr: string[] | null): string[] {
   );
 }
 
-/** Where each state code sits: [line, first cell] (three cells each). */
-const stateCodeCells = (lines: string[]): Record<'issuingState' | 'nationality', [number, number]> => ({
+/** The sex codes of ICAO 9303: M, F, X, or `<` (unspecified). */
+const SEX_CODE = /^[MFX<]$/;
+
+/** Where each code no check digit covers sits: [line, first cell]; three cells for a state, one for the sex. */
+const codeCells = (lines: string[]): Record<'issuingState' | 'nationality' | 'sex', [number, number]> => ({
   issuingState: [0, 2],
   nationality: lines[0].length === 30 ? [1, 15] : [1, 10],
+  sex: lines[0].length === 30 ? [1, 7] : [1, 20],
 });
 
+/** Whether a code's cells hold a code: a known ICAO state (fillers dropped), or a sex code. */
+const CODE_HOLDS: Record<keyof ReturnType<typeof codeCells>, { length: number; holds(cells: string): boolean }> = {
+  issuingState: { length: 3, holds: (cells) => isStateCode(cells.replace(/</g, '') || null) },
+  nationality: { length: 3, holds: (cells) => isStateCode(cells.replace(/</g, '') || null) },
+  sex: { length: 1, holds: (cells) => SEX_CODE.test(cells) },
+};
+
 /**
- * State codes read as no ICAO code, mended from the glyph reader's runner-ups: no check digit covers
- * a code, so a code misread by one glyph (`NLD` read `NID` in Courier Prime, `ERI` read `EPI` in IBM
- * Plex Mono: seventh session) is taken back when exactly one glyph scored within MEND_MARGIN of its
- * cell's best makes a known code, and no other does. The mended code stays in doubt.
+ * Codes no check digit covers, read as no code, mended from the glyph reader's runner-ups: a state
+ * code misread by one glyph (`NLD` read `NID` in Courier Prime, `ERI` read `EPI` in IBM Plex Mono:
+ * seventh session) or a sex read as another letter (`F` read `P` in Roboto Mono, in perspective:
+ * tenth session) is taken back when exactly one glyph scored within MEND_MARGIN of its cell's best
+ * makes a code, and no other does. The mended code stays in doubt.
  */
-export function mendStateCodes(lines: string[], choices: Choice[][][]): { lines: string[]; mended: string[] } {
+export function mendCodes(lines: string[], choices: Choice[][][]): { lines: string[]; mended: string[] } {
   let current = lines;
   const mended: string[] = [];
-  for (const [field, [line, start]] of Object.entries(stateCodeCells(lines))) {
-    const code = (text: string) => text.slice(start, start + 3).replace(/</g, '') || null;
-    if (isStateCode(code(current[line]))) continue;
+  for (const [field, [line, start]] of Object.entries(codeCells(lines)) as Array<[keyof typeof CODE_HOLDS, [number, number]]>) {
+    const { length, holds } = CODE_HOLDS[field];
+    const code = (text: string) => text.slice(start, start + length);
+    if (holds(code(current[line]))) continue;
     const candidates = new Set<string>();
-    for (let i = start; i < start + 3; i++) {
+    for (let i = start; i < start + length; i++) {
       const cell = choices[line]?.[i] ?? [];
       const best = cell[0]?.score ?? 0;
       for (const choice of cell) {
         if (choice.char === current[line][i] || best - choice.score > MEND_MARGIN || !/^[A-Z<]$/.test(choice.char)) continue;
         const text = current[line].slice(0, i) + choice.char + current[line].slice(i + 1);
-        if (isStateCode(code(text))) candidates.add(text);
+        if (holds(code(text))) candidates.add(text);
       }
     }
     if (candidates.size !== 1) continue;
@@ -612,13 +627,14 @@ export function mendStateCodes(lines: string[], choices: Choice[][][]): { lines:
 export function glyphReading(glyphs: GlyphReading, ocr: string[] | null, today: Date): MrzReading | null {
   const combined = combine(glyphs, ocr);
   const known = glyphs.match >= KNOWN_TYPEFACE_MATCH;
-  const codes = known ? mendStateCodes(combined, glyphs.cells) : { lines: combined, mended: [] };
+  const codes = known ? mendCodes(combined, glyphs.cells) : { lines: combined, mended: [] };
   const lines = known ? mendByChoices(codes.lines, glyphs.cells, today) : combined;
   const reading = parseMrz(lines, today);
   if (!reading) return null;
   // a mended field holds by its check digit's word only: a forged digit a look-alike happens to satisfy reads the same
   const mended = lines.flatMap((text, l) => [...text].flatMap((ch, i) => (ch === codes.lines[l][i] ? [] : [fieldAt(lines, l, i)])));
   const doubtful = new Set([
+    ...reading.doubtful,
     ...codes.mended,
     ...mended.filter((f): f is string => f !== null),
     ...doubtfulFields(reading, glyphs.cells, ocr, today),
@@ -962,7 +978,8 @@ async function readZone(image: Buffer, zone: ReadLine[], text: TextReader, today
     }
     // a name glyph OCR dropped reads as a filler: no check digit would notice
     const lineCells = rebuilt as NonNullable<(typeof rebuilt)[number]>[];
-    if (reading) readings.push({ ...reading, doubtful: namesInDoubt(reading, (l, i) => lineCells[l].unread.includes(i)) });
+    if (reading)
+      readings.push({ ...reading, doubtful: [...reading.doubtful, ...namesInDoubt(reading, (l, i) => lineCells[l].unread.includes(i))] });
   }
   // the glyph reader's, when its cells are found: OCR's reading alone could "mend" a forged zone
   const fewestFailed = (all: MrzReading[]) => all.sort((a, b) => a.failedChecks.length - b.failedChecks.length)[0] ?? null;
