@@ -112,15 +112,38 @@ function looksLikeMrz(text: string): boolean {
   return compact.length >= 20 && (compact.includes('<') || spaces <= 1) && inAlphabet / compact.length >= 0.85;
 }
 
-/** The last run of consecutive MRZ-looking lines (the zone is at the bottom of a page). */
+/**
+ * The last run of consecutive MRZ-looking lines (the zone is at the bottom of a page). A piece OCR
+ * split off the end of a zone line (its fillers read as `cea <` past a gap, in a photo) is joined
+ * back to that line rather than ending the run.
+ */
 export function mrzLines(lines: ReadLine[]): ReadLine[] {
   const found: ReadLine[] = [];
   // top to bottom: OCR gives its lines block by block, and the zone's block often comes first
   for (const line of [...lines].sort((a, b) => a.box.y0 - b.box.y0)) {
+    const last = found.at(-1);
     if (looksLikeMrz(line.text)) found.push(line);
+    else if (last && continues(last, line)) found[found.length - 1] = joined(last, line);
     else if (found.length) found.length = 0;
   }
   return found.slice(-3);
+}
+
+/** Whether `piece` carries `line` on: on its row (overlapping half of the lower one's height), starting where it ends. */
+function continues(line: ReadLine, piece: ReadLine): boolean {
+  const overlap = Math.min(line.box.y1, piece.box.y1) - Math.max(line.box.y0, piece.box.y0);
+  const height = Math.min(line.box.y1 - line.box.y0, piece.box.y1 - piece.box.y0);
+  return overlap >= height / 2 && piece.box.x0 >= line.box.x1 - height / 2;
+}
+
+function joined(line: ReadLine, piece: ReadLine): ReadLine {
+  return {
+    text: line.text + piece.text.replace(/\s/g, ''),
+    confidence: Math.min(line.confidence, piece.confidence),
+    box: union([line.box, piece.box]),
+    words: [...line.words, ...piece.words],
+    symbols: [...line.symbols, ...piece.symbols],
+  };
 }
 
 const union = (boxes: Box[]): Box => ({
