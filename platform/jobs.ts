@@ -21,6 +21,12 @@ export async function startJobs(url: string, logger: Logger, superviseSeconds = 
   return boss;
 }
 
+/** A queue with these settings: created on the first start, its settings brought up to date on every start. */
+export async function ensureQueue(boss: PgBoss, queue: string, settings: Parameters<PgBoss['updateQueue']>[1]): Promise<void> {
+  await boss.createQueue(queue, settings).catch(() => undefined);
+  await boss.updateQueue(queue, settings);
+}
+
 /**
  * Works a queue one job at a time, asking for work every `pollSeconds`; the function returned wakes
  * the worker at once (call it after the commit that queued a job). A poll is a query: at 0.5 s, the

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from '../../../../platform/db/transaction.js';
-import { jobDb, workQueue, type PgBoss } from '../../../../platform/jobs.js';
+import { jobDb, workQueue, type PgBoss, ensureQueue } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Channel, PushTarget, RenderedContent } from '../channels/channel.js';
@@ -116,8 +116,7 @@ export class Dispatcher {
   async start(): Promise<void> {
     const { boss } = this.opts;
     const queue = { expireInSeconds: this.leaseSeconds, retryLimit: 10, retryDelay: 5, retryBackoff: true };
-    await boss.createQueue(DISPATCH_QUEUE, queue).catch(() => undefined);
-    await boss.updateQueue(DISPATCH_QUEUE, queue);
+    await ensureQueue(boss, DISPATCH_QUEUE, queue);
     for (let i = 0; i < (this.opts.workers ?? 4); i++) {
       // a job fetched before `workQueue` answers finds the wake-up not yet known: it then waits for the poll
       let wake = (): void => undefined;

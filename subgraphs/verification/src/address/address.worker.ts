@@ -2,7 +2,7 @@ import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
-import { jobDb, type PgBoss, workQueue } from '../../../../platform/jobs.js';
+import { jobDb, type PgBoss, workQueue, ensureQueue } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
@@ -45,8 +45,7 @@ export class AddressWorker implements AddressJobs {
   async start(): Promise<void> {
     const { boss } = this.opts;
     const queue = { expireInSeconds: 300, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 };
-    await boss.createQueue(ADDRESS_CHECK_QUEUE, queue).catch(() => undefined);
-    await boss.updateQueue(ADDRESS_CHECK_QUEUE, queue);
+    await ensureQueue(boss, ADDRESS_CHECK_QUEUE, queue);
     this.wakeWorker = await workQueue<{ addressId: string }>(boss, ADDRESS_CHECK_QUEUE, this.opts.pollSeconds, (job) =>
       inJobSpan(ADDRESS_CHECK_QUEUE, job.data, () => this.check(job.data.addressId)),
     );

@@ -12,7 +12,7 @@ import { AmlBatch, AmlBatchSubject } from './aml.entity.js';
 import { AML_BATCH_RESOURCE, batchCompleteData, batchEvent, recordBatchEvent, withCallback } from './aml.events.js';
 import { AmlService, type AmlJobs, type ListCatalog, type ScreeningSearch } from './aml.service.js';
 import { AML_BATCH_LIFECYCLE, AML_SUBJECT_LIFECYCLE } from './aml.lifecycle.js';
-import { jobDb, workQueue } from '../../../../platform/jobs.js';
+import { jobDb, workQueue, ensureQueue } from '../../../../platform/jobs.js';
 
 export const AML_BATCH_QUEUE = 'aml-batch';
 /** A running batch job touches its pg-boss job this often ÷ 2; pg-boss's minimum is 10. */
@@ -56,20 +56,19 @@ export class AmlWorker implements AmlJobs {
       retryBackoff: true,
       retryDelayMax: 300,
     };
-    await boss.createQueue(AML_BATCH_QUEUE, queue).catch(() => undefined);
-    await boss.updateQueue(AML_BATCH_QUEUE, queue);
+    await ensureQueue(boss, AML_BATCH_QUEUE, queue);
     this.wakeWorker = await workQueue<{ batchId: string }>(boss, AML_BATCH_QUEUE, this.opts.pollSeconds, (job) =>
       inJobSpan(AML_BATCH_QUEUE, job.data, () => this.processBatch(job.data.batchId)),
     );
     this.opts.deliveries.onOutcome(AML_BATCH_RESOURCE, (tx, outcome) => this.callbackAttempted(tx, outcome));
   }
 
-  /** Waits for running jobs (they use the worker's EntityManager, closed right after). */
   /** A job was committed here: fetch it now, not at the next poll. */
   wake(): void {
     this.wakeWorker();
   }
 
+  /** Waits for running jobs (they use the worker's EntityManager, closed right after). */
   async stop(): Promise<void> {
     await this.opts.boss.offWork(AML_BATCH_QUEUE, { wait: true }).catch(() => undefined);
   }

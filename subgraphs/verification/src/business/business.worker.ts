@@ -2,7 +2,7 @@ import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
-import { jobDb, type PgBoss, workQueue } from '../../../../platform/jobs.js';
+import { jobDb, type PgBoss, workQueue, ensureQueue } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import { BusinessPerson, BusinessVerification } from './business.entity.js';
@@ -40,8 +40,7 @@ export class BusinessWorker implements BusinessJobs {
     const { boss } = this.opts;
     const expireInSeconds = Math.ceil(this.opts.timeoutMs / 1000) + 60;
     const queue = { expireInSeconds, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 };
-    await boss.createQueue(BUSINESS_REGISTRY_QUEUE, queue).catch(() => undefined);
-    await boss.updateQueue(BUSINESS_REGISTRY_QUEUE, queue);
+    await ensureQueue(boss, BUSINESS_REGISTRY_QUEUE, queue);
     this.wakeWorker = await workQueue<{ businessId: string }>(boss, BUSINESS_REGISTRY_QUEUE, this.opts.pollSeconds, (job) =>
       inJobSpan(BUSINESS_REGISTRY_QUEUE, job.data, () => this.lookup(job.data.businessId)),
     );

@@ -2,7 +2,7 @@ import { isErasedUserId } from '../../../../platform/privacy/personal-data.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../../platform/db/orm.js';
-import { jobDb, type PgBoss, workQueue } from '../../../../platform/jobs.js';
+import { jobDb, type PgBoss, workQueue, ensureQueue } from '../../../../platform/jobs.js';
 import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { FileService } from '../../../../platform/storage/file-store.js';
@@ -50,8 +50,7 @@ export class DocumentWorker implements DocumentJobs {
   async start(): Promise<void> {
     const { boss } = this.opts;
     const queue = { expireInSeconds: 300, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300 };
-    await boss.createQueue(DOCUMENT_CHECK_QUEUE, queue).catch(() => undefined);
-    await boss.updateQueue(DOCUMENT_CHECK_QUEUE, queue);
+    await ensureQueue(boss, DOCUMENT_CHECK_QUEUE, queue);
     this.wakeWorker = await workQueue<{ documentId: string }>(boss, DOCUMENT_CHECK_QUEUE, this.opts.pollSeconds, (job) =>
       inJobSpan(DOCUMENT_CHECK_QUEUE, job.data, () => this.check(job.data.documentId)),
     );

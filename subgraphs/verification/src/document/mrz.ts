@@ -446,7 +446,7 @@ export function parseMrz(lines: string[], today = new Date()): MrzReading | null
   const unknownStates = Object.entries({ issuingState, nationality })
     .filter(([, code]) => !isStateCode(code))
     .map(([field]) => field);
-  const [sexLine, sexCell] = codeCells(lines).sex;
+  const [sexLine, sexCell] = codesOf(lines).sex.at;
   return {
     format: result.format as MrzReading['format'],
     lines,
@@ -596,18 +596,19 @@ function combine(glyphs: GlyphReading, ocr: string[] | null): string[] {
 /** The sex codes of ICAO 9303: M, F, X, or `<` (unspecified). */
 const SEX_CODE = /^[MFX<]$/;
 
-/** Where each code no check digit covers sits: [line, first cell]; three cells for a state, one for the sex. */
-const codeCells = (lines: string[]): Record<'issuingState' | 'nationality' | 'sex', [number, number]> => ({
-  issuingState: [0, 2],
-  nationality: lines[0].length === 30 ? [1, 15] : [1, 10],
-  sex: lines[0].length === 30 ? [1, 7] : [1, 20],
-});
+const isState = (cells: string) => isStateCode(cells.replace(/</g, '') || null);
 
-/** Whether a code's cells hold a code: a known ICAO state (fillers dropped), or a sex code. */
-const CODE_HOLDS: Record<keyof ReturnType<typeof codeCells>, { length: number; holds(cells: string): boolean }> = {
-  issuingState: { length: 3, holds: (cells) => isStateCode(cells.replace(/</g, '') || null) },
-  nationality: { length: 3, holds: (cells) => isStateCode(cells.replace(/</g, '') || null) },
-  sex: { length: 1, holds: (cells) => SEX_CODE.test(cells) },
+/**
+ * The codes no check digit covers: where each sits ([line, first cell]), its length, and whether its
+ * cells hold a code (a known ICAO state, fillers dropped; a sex code).
+ */
+const codesOf = (lines: string[]) => {
+  const td1 = lines[0].length === 30;
+  return {
+    issuingState: { at: [0, 2], length: 3, holds: isState },
+    nationality: { at: td1 ? [1, 15] : [1, 10], length: 3, holds: isState },
+    sex: { at: td1 ? [1, 7] : [1, 20], length: 1, holds: (cells: string) => SEX_CODE.test(cells) },
+  } satisfies Record<string, { at: [number, number]; length: number; holds(cells: string): boolean }>;
 };
 
 /**
@@ -620,8 +621,8 @@ const CODE_HOLDS: Record<keyof ReturnType<typeof codeCells>, { length: number; h
 export function mendCodes(lines: string[], choices: Choice[][][]): { lines: string[]; mended: string[] } {
   let current = lines;
   const mended: string[] = [];
-  for (const [field, [line, start]] of Object.entries(codeCells(lines)) as Array<[keyof typeof CODE_HOLDS, [number, number]]>) {
-    const { length, holds } = CODE_HOLDS[field];
+  for (const [field, { at, length, holds }] of Object.entries(codesOf(lines))) {
+    const [line, start] = at;
     const code = (text: string) => text.slice(start, start + length);
     if (holds(code(current[line]))) continue;
     const candidates = new Set<string>();
