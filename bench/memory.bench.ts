@@ -22,7 +22,7 @@ import { ADMIN_SECRET, prepare, REPO, rest, specs, startPlatform } from './stack
  * is measured once both have passed, not at a moment racing them. The soak: identity create, AML screening
  * (a different person each time), notify send and risk evaluate (a new transaction each time)
  * through REST at once, MEMORY_BENCH_SOAK_RATE (25) requests/s each for MEMORY_BENCH_SOAK_SECONDS
- * (60), each from a load process of its own; the process's event-loop delay over the soak is
+ * (60), each from a load process of its own, arriving as independent clients do (`load.ts`, `openLoop`); the process's event-loop delay over the soak is
  * prom-client's (`monitorEventLoopDelay`, reset by the scrape before the soak, read by the one after),
  * beside the same reading of an idle Node process over the same seconds: the machine's floor
  * (`support/idle-loop.ts`).
