@@ -230,6 +230,43 @@ describe('ScreeningIndex', () => {
     expect(index.search({ fullName: 'Mamadou Kouyate', threshold: 0.5, limit: 1 })).toHaveLength(1);
   });
 
+  describe('a name one of whose tokens is common on the lists', () => {
+    // 300 listed Mohameds: a screening of any Mohamed looked at each of them
+    const crowd = [
+      ...Array.from({ length: 300 }, (_, i) =>
+        entry({ externalId: `M${i}`, names: [{ full: `Mohamed ${String.fromCharCode(97 + (i % 26))}${i}x${i * 7}`, type: 'PRIMARY' }] }),
+      ),
+      entry({ externalId: 'OK', names: [{ full: 'OKAFOR, Mohamed', type: 'PRIMARY' }] }),
+      entry({ externalId: 'AK', names: [{ full: 'A. Kabir', type: 'PRIMARY' }] }),
+      entry({
+        externalId: 'AH',
+        names: [
+          { full: 'AHMAD MAHMOOD HASSAN', type: 'PRIMARY' },
+          { full: 'AHMED MAHMOUD HASSAN', type: 'ALIAS' },
+        ],
+      }),
+    ];
+    const crowded = ScreeningIndex.build(crowd, { OFAC_SDN: 'v1' });
+
+    it('is looked for through its rarer token: the common one only adds to the names that one found', () => {
+      const hits = crowded.search({ fullName: 'Mohamed Okafor', threshold: 0.85 });
+      expect(hits.map((h) => h.externalId)).toEqual(['OK']);
+      expect(crowded.lastStats.candidates).toBeLessThan(10);
+      // at a threshold one token may reach on its own, every Mohamed is a candidate again
+      crowded.search({ fullName: 'Mohamed Okafor', threshold: 0.5 });
+      expect(crowded.lastStats.candidates).toBeGreaterThan(300);
+    });
+
+    it('still finds a listed name the rarer token matches only as an initial', () => {
+      expect(crowded.search({ fullName: 'Adaeze Kabore', threshold: 0.75 }).map((h) => h.externalId)).toEqual(['AK']);
+    });
+
+    it("names, of an entry's names scoring the same, the first in the list's order", () => {
+      const [hit] = crowded.search({ fullName: 'Amadou Hassan', threshold: 0.75 });
+      expect(hit).toMatchObject({ externalId: 'AH', matchedName: 'AHMAD MAHMOOD HASSAN' });
+    });
+  });
+
   it('discounts weak aliases and finds nothing for unrelated or empty names', () => {
     const weak = index.search({ fullName: 'Abu Karim', threshold: 0 }).find((h) => h.externalId === '1')!;
     expect(weak.matchedName).toBe('Abu Karim');

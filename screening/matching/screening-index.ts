@@ -111,6 +111,8 @@ class Accumulator {
   best = new Float64Array(0);
   strong = new Uint8Array(0);
   joined = new Int32Array(0);
+  /** Whether a significant query token matched it in full (not only as an initial). */
+  anchored = new Uint8Array(0);
   private stamp = 0;
 
   constructor(private readonly slots: SlotTable) {}
@@ -135,6 +137,7 @@ class Accumulator {
       this.strong[i] = 0;
     }
     this.joined[n] = 0;
+    this.anchored[n] = 0;
     this.names.push(nameId);
     this.slots.stamps[nameId] = this.stamp;
     this.slots.slotOf[nameId] = n;
@@ -150,6 +153,7 @@ class Accumulator {
     this.best = grow(this.best, slots * width);
     this.strong = grow(this.strong, slots * width);
     this.joined = grow(this.joined, slots);
+    this.anchored = grow(this.anchored, slots);
   }
 
   get size(): number {
@@ -355,6 +359,41 @@ interface IndexParts {
   blocks: KeyedLists;
 }
 
+/**
+ * Prefix filtering: the query's most common significant tokens (by how many list names their
+ * matches reach), as many of them as cannot bring a name to `floor` on their own — with every
+ * initial and particle of the query, each matched perfectly, the name's side fully covered. A name
+ * that matches none of the other tokens cannot be a hit, so these tokens need not open candidates:
+ * they only add to the names the rarer tokens opened (a given name common on the lists, such as
+ * Muhammad, no longer makes every name holding it a candidate of "Muhammad Okafor").
+ */
+function commonTokens(
+  qt: NameToken[],
+  qWeights: number[],
+  opening: QueryUnit[],
+  matchesOf: (u: QueryUnit) => readonly TokenMatch[],
+  floor: number,
+): Set<number> {
+  const closed = new Set<number>();
+  const qTotal = qWeights.reduce((s, w) => s + w, 0);
+  // initials and particles never open candidates: a name may match all of them besides
+  let weight = qt.reduce((s, t, i) => (t.role === 'initial' || t.role === 'particle' ? s + qWeights[i] : s), 0);
+  const reach = (u: QueryUnit) => matchesOf(u).reduce((n, m) => n + m.to - m.from, 0);
+  const singles = opening
+    .filter((u) => u.idx.length === 1 && !u.virtual)
+    .map((u) => ({ i: u.idx[0], reach: reach(u) }))
+    .sort((a, b) => b.reach - a.reach);
+  for (const { i } of singles) {
+    if (closed.has(i)) continue;
+    // the name score's bound (combine) for a name matching only these: `strong` counts them
+    if (combine((weight + qWeights[i]) / qTotal, 1, closed.size + 1) >= floor) break;
+    closed.add(i);
+    weight += qWeights[i];
+  }
+  // every significant token closed (a floor above any score): nothing could open, so nothing is closed
+  return singles.every(({ i }) => closed.has(i)) ? new Set() : closed;
+}
+
 export class ScreeningIndex {
   private readonly entries: ListEntry[];
   private readonly versions: Record<string, string>;
@@ -452,7 +491,8 @@ export class ScreeningIndex {
     // per candidate name: best similarity per query token, and whether a joined token was used
     const W = qt.length;
     const acc = (this.accumulator ??= new Accumulator(new SlotTable(this.names.length))).start(W);
-    const touchSlot = (slot: number, idx: number[], sim: TokenSimilarity, span: number) => {
+    const touchSlot = (slot: number, idx: number[], sim: TokenSimilarity, span: number, anchor: boolean) => {
+      if (anchor) acc.anchored[slot] = 1;
       for (const i of idx) {
         const at = slot * W + i;
         if (sim.score > acc.best[at]) acc.best[at] = sim.score;
@@ -461,19 +501,22 @@ export class ScreeningIndex {
       // a unit of several tokens on either side lets that many more name tokens be covered
       if (span > 1) acc.joined[slot] += span - 1;
     };
-    const lookup = (unit: QueryUnit, keyKind: string, keys: () => string[], create: boolean) => {
+    const lookup = (unit: QueryUnit, keyKind: string, keys: () => string[], create: boolean) =>
+      touchAll(unit, this.matchesOf(unit, keyKind, keys), create, false);
+    const touchAll = (unit: QueryUnit, matches: readonly TokenMatch[], create: boolean, anchor: boolean) => {
       const names = this.dictNames.items;
-      for (const { from, to, span: tokenSpan, sim } of this.matchesOf(unit, keyKind, keys)) {
+      for (const { from, to, span: tokenSpan, sim } of matches) {
         const span = Math.max(unit.idx.length, tokenSpan);
         if (!create && to - from > acc.size * 16) {
           // a common token (an initial, a frequent word) only adds to the few names already found:
           // each of those is looked up in its names (ascending ids) instead of the other way round
-          for (let slot = 0; slot < acc.size; slot++) if (hasSorted(names, from, to, acc.names[slot])) touchSlot(slot, unit.idx, sim, span);
+          for (let slot = 0; slot < acc.size; slot++)
+            if (hasSorted(names, from, to, acc.names[slot])) touchSlot(slot, unit.idx, sim, span, anchor);
           continue;
         }
         for (let i = from; i < to; i++) {
           const slot = acc.slot(names[i], create);
-          if (slot >= 0) touchSlot(slot, unit.idx, sim, span);
+          if (slot >= 0) touchSlot(slot, unit.idx, sim, span, anchor);
         }
       }
     };
@@ -485,21 +528,26 @@ export class ScreeningIndex {
     const acronymKey = (t: NameToken) =>
       prepared.kind !== 'individual' && /^[a-z]{3,8}$/.test(t.text) && !isKnownName(t.text) ? [`k${t.text}`] : [];
     const exact = (u: QueryUnit) => [`x${u.token.text}`];
-    for (const u of opening) {
-      if (u.virtual) {
-        lookup(u, 'exact', () => exact(u), true);
-        continue;
-      }
+    const openingMatches = (u: QueryUnit): readonly TokenMatch[] => {
+      if (u.virtual) return this.matchesOf(u, 'exact', () => exact(u));
       const acronym = u.idx.length === 1 ? acronymKey(u.token) : [];
-      lookup(u, acronym.length ? 'keys+acronym' : 'keys', () => [...queryKeys(u.token), ...acronym], true);
-    }
+      return this.matchesOf(u, acronym.length ? 'keys+acronym' : 'keys', () => [...queryKeys(u.token), ...acronym]);
+    };
+    const closed = commonTokens(qt, qWeights, opening, openingMatches, floor);
+    // the units on rarer tokens open candidates first, as do those tokens matching a list initial
+    // ("Adaeze Kabore" → "A. Kabir") when common tokens are closed; the rest only add to them
+    const opens = (u: QueryUnit) => u.idx.some((i) => !closed.has(i));
+    const initialsOpen = (u: QueryUnit) => closed.size > 0 && opening.includes(u) && opens(u);
+    const asInitial = units.filter((u) => u.idx.length === 1 && u.token.role !== 'initial');
+    const againstInitials = (u: QueryUnit, create: boolean) => lookup(u, 'first letter', () => [`x${u.token.text[0]}`], create);
+    for (const u of opening.filter(opens)) touchAll(u, openingMatches(u), true, true);
+    for (const u of asInitial.filter(initialsOpen)) againstInitials(u, true);
+    for (const u of opening.filter((u) => !opens(u))) touchAll(u, openingMatches(u), false, true);
     for (const u of secondary) lookup(u, u.virtual ? 'exact' : 'keys', () => (u.virtual ? exact(u) : queryKeys(u.token)), openAll);
     // query initials vs any list token with that first letter, and full query tokens vs list initials
-    for (const u of units) {
-      if (u.idx.length > 1) continue;
-      if (u.token.role === 'initial') this.initialLookup(u.token.text[0], u.idx[0], acc, openAll);
-      else lookup(u, 'first letter', () => [`x${u.token.text[0]}`], false);
-    }
+    for (const u of units)
+      if (u.idx.length === 1 && u.token.role === 'initial') this.initialLookup(u.token.text[0], u.idx[0], acc, openAll);
+    for (const u of asInitial.filter((u) => !initialsOpen(u))) againstInitials(u, false);
 
     // token pairs repeat across candidate names: compare each pair once per query
     const pairCache = new Map<string, TokenSimilarity>();
@@ -514,9 +562,11 @@ export class ScreeningIndex {
     };
     const kinds = q.kinds?.length ? new Set(q.kinds) : null;
     const sources = q.sources?.length ? new Set(q.sources) : null;
-    const best = new Map<number, ScreeningHit & { nameScore: number }>();
+    const best = new Map<number, ScreeningHit & { nameScore: number; nameId: number }>();
     let scored = 0;
     for (let slot = 0; slot < acc.size; slot++) {
+      // a name only initials matched (opened by a rarer token's initial) is no candidate: none ever was
+      if (!acc.anchored[slot] && !openAll) continue;
       const nameId = acc.names[slot];
       // upper bound of the name score from the per-token bests
       let qm = 0;
@@ -546,8 +596,10 @@ export class ScreeningIndex {
       const nameScore = round(ns.score * NAME_TYPE_FACTOR[name.type]);
       if (nameScore < floor) continue;
       const prev = best.get(name.entry);
-      if (prev && prev.nameScore >= nameScore) continue;
+      // of an entry's names scoring the same, the first in the list's order (not whichever was found first)
+      if (prev && (prev.nameScore > nameScore || (prev.nameScore === nameScore && prev.nameId < nameId))) continue;
       best.set(name.entry, {
+        nameId,
         source: entry.source,
         kind: entry.kind,
         externalId: entry.externalId,
@@ -569,7 +621,7 @@ export class ScreeningIndex {
       const qualifiers = qualify(q, this.entries[e]);
       const score = round(Math.min(1, Math.max(0, hit.nameScore + qualifiers.reduce((s, x) => s + x.effect, 0))));
       if (score < threshold) continue;
-      const { nameScore: _n, ...rest } = hit;
+      const { nameScore: _n, nameId: _id, ...rest } = hit;
       hits.push({ ...rest, score, explanation: { ...hit.explanation, qualifiers } });
     }
     hits.sort((a, b) => b.score - a.score || a.source.localeCompare(b.source) || a.externalId.localeCompare(b.externalId));
