@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { serviceProcess, type ServiceProcess } from './support/service-process.js';
+import { Dispatcher, type DispatchJob } from '../subgraphs/notify/src/notifications/dispatch.worker.js';
+import type { PgBoss } from '../platform/jobs.js';
+import { createLogger } from '../platform/logger.js';
 
 const TOTAL = 2_000;
 /** Recipients per dispatch job (BATCH_CHUNK) and jobs one instance works on at once. */
@@ -107,4 +111,46 @@ describe('a notify batch survives the notify process being killed mid-dispatch',
     const sample = await stack.rest('GET', `/v1/sandbox/messages?to=${encodeURIComponent(recipients[TOTAL - 1].to)}`, undefined, h);
     expect(sample.body.data[0].body).toBe(`Hi C${TOTAL - 1}, ref R-${TOTAL - 1}`);
   }, 90_000);
+});
+
+describe('a delivery another worker claimed (it may have died)', () => {
+  it("is tried again as its lease ends, not after pg-boss's growing backoff", async () => {
+    const db = new pg.Pool({ connectionString: await createTestDatabase(), max: 2 });
+    try {
+      const queued: Array<{ data: DispatchJob; startAfter?: string }> = [];
+      const boss = { insert: async (_queue: string, jobs: typeof queued) => void queued.push(...jobs) } as unknown as PgBoss;
+      const dispatcher = new Dispatcher({
+        pool: db,
+        boss,
+        providers: new Map() as never,
+        renderer: null as never,
+        logger: createLogger('notify-lease', 'silent'),
+        retryDelays: [],
+        publicUrl: 'http://127.0.0.1',
+      });
+      const [notification, delivery, organization] = [randomUUID(), randomUUID(), randomUUID()];
+      await db.query(
+        `insert into notify.notifications (id, organization_id, environment, template_id, template_name, template_version, recipient)
+         values ($1, $2, 'test', $3, 'promo', 1, '+254730000005')`,
+        [notification, organization, randomUUID()],
+      );
+      // claimed 1 s ago by a worker whose lease runs 6 s more
+      await db.query(
+        `insert into notify.deliveries (id, notification_id, organization_id, environment, channel, status, provider, address, attempts, claimed_until)
+         values ($1, $2, $3, 'test', 'sms', 'queued', 'sandbox', '+254730000005', 1, now() + interval '6 seconds')`,
+        [delivery, notification, organization],
+      );
+      // before: the job threw, and pg-boss tried it again after 5, 10, 20… s (after the first
+      // tries came too early, a delivery waited up to twice its lease and more)
+      await expect(dispatcher.process({ deliveryIds: [delivery] })).resolves.toBeUndefined();
+      expect(queued).toEqual([{ data: expect.objectContaining({ deliveryIds: [delivery] }), startAfter: expect.any(String) }]);
+      expect(Number(queued[0].startAfter)).toBeGreaterThanOrEqual(5);
+      expect(Number(queued[0].startAfter)).toBeLessThanOrEqual(7);
+      // nothing was sent or claimed meanwhile
+      const { rows } = await db.query('select status, attempts from notify.deliveries where id = $1', [delivery]);
+      expect(rows[0]).toEqual({ status: 'queued', attempts: 1 });
+    } finally {
+      await db.end();
+    }
+  });
 });

@@ -143,8 +143,9 @@ export class Dispatcher {
       ? ['d.id = any($1::uuid[])', [job.deliveryIds]]
       : ['n.batch_id = $1 and n.batch_seq between $2 and $3', [job.batchId, job.from, job.to]];
     const { pool } = this.opts;
-    const { rows: leased } = await pool.query<{ n: number }>(
-      `select count(*)::int as n from notify.deliveries d join notify.notifications n on n.id = d.notification_id
+    const { rows: leased } = await pool.query<{ id: string; seconds: number }>(
+      `select d.id, extract(epoch from d.claimed_until - now())::float8 as seconds
+         from notify.deliveries d join notify.notifications n on n.id = d.notification_id
         where ${selector} and d.status = 'queued' and d.claimed_until >= now()`,
       values,
     );
@@ -158,8 +159,14 @@ export class Dispatcher {
       [...values, this.leaseSeconds],
     );
     if (claimed.length) await this.record(await this.send(claimed));
-    // another worker holds some of them (it may have died): let pg-boss retry this job later
-    if (leased[0].n > 0) throw new Error(`${leased[0].n} deliveries are claimed by another worker`);
+    // another worker holds some of them (it may have died): they are tried again as their lease
+    // ends, not after pg-boss's growing backoff (5, 10, 20… s after each try that came too early)
+    if (leased.length) {
+      const afterSeconds = Math.ceil(Math.max(...leased.map((l) => l.seconds))) + 1;
+      await inTransaction(pool, (client) =>
+        enqueueDispatch(this.opts.boss, client, [{ job: { deliveryIds: leased.map((l) => l.id) }, afterSeconds }]),
+      );
+    }
   }
 
   private async send(claimed: Claimed[]): Promise<Outcome[]> {
