@@ -98,9 +98,8 @@ export class SanctionsLayer {
     private readonly missing = 'screening engine not loaded',
   ) {}
 
-  /** engine.search through a bounded LRU keyed by the query, valid for one set of list versions. */
-  private search(engine: ScreeningEngineLike, versions: Record<string, string>, party: Party): EngineHit[] {
-    const signature = JSON.stringify(versions);
+  /** engine.search through a bounded LRU keyed by the query, valid for one set of list versions (`signature`, their JSON). */
+  private search(engine: ScreeningEngineLike, signature: string, party: Party): EngineHit[] {
     if (signature !== this.cacheVersions) {
       this.cache = new Map();
       this.cacheVersions = signature;
@@ -143,8 +142,9 @@ export class SanctionsLayer {
       return { hits: [], listsChecked: 0, partiesScreened: 0, score: 0, action: 'allow', note: 'no sender or receiver name available' };
     const hits: SanctionsHit[] = [];
     const versions = this.engine.versions();
+    const signature = JSON.stringify(versions);
     for (const party of parties) {
-      for (const h of this.search(this.engine, versions, party)) {
+      for (const h of this.search(this.engine, signature, party)) {
         hits.push({
           party: party.role,
           account: party.account,
