@@ -528,10 +528,16 @@ export class ScreeningIndex {
     const acronymKey = (t: NameToken) =>
       prepared.kind !== 'individual' && /^[a-z]{3,8}$/.test(t.text) && !isKnownName(t.text) ? [`k${t.text}`] : [];
     const exact = (u: QueryUnit) => [`x${u.token.text}`];
+    const unitMatches = new Map<QueryUnit, readonly TokenMatch[]>();
     const openingMatches = (u: QueryUnit): readonly TokenMatch[] => {
-      if (u.virtual) return this.matchesOf(u, 'exact', () => exact(u));
-      const acronym = u.idx.length === 1 ? acronymKey(u.token) : [];
-      return this.matchesOf(u, acronym.length ? 'keys+acronym' : 'keys', () => [...queryKeys(u.token), ...acronym]);
+      let matches = unitMatches.get(u);
+      if (matches) return matches;
+      const acronym = u.idx.length === 1 && !u.virtual ? acronymKey(u.token) : [];
+      matches = u.virtual
+        ? this.matchesOf(u, 'exact', () => exact(u))
+        : this.matchesOf(u, acronym.length ? 'keys+acronym' : 'keys', () => [...queryKeys(u.token), ...acronym]);
+      unitMatches.set(u, matches);
+      return matches;
     };
     const closed = commonTokens(qt, qWeights, opening, openingMatches, floor);
     // the units on rarer tokens open candidates first, as do those tokens matching a list initial
