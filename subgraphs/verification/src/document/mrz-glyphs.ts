@@ -582,13 +582,15 @@ function blobs(ink: Uint8Array, width: number, height: number): Blob[] {
  * The zone's lines found from the ink alone, for a page where OCR made nothing of them (a photo
  * in perspective, uneven light): chains of glyph-sized blobs, each the next one's left neighbour
  * at about one glyph's distance and height, of at least 28 glyphs (a zone's line is 30 to 44);
- * the last two or three such lines down the page, as the glyphs' boxes of each.
+ * the last two or three such lines down the page, as the glyphs' boxes of each. `widest`: the
+ * widest blob taken for a glyph, in glyph heights (3: two or three glyphs joined by serifs or a
+ * bold stroke, whose gap in the chain would end it).
  */
-export function findZoneLines(image: Grey): Blob[][] {
+export function findZoneLines(image: Grey, widest = 1.5): Blob[][] {
   const ink = binarise(image, image.width / 25);
   const glyphs = blobs(ink, image.width, image.height).filter((b) => {
     const h = b.y1 - b.y0;
-    return h >= image.width / 100 && h <= image.width / 15 && b.x1 - b.x0 <= 1.5 * h;
+    return h >= image.width / 100 && h <= image.width / 15 && b.x1 - b.x0 <= widest * h;
   });
   glyphs.sort((a, b) => a.x0 - b.x0);
   const next = new Map<Blob, Blob>();

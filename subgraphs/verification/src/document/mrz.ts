@@ -13,12 +13,14 @@ import {
   type Choice,
 } from './mrz-glyphs.js';
 import { estimateSkew, otsu } from './skew.js';
+import { straightenZone } from './zone-band.js';
 
 /**
  * The machine-readable zone (ICAO 9303) of a document image. OCR finds the zone's lines on the
- * levelled page; then two readers read it: the glyph reader (mrz-glyphs.ts: cells from the ink,
- * each glyph against the MRZ alphabet in OCR-B and two common monospace typefaces) and OCR's line
- * model again with the MRZ alphabet only, rebuilt cell by cell. Cell by cell the glyph reader
+ * levelled page (or on the zone's band straightened, zone-band.ts, when a photo's perspective
+ * left its rows sloping); then two readers read it: the glyph reader (mrz-glyphs.ts: cells from
+ * the ink, each glyph against the MRZ alphabet in OCR-B and two common monospace typefaces) and
+ * OCR's line model again with the MRZ alphabet only, rebuilt cell by cell. Cell by cell the glyph reader
  * decides where it is sure or the typeface is one it knows, OCR elsewhere; a failed check digit is
  * mended only by a close look-alike the glyph reader itself saw; then the zone is parsed field by
  * field and its check digits verified with the `mrz` package.
@@ -823,7 +825,8 @@ async function readUnfoundZone(image: Buffer, today: Date): Promise<MrzReading |
  * Reads the machine-readable zone of a document image, or null when it has none. `lines`: what
  * OCR already read of the whole image (read here when not given). Of the readings of the layouts
  * the glyphs fit (any the line count allows when they fit none), the one with the fewest failed
- * check digits wins; on a tie, the glyph reader's.
+ * check digits wins; on a tie, the glyph reader's. A zone not read valid is read again from its
+ * band straightened (`straightenZone`), which wins when it settles the zone.
  */
 export async function readMrz(
   image: Buffer,
@@ -835,7 +838,29 @@ export async function readMrz(
   const skew = await estimateSkew(image);
   const tilted = Math.abs(skew) >= MIN_SKEW_DEGREES;
   if (tilted) image = await sharp(image).rotate(-skew, { background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer();
-  const found = (!tilted && opts.lines) || (await text.read(image)).lines;
+  const reading = await readPage(image, text, (!tilted && opts.lines) || null, today);
+  if (reading?.valid) return reading;
+  // a photo in strong perspective: levelled on average, the zone's rows may still slope (OCR ran
+  // two of them together) and are read again straightened, OCR on the band alone
+  const band = await straightenZone(image);
+  const straight = band && (await readPage(band, text, null, today));
+  return straight && (!reading || settled(straight)) ? straight : reading;
+}
+
+/**
+ * Whether a reading settles its zone: valid, no field in doubt but a name (no check digit covers
+ * one). A re-read that merely fails fewer checks replaces none: on the tune corpus it read a forged
+ * number's look-alike as one that passes its check digit, and a forged composite as valid with the
+ * optional data in doubt.
+ */
+const settled = (reading: MrzReading) => reading.valid && reading.doubtful.every((field) => field === 'surname' || field === 'givenNames');
+
+/**
+ * The zone of a levelled image (`lines`: what OCR read of it, read here when null): the lines OCR
+ * found, or the ink's when it found none.
+ */
+async function readPage(image: Buffer, text: TextReader, lines: ReadLine[] | null, today: Date): Promise<MrzReading | null> {
+  const found = lines ?? (await text.read(image)).lines;
   const zone = mrzLines(found);
   if (zone.length < 2) return readUnfoundZone(image, today);
   const reading = await readZone(image, zone, text, today);
