@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Counter, FactsQuery, NeighbourhoodFacts } from './graph.facts.js';
-import { pairKey } from './graph.store.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -9,21 +8,54 @@ const DAY = 24 * HOUR;
 /** Counters are kept one hour longer than the longest window. */
 const VELOCITY_KEPT_MS = DAY + HOUR;
 
+/** A SENT edge of the kept window, between the graph's own account nodes (followed without lookups). */
 interface Edge {
   transactionId: string;
-  sender: string;
-  receiver: string;
+  sender: AccountNode;
+  receiver: AccountNode;
   at: number;
   /** Taken back out (undo) before it expired. */
   removed?: true;
 }
 
-/** One minute of one velocity subject: transfers counted, amounts summed per currency. */
+/**
+ * One minute of one velocity subject: transfers counted, amounts summed per currency — the first
+ * currency of the minute apart, the others (rare: a tenant's transfers are mostly in one) in a map.
+ */
 interface Bucket {
-  key: string;
+  series: Series;
   minute: number;
   count: number;
-  sums: Map<string, number>;
+  currency: string;
+  sum: number;
+  otherSums: Map<string, number> | null;
+}
+
+/** A velocity subject's buckets in minute order; `drop` lets its holder forget it once none is left. */
+interface Series {
+  buckets: Bucket[];
+  drop: () => void;
+}
+
+/**
+ * An account as the graph holds it: whether it was seen (a transfer, or the accounts table), its
+ * SENT edges of the kept window either way, and its velocity as sender, as receiver and, per
+ * receiver, the pair's. One lookup by id reaches all of them.
+ */
+interface AccountNode {
+  id: string;
+  known: boolean;
+  out: Edge[] | null;
+  in: Edge[] | null;
+  sent: Series | null;
+  received: Series | null;
+  pairs: Map<string, Series> | null;
+}
+
+/** A device: the accounts that used it (with when they last did) and its velocity. */
+interface DeviceNode {
+  users: Map<string, number>;
+  velocity: Series | null;
 }
 
 /** First in, first out, without `shift()`'s copying: what is taken is dropped in chunks. */
@@ -73,13 +105,12 @@ const ZERO: Counter = Object.freeze({ count1h: 0, sum1h: 0, count24h: 0, sum24h:
  * database's tables would (same windows, caps and cycle search) without a round trip, and records
  * a transfer synchronously, so evaluations of one tenant in this process see each other exactly.
  * The database stays the durable copy (written by the group commit); a new owner loads from it.
+ * Everything about an account hangs off its node, and edges point at nodes: an evaluation looks
+ * up its two accounts and its device once, and the cycle search follows edges without lookups.
  */
 export class TenantGraph {
-  private readonly out = new Map<string, Edge[]>();
-  private readonly in = new Map<string, Edge[]>();
-  private readonly velocity = new Map<string, Bucket[]>();
-  private readonly accounts = new Set<string>();
-  private readonly deviceUsers = new Map<string, Map<string, number>>();
+  private readonly accounts = new Map<string, AccountNode>();
+  private readonly devices = new Map<string, DeviceNode>();
   private readonly ipUsers = new Map<string, Map<string, number>>();
   /** Transaction ids of the edges held (a reused one is refused without a round trip). */
   private readonly transactionIds = new Set<string>();
@@ -101,7 +132,15 @@ export class TenantGraph {
     const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
     const [transfers, accounts, devices, ips] = await Promise.all([
       // the counters' windows too: they are not stored, but counted from the transfers
-      db.query<Omit<Edge, 'transactionId'> & { transaction_id: string; amount: number; currency: string; device_id: string | null }>(
+      db.query<{
+        transaction_id: string;
+        sender: string;
+        receiver: string;
+        at: number;
+        amount: number;
+        currency: string;
+        device_id: string | null;
+      }>(
         `select transaction_id, sender, receiver, ${ms('at')} as at, amount, currency, device_id from risk.transfers
           where organization_id = $1 and environment = $2 and at >= to_timestamp($3 / 1000.0) order by at`,
         [...t, now - Math.max(graph.edgesKeptMs, VELOCITY_KEPT_MS)],
@@ -117,12 +156,14 @@ export class TenantGraph {
       ),
     ]);
     for (const e of transfers.rows) {
-      if (e.at >= now - graph.edgesKeptMs)
-        graph.addEdge({ transactionId: e.transaction_id, sender: e.sender, receiver: e.receiver, at: e.at });
-      if (e.at >= now - VELOCITY_KEPT_MS) graph.countTransfer(e.sender, e.receiver, e.device_id, e.currency, e.amount, e.at, 1);
+      const sender = graph.account(e.sender);
+      const receiver = graph.account(e.receiver);
+      if (e.at >= now - graph.edgesKeptMs) graph.addEdge({ transactionId: e.transaction_id, sender, receiver, at: e.at });
+      if (e.at >= now - VELOCITY_KEPT_MS)
+        graph.countTransfer(sender, receiver, e.device_id === null ? null : graph.device(e.device_id), e.currency, e.amount, e.at, 1);
     }
-    for (const a of accounts.rows) graph.accounts.add(a.id);
-    for (const d of devices.rows) users(graph.deviceUsers, d.node).set(d.account_id, d.last_seen);
+    for (const a of accounts.rows) graph.account(a.id).known = true;
+    for (const d of devices.rows) graph.device(d.node).users.set(d.account_id, d.last_seen);
     for (const i of ips.rows) users(graph.ipUsers, i.node).set(i.account_id, i.last_seen);
     return graph;
   }
@@ -141,28 +182,30 @@ export class TenantGraph {
   neighbourhood(q: NeighbourhoodQuery, now: number): Omit<NeighbourhoodFacts, 'profiles'> {
     const day = now - DAY;
     const since = now - q.cycleWindowHours * HOUR;
-    const fanIn = distinctRecent(this.in.get(q.receiver), day, q.scanCap, (e) => e.sender, false);
-    const fanOut = distinctRecent(this.out.get(q.sender), day, q.scanCap, (e) => e.receiver, false);
-    const device = q.deviceId ? activeUsers(this.deviceUsers.get(q.deviceId), day, q.scanCap) : null;
+    const sender = this.accounts.get(q.sender);
+    const receiver = this.accounts.get(q.receiver);
+    const deviceNode = q.deviceId === null ? undefined : this.devices.get(q.deviceId);
+    const fanIn = distinctRecent(receiver?.in, day, q.scanCap, SENDERS, false);
+    const fanOut = distinctRecent(sender?.out, day, q.scanCap, RECEIVERS, false);
+    const device = q.deviceId ? activeUsers(deviceNode?.users, day, q.scanCap) : null;
     const ip = q.ip ? activeUsers(this.ipUsers.get(q.ip), day, q.scanCap) : null;
-    const cycle = this.cycle(q.sender, q.receiver, since, q.degreeCap);
-    const counter = (kind: string, subject: string | null) =>
-      subject === null ? ZERO : this.counter(`${kind}\u0000${subject}`, now, q.currency);
+    const cycle = this.cycle(sender, receiver, since, q.degreeCap);
+    const counter = (series: Series | null | undefined) => (series ? windows(series, now, q.currency) : ZERO);
     return {
-      sender: counter('s', q.sender),
-      senderAsReceiver: counter('r', q.sender),
-      receiver: counter('r', q.receiver),
-      device: counter('d', q.deviceId),
-      pair: counter('p', pairKey(q.sender, q.receiver)),
-      senderKnown: this.accounts.has(q.sender),
-      receiverKnown: this.accounts.has(q.receiver),
+      sender: counter(sender?.sent),
+      senderAsReceiver: counter(sender?.received),
+      receiver: counter(receiver?.received),
+      device: counter(deviceNode?.velocity),
+      pair: counter(sender?.pairs?.get(q.receiver)),
+      senderKnown: sender?.known === true,
+      receiverKnown: receiver?.known === true,
       fanInBefore: fanIn.size,
-      fanInHasSender: fanIn.has(q.sender),
+      fanInHasSender: sender !== undefined && fanIn.has(sender),
       fanOutBefore: fanOut.size,
-      fanOutHasReceiver: fanOut.has(q.receiver),
+      fanOutHasReceiver: receiver !== undefined && fanOut.has(receiver),
       deviceAccounts24h: device?.length ?? 0,
       deviceSenderActive24h: device?.includes(q.sender) ?? false,
-      deviceUsedBySender: q.deviceId !== null && this.deviceUsers.get(q.deviceId)?.has(q.sender) === true,
+      deviceUsedBySender: deviceNode?.users.has(q.sender) === true,
       ipAccounts24h: ip?.length ?? 0,
       ipSenderActive24h: ip?.includes(q.sender) ?? false,
       cyclePath: cycle.path,
@@ -177,22 +220,21 @@ export class TenantGraph {
    */
   record(t: TransferFacts, at: number): () => void {
     this.lastAt = Math.max(this.lastAt, at);
-    const edge: Edge = { transactionId: t.transactionId, sender: t.sender, receiver: t.receiver, at };
+    const sender = this.account(t.sender);
+    const receiver = this.account(t.receiver);
+    const device = t.deviceId === null ? null : this.device(t.deviceId);
+    const edge: Edge = { transactionId: t.transactionId, sender, receiver, at };
     this.addEdge(edge);
     const undo: Array<() => void> = [() => this.removeEdge(edge)];
-    for (const account of new Set([t.sender, t.receiver])) {
-      if (this.accounts.has(account)) continue;
-      this.accounts.add(account);
-      undo.push(() => this.accounts.delete(account));
+    for (const account of sender === receiver ? [sender] : [sender, receiver]) {
+      if (account.known) continue;
+      account.known = true;
+      undo.push(() => (account.known = false));
     }
-    this.countTransfer(t.sender, t.receiver, t.deviceId, t.currency, t.amount, at, 1);
-    undo.push(() => this.countTransfer(t.sender, t.receiver, t.deviceId, t.currency, t.amount, at, -1));
-    for (const [byNode, node] of [
-      [this.deviceUsers, t.deviceId],
-      [this.ipUsers, t.ip],
-    ] as const) {
-      if (node === null) continue;
-      const seen = users(byNode, node);
+    this.countTransfer(sender, receiver, device, t.currency, t.amount, at, 1);
+    undo.push(() => this.countTransfer(sender, receiver, device, t.currency, t.amount, at, -1));
+    for (const seen of [device?.users, t.ip === null ? undefined : users(this.ipUsers, t.ip)]) {
+      if (seen === undefined) continue;
       const before = seen.get(t.sender);
       seen.set(t.sender, Math.max(before ?? at, at));
       undo.push(() => (before === undefined ? seen.delete(t.sender) : seen.set(t.sender, before)));
@@ -201,80 +243,75 @@ export class TenantGraph {
     return () => undo.reverse().forEach((u) => u());
   }
 
+  private account(id: string): AccountNode {
+    let node = this.accounts.get(id);
+    if (!node) this.accounts.set(id, (node = { id, known: false, out: null, in: null, sent: null, received: null, pairs: null }));
+    return node;
+  }
+
+  private device(id: string): DeviceNode {
+    let node = this.devices.get(id);
+    if (!node) this.devices.set(id, (node = { users: new Map(), velocity: null }));
+    return node;
+  }
+
   private addEdge(edge: Edge): void {
-    push(this.out, edge.sender, edge);
-    push(this.in, edge.receiver, edge);
+    (edge.sender.out ??= []).push(edge);
+    (edge.receiver.in ??= []).push(edge);
     this.edgesByAge.push(edge);
     this.transactionIds.add(edge.transactionId);
     this.lastAt = Math.max(this.lastAt, edge.at);
   }
 
   private removeEdge(edge: Edge): void {
-    for (const [byNode, node] of [
-      [this.out, edge.sender],
-      [this.in, edge.receiver],
-    ] as const) {
-      const list = byNode.get(node);
-      const i = list?.lastIndexOf(edge) ?? -1;
-      if (i >= 0) list!.splice(i, 1);
-      if (list?.length === 0) byNode.delete(node);
-    }
+    edge.sender.out = without(edge.sender.out, edge, false);
+    edge.receiver.in = without(edge.receiver.in, edge, false);
     this.transactionIds.delete(edge.transactionId);
     edge.removed = true;
   }
 
   /** A transfer in (`sign` 1) or out of (-1) the velocity counters of its sender, receiver, device and pair. */
   private countTransfer(
-    sender: string,
-    receiver: string,
-    deviceId: string | null,
+    sender: AccountNode,
+    receiver: AccountNode,
+    device: DeviceNode | null,
     currency: string,
     amount: number,
     at: number,
     sign: 1 | -1,
   ): void {
     const minute = Math.floor(at / MINUTE) * MINUTE;
-    this.count(`s\u0000${sender}`, minute, currency, sign, sign * amount);
-    this.count(`r\u0000${receiver}`, minute, currency, sign, sign * amount);
-    if (deviceId !== null) this.count(`d\u0000${deviceId}`, minute, currency, sign, sign * amount);
-    this.count(`p\u0000${pairKey(sender, receiver)}`, minute, currency, sign, sign * amount);
+    const sum = sign * amount;
+    this.count((sender.sent ??= series(() => (sender.sent = null))), minute, currency, sign, sum);
+    this.count((receiver.received ??= series(() => (receiver.received = null))), minute, currency, sign, sum);
+    if (device !== null) this.count((device.velocity ??= series(() => (device.velocity = null))), minute, currency, sign, sum);
+    const pairs = (sender.pairs ??= new Map());
+    let pair = pairs.get(receiver.id);
+    if (!pair)
+      pairs.set(
+        receiver.id,
+        (pair = series(() => {
+          pairs.delete(receiver.id);
+          if (!pairs.size && sender.pairs === pairs) sender.pairs = null;
+        })),
+      );
+    this.count(pair, minute, currency, sign, sum);
   }
 
-  private count(key: string, minute: number, currency: string, count: number, sum: number): void {
-    let buckets = this.velocity.get(key);
-    if (!buckets) this.velocity.set(key, (buckets = []));
+  private count(series: Series, minute: number, currency: string, count: number, sum: number): void {
+    const buckets = series.buckets;
     // buckets are in minute order; a new one is almost always the last
     let i = buckets.length - 1;
     while (i >= 0 && buckets[i].minute > minute) i--;
     let bucket = buckets[i];
     if (!bucket || bucket.minute !== minute) {
-      bucket = { key, minute, count: 0, sums: new Map() };
+      bucket = { series, minute, count: 0, currency, sum: 0, otherSums: null };
       buckets.splice(i + 1, 0, bucket);
       this.bucketsByAge.push(bucket);
     }
     bucket.count += count;
-    bucket.sums.set(currency, (bucket.sums.get(currency) ?? 0) + sum);
-  }
-
-  /** The database's windows: the last 60 and 1,440 minute buckets, this minute included. */
-  private counter(key: string, now: number, currency: string): Counter {
-    const buckets = this.velocity.get(key);
-    if (!buckets) return ZERO;
-    const thisMinute = Math.floor(now / MINUTE) * MINUTE;
-    const h1 = thisMinute - 59 * MINUTE;
-    const d1 = thisMinute - 1439 * MINUTE;
-    const c = { count1h: 0, sum1h: 0, count24h: 0, sum24h: 0 };
-    for (let i = buckets.length - 1; i >= 0 && buckets[i].minute >= d1; i--) {
-      const b = buckets[i];
-      const sum = b.sums.get(currency) ?? 0;
-      c.count24h += b.count;
-      c.sum24h += sum;
-      if (b.minute >= h1) {
-        c.count1h += b.count;
-        c.sum1h += sum;
-      }
-    }
-    return c;
+    if (bucket.currency === currency) bucket.sum += sum;
+    else (bucket.otherSums ??= new Map()).set(currency, (bucket.otherSums.get(currency) ?? 0) + sum);
   }
 
   /**
@@ -282,23 +319,29 @@ export class TenantGraph {
    * middle (two hops forward from the receiver, two back from the sender), each node expanding at
    * most `cap` of its most recent edges.
    */
-  private cycle(s: string, r: string, since: number, cap: number): { path: string[] | null; nodes: number } {
-    const f1 = distinctRecent(this.out.get(r), since, cap, (e) => e.receiver, true);
-    const b1 = distinctRecent(this.in.get(s), since, cap, (e) => e.sender, true);
-    const f2 = new Map<string, string>();
+  private cycle(
+    s: AccountNode | undefined,
+    r: AccountNode | undefined,
+    since: number,
+    cap: number,
+  ): { path: string[] | null; nodes: number } {
+    const f1 = distinctRecent(r?.out, since, cap, RECEIVERS, true);
+    const b1 = distinctRecent(s?.in, since, cap, SENDERS, true);
+    const f2 = new Map<AccountNode, AccountNode>();
     for (const via of f1) {
       if (via === s || via === r) continue;
-      for (const node of distinctRecent(this.out.get(via), since, cap, (e) => e.receiver, true))
+      for (const node of distinctRecent(via.out, since, cap, RECEIVERS, true))
         if (node !== r && node !== via && !f2.has(node)) f2.set(node, via);
     }
-    const b2 = new Map<string, string>();
+    const b2 = new Map<AccountNode, AccountNode>();
     for (const via of b1) {
       if (via === s || via === r) continue;
-      for (const node of distinctRecent(this.in.get(via), since, cap, (e) => e.sender, true))
+      for (const node of distinctRecent(via.in, since, cap, SENDERS, true))
         if (node !== s && node !== via && !b2.has(node)) b2.set(node, via);
     }
     const nodes = f1.size + b1.size + f2.size + b2.size;
-    const found = (path: string[]) => ({ path, nodes });
+    if (!s || !r) return { path: null, nodes };
+    const found = (path: AccountNode[]) => ({ path: path.map((n) => n.id), nodes });
     if (f1.has(s)) return found([s, r, s]);
     for (const n of f1) if (n !== s && n !== r && b1.has(n)) return found([s, r, n, s]);
     for (const [n, via] of f2) if (n !== s && b1.has(n)) return found([s, r, via, n, s]);
@@ -310,38 +353,42 @@ export class TenantGraph {
     return { path: null, nodes };
   }
 
-  /** Drops the edges and counter buckets older than their windows, and the nodes left without them. */
+  /** Drops the edges and counter buckets older than their windows, and the subjects left without them. */
   private expire(now: number): void {
     for (let edge = this.edgesByAge.peek(); edge && edge.at < now - this.edgesKeptMs; edge = this.edgesByAge.peek()) {
       this.edgesByAge.take();
       if (edge.removed) continue; // already out, and its id free for another transfer
-      dropOldest(this.out, edge.sender, edge);
-      dropOldest(this.in, edge.receiver, edge);
+      edge.sender.out = without(edge.sender.out, edge, true);
+      edge.receiver.in = without(edge.receiver.in, edge, true);
       this.transactionIds.delete(edge.transactionId);
     }
     for (let bucket = this.bucketsByAge.peek(); bucket && bucket.minute < now - VELOCITY_KEPT_MS; bucket = this.bucketsByAge.peek()) {
       this.bucketsByAge.take();
-      dropOldest(this.velocity, bucket.key, bucket);
+      const left = without(bucket.series.buckets, bucket, true);
+      if (!left) bucket.series.drop();
     }
   }
 }
 
-/** Takes `item` out of `key`'s list, where it is (almost always) the oldest; a list left empty goes. */
-function dropOldest<T>(map: Map<string, T[]>, key: string, item: T): void {
-  const list = map.get(key);
-  if (!list) return;
-  if (list[0] === item) list.shift();
-  else {
-    const i = list.indexOf(item);
-    if (i >= 0) list.splice(i, 1);
-  }
-  if (list.length === 0) map.delete(key);
+const SENDERS = true;
+const RECEIVERS = false;
+
+function series(drop: () => void): Series {
+  return { buckets: [], drop };
 }
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+/**
+ * `list` without `item` (the oldest when `oldest`, almost always; else the newest, almost always),
+ * or null once nothing is left: an account's lists go with their last edge.
+ */
+function without<T>(list: T[] | null, item: T, oldest: boolean): T[] | null {
+  if (!list) return null;
+  if (oldest && list[0] === item) list.shift();
+  else {
+    const i = oldest ? list.indexOf(item) : list.lastIndexOf(item);
+    if (i >= 0) list.splice(i, 1);
+  }
+  return list.length ? list : null;
 }
 
 function users(map: Map<string, Map<string, number>>, node: string): Map<string, number> {
@@ -350,14 +397,43 @@ function users(map: Map<string, Map<string, number>>, node: string): Map<string,
   return seen;
 }
 
-/** The distinct ends of a node's most recent `cap` edges after `after` (inclusive when `inclusive`), most recent first. */
-function distinctRecent(edges: Edge[] | undefined, after: number, cap: number, end: (e: Edge) => string, inclusive: boolean): Set<string> {
-  const found = new Set<string>();
+/** The database's windows over a subject's buckets: the last 60 and 1,440 minutes, this minute included. */
+function windows(series: Series, now: number, currency: string): Counter {
+  const buckets = series.buckets;
+  const thisMinute = Math.floor(now / MINUTE) * MINUTE;
+  const h1 = thisMinute - 59 * MINUTE;
+  const d1 = thisMinute - 1439 * MINUTE;
+  const c = { count1h: 0, sum1h: 0, count24h: 0, sum24h: 0 };
+  for (let i = buckets.length - 1; i >= 0 && buckets[i].minute >= d1; i--) {
+    const b = buckets[i];
+    const sum = b.currency === currency ? b.sum : (b.otherSums?.get(currency) ?? 0);
+    c.count24h += b.count;
+    c.sum24h += sum;
+    if (b.minute >= h1) {
+      c.count1h += b.count;
+      c.sum1h += sum;
+    }
+  }
+  return c;
+}
+
+/**
+ * The distinct senders (`senders`) or receivers of a node's most recent `cap` edges after `after`
+ * (inclusive when `inclusive`), most recent first.
+ */
+function distinctRecent(
+  edges: Edge[] | null | undefined,
+  after: number,
+  cap: number,
+  senders: boolean,
+  inclusive: boolean,
+): Set<AccountNode> {
+  const found = new Set<AccountNode>();
   if (!edges) return found;
   for (let i = edges.length - 1, n = 0; i >= 0 && n < cap; i--, n++) {
     const e = edges[i];
     if (inclusive ? e.at < after : e.at <= after) break;
-    found.add(end(e));
+    found.add(senders ? e.sender : e.receiver);
   }
   return found;
 }

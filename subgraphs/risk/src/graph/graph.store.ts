@@ -1,9 +1,6 @@
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { Sql } from '../../../../platform/db/transaction.js';
 
-/** The velocity subject of a sender → receiver pair. */
-export const pairKey = (sender: string, receiver: string) => `${sender}\u001f${receiver}`;
-
 /**
  * Erasure: the graph forgets the devices and IP addresses of these accounts (their USED and
  * FROM_IP edges, the device and IP of the transfers they sent, and the
