@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { postgresChannels } from '../../platform/db/listen.js';
+import type { Logger } from '../../platform/logger.js';
+import { TenantGraphs } from '../../subgraphs/risk/src/graph/graph.owner.js';
 import type { Evaluation } from '../../subgraphs/risk/src/evaluation/evaluation.entity.js';
 import { noFindings } from '../../subgraphs/risk/src/evaluation/evaluation.engine.js';
 
@@ -27,4 +31,17 @@ export function evaluationOf(
     ...noFindings(),
     createdAt: t.at,
   } as unknown as Evaluation;
+}
+
+/** The tenants' graphs a test's engine owns (72 h cycle window), loading once `settled` resolves. */
+export function testGraphs(url: string, pool: pg.Pool, logger: Logger, settled: () => Promise<void>): TenantGraphs {
+  return new TenantGraphs({
+    databaseUrl: url,
+    events: postgresChannels(url),
+    pool,
+    cycleWindowHours: 72,
+    internalSecret: 'test-internal-secret-0123456789',
+    logger,
+    settled,
+  });
 }

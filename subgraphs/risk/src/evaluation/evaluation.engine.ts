@@ -5,9 +5,9 @@ import { conflict } from '../../../../platform/errors.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { RulesStore } from '../rules/rule.store.js';
-import { runRules, type RuleCache, type RulesOutcome } from '../rules/rule.cache.js';
+import { runRules, type RuleCache, type RuleSetSnapshot, type RulesOutcome } from '../rules/rule.cache.js';
 import { activation, type RuleFacts } from '../rules/rule.environment.js';
-import type { NeighbourhoodFacts } from '../graph/graph.facts.js';
+import type { NeighbourhoodFacts, Profile } from '../graph/graph.facts.js';
 import type { TenantGraphs } from '../graph/graph.owner.js';
 import type { TenantGraph } from '../graph/graph.memory.js';
 import { detectPatterns, type DetectorThresholds, DEFAULT_THRESHOLDS, type GraphPattern } from '../graph/graph.patterns.js';
@@ -56,10 +56,12 @@ export const duplicateTransaction = (id: string) =>
 
 /**
  * POST /v1/evaluate. Live, the engine of the tenant's owner (this process, see `TenantGraphs`):
- *   1. one read (pooled connection, released at once; one for the tenant's evaluations arriving in
- *      the same turn, `EvaluationHeads`): the rule-set revision and the parties' profiles — the
- *      database stays authoritative for rules (a committed change applies to the next evaluation)
- *      and profiles;
+ *   1. the head: the rules and the parties' profiles. Held by the owner once read (no round trip),
+ *      and then checked at the commit (4): an evaluation whose rule-set revision or party profile
+ *      moved meanwhile is not written but evaluated again from a read. Not held yet: one read
+ *      (pooled connection, released at once; one for the tenant's evaluations arriving in the same
+ *      turn, `EvaluationHeads`) of the rule-set revision and the profiles — either way the database
+ *      stays authoritative (a committed change applies to the next evaluation);
  *   2. the rules at that revision (cached, compiled once; reloaded when the revision moved);
  *   3. without a round trip or an await: the neighbourhood facts from the tenant's graph in memory
  *      (counters, distinct counterparties, cycles), graph detectors, rules, sanctions screening →
@@ -97,67 +99,97 @@ export class EvaluationEngine {
 
   private async live(graph: TenantGraph, tenant: Tenant, txn: Transaction, started: number): Promise<EvaluationRecord | null> {
     await this.opts.store.ensureSeeded(tenant);
-    const head = await this.heads.read(tenant, txn.sender, txn.receiver);
-    const snapshot = await this.opts.rules.rulesAt(this.opts.pool, tenant, head.revision ?? '0');
+    for (let attempt = 1; ; attempt++) {
+      // the head the owner holds (checked at the commit), else read; always read after a stale one
+      const held = attempt === 1 ? this.heldHead(tenant, txn) : null;
+      const { snapshot, profiles } = held ?? (await this.readHead(tenant, txn));
 
-    // from here to record(): synchronous, so no other evaluation of this tenant comes between
-    if (graph.has(txn.transactionId)) return null;
-    const at = graph.clock();
-    const now = new Date(at);
-    const n: NeighbourhoodFacts = {
-      ...graph.neighbourhood(
+      // from here to record(): synchronous, so no other evaluation of this tenant comes between
+      if (graph.has(txn.transactionId)) return null;
+      const at = graph.clock();
+      const now = new Date(at);
+      const n: NeighbourhoodFacts = {
+        ...graph.neighbourhood(
+          {
+            sender: txn.sender,
+            receiver: txn.receiver,
+            currency: txn.currency,
+            deviceId: txn.deviceId,
+            ip: txn.ip,
+            cycleWindowHours: this.opts.cycleWindowHours,
+            degreeCap: this.opts.degreeCap,
+            scanCap: this.scanCap,
+          },
+          at,
+        ),
+        profiles,
+      };
+      const detected = detectPatterns(
         {
           sender: txn.sender,
           receiver: txn.receiver,
-          currency: txn.currency,
           deviceId: txn.deviceId,
-          ip: txn.ip,
-          cycleWindowHours: this.opts.cycleWindowHours,
-          degreeCap: this.opts.degreeCap,
-          scanCap: this.scanCap,
+          cyclePath: n.cyclePath,
+          fanIn: n.fanInBefore + (n.fanInHasSender ? 0 : 1),
+          fanOut: n.fanOutBefore + (n.fanOutHasReceiver ? 0 : 1),
+          deviceAccounts: txn.deviceId ? n.deviceAccounts24h + (n.deviceSenderActive24h ? 0 : 1) : 0,
+          receivedCount1h: n.senderAsReceiver.count1h,
+          receivedSum1h: n.senderAsReceiver.sum1h,
+          sentSum1h: n.sender.sum1h,
+          amount: txn.amount,
         },
-        at,
-      ),
-      profiles: head.profiles,
-    };
-    const detected = detectPatterns(
-      {
-        sender: txn.sender,
-        receiver: txn.receiver,
-        deviceId: txn.deviceId,
-        cyclePath: n.cyclePath,
-        fanIn: n.fanInBefore + (n.fanInHasSender ? 0 : 1),
-        fanOut: n.fanOutBefore + (n.fanOutHasReceiver ? 0 : 1),
-        deviceAccounts: txn.deviceId ? n.deviceAccounts24h + (n.deviceSenderActive24h ? 0 : 1) : 0,
-        receivedCount1h: n.senderAsReceiver.count1h,
-        receivedSum1h: n.senderAsReceiver.sum1h,
-        sentSum1h: n.sender.sum1h,
-        amount: txn.amount,
-      },
-      this.detectors,
-    );
-    const facts = buildFacts(txn, n, detected, now);
-    const rules = runRules(snapshot, activation(facts), this.opts.ruleBudgetMs);
-    const sanctions = this.opts.sanctions.screen(partiesOf(txn, n));
-    if (rules.errors.length) this.opts.logger.warn({ tenant, errors: rules.errors }, 'rules failed during an evaluation');
+        this.detectors,
+      );
+      const facts = buildFacts(txn, n, detected, now);
+      const rules = runRules(snapshot, activation(facts), this.opts.ruleBudgetMs);
+      const sanctions = this.opts.sanctions.screen(partiesOf(txn, n));
+      if (rules.errors.length) this.opts.logger.warn({ tenant, errors: rules.errors }, 'rules failed during an evaluation');
 
-    const record = this.decide(tenant, txn, {
-      rules,
-      patterns: detected.patterns,
-      nodesTraversed: n.nodesTraversed,
-      sanctions,
-      facts,
-      revision: snapshot.revision,
-      now,
-      started,
-    });
-    const undo = graph.record(txn, at);
-    const written = await this.opts.commit.write(record, { deviceId: txn.deviceId, ip: txn.ip }).catch((err: unknown) => {
+      const record = this.decide(tenant, txn, {
+        rules,
+        patterns: detected.patterns,
+        nodesTraversed: n.nodesTraversed,
+        sanctions,
+        facts,
+        revision: snapshot.revision,
+        now,
+        started,
+      });
+      const undo = graph.record(txn, at);
+      const written = await this.opts.commit
+        .write(record, { deviceId: txn.deviceId, ip: txn.ip }, held && { profiles })
+        .catch((err: unknown) => {
+          undo();
+          throw err;
+        });
+      if (written === 'written') return record;
       undo();
-      throw err;
-    });
-    if (!written) undo();
-    return written ? record : null;
+      if (written === 'duplicate') return null;
+      // a rule or a party's profile changed since it was held: evaluated again from a fresh read
+      this.staleHeads++;
+      this.heads.forget(tenant, txn.sender, txn.receiver);
+    }
+  }
+
+  /** Evaluations computed from a held head that had moved by their commit, and so evaluated again (tests, metrics). */
+  staleHeads = 0;
+
+  /** Statements that read heads (tests, the bench). */
+  get headReads(): number {
+    return this.heads.statements;
+  }
+
+  /** The rules and the parties' profiles this owner holds for the transaction, when it holds both. */
+  private heldHead(tenant: Tenant, txn: Transaction): { snapshot: RuleSetSnapshot; profiles: Profile[] } | null {
+    const snapshot = this.opts.rules.latest(tenant);
+    const profiles = snapshot && this.heads.held(tenant, txn.sender, txn.receiver);
+    return snapshot && profiles ? { snapshot, profiles } : null;
+  }
+
+  /** The rule-set revision and the parties' profiles read now (after the evaluation arrived), and the rules at that revision. */
+  private async readHead(tenant: Tenant, txn: Transaction): Promise<{ snapshot: RuleSetSnapshot; profiles: Profile[] }> {
+    const head = await this.heads.read(tenant, txn.sender, txn.receiver);
+    return { snapshot: await this.opts.rules.rulesAt(this.opts.pool, tenant, head.revision ?? '0'), profiles: head.profiles };
   }
 
   private decide(
@@ -252,7 +284,7 @@ export class EvaluationEngine {
       createdAt: new Date(),
     };
     record.latencyMs = round2(performance.now() - started);
-    return (await this.opts.commit.write(record, null)) ? record : null;
+    return (await this.opts.commit.write(record, null)) === 'written' ? record : null;
   }
 }
 

@@ -62,6 +62,25 @@ describe('evaluation heads (rule-set revision and the parties’ profiles)', () 
     expect(head.profiles.map((p) => p.full_name)).toEqual(['After']);
   });
 
+  it('holds every profile of a tenant from its first read: accounts never read are held as having none, forgotten ones are read again', async () => {
+    const heads = new EvaluationHeads(pool);
+    const tenant = { organizationId: randomUUID(), environment: 'live' };
+    await revision(tenant, 3);
+    await Promise.all([profile(tenant, 'a', 'Amina Bello'), profile(tenant, 'c', 'Ngozi Eze')]);
+    expect(heads.held(tenant, 'a', 'b')).toBeNull();
+    await heads.read(tenant, 'a', 'b');
+    expect(heads.held(tenant, 'c', 'z')?.map((p) => p.full_name)).toEqual(['Ngozi Eze']);
+    expect(heads.held(tenant, 'y', 'z')).toEqual([]);
+    // added after the first read: held as none until forgotten (the commit's check finds it), then read
+    await profile(tenant, 'z', 'Zainab Musa');
+    expect(heads.held(tenant, 'y', 'z')).toEqual([]);
+    heads.forget(tenant, 'y', 'z');
+    expect(heads.held(tenant, 'y', 'z')).toBeNull();
+    expect((await heads.read(tenant, 'y', 'z')).profiles.map((p) => p.full_name)).toEqual(['Zainab Musa']);
+    expect(heads.held(tenant, 'y', 'z')?.map((p) => p.full_name)).toEqual(['Zainab Musa']);
+    expect(heads.statements).toBe(2);
+  });
+
   it('fails every evaluation of a batch whose read failed, and the next batch reads again', async () => {
     const broken = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:9/none', connectionTimeoutMillis: 2_000 });
     try {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { createTestDatabase } from '../../../../test/support/database.js';
 import type { FactsQuery } from './graph.facts.js';
 import { TenantGraph } from './graph.memory.js';
-import { GroupCommit } from '../evaluation/evaluation.commit.js';
+import { GroupCommit, type Written } from '../evaluation/evaluation.commit.js';
 import { createLogger } from '../../../../platform/logger.js';
 import { evaluationOf } from '../../../../test/support/risk-evaluations.js';
 import { DEFAULT_THRESHOLDS, detectPatterns, PATTERN_WEIGHTS, type RawGraphFacts } from './graph.patterns.js';
@@ -250,7 +250,7 @@ describe('graph detectors', () => {
       const accounts = Array.from({ length: 10 }, (_, i) => `acc${i}`);
       const memory = new TenantGraph(72 * HOUR);
       let at = now.getTime() - 30 * HOUR;
-      const writes: Promise<boolean>[] = [];
+      const writes: Promise<Written>[] = [];
       for (let i = 0; i < 400; i++) {
         at += Math.floor(random() * 9 * 60_000);
         const sender = pick(accounts);
@@ -274,7 +274,7 @@ describe('graph detectors', () => {
           }),
         );
       }
-      expect(await Promise.all(writes)).toEqual(writes.map(() => true));
+      expect(await Promise.all(writes)).toEqual(writes.map(() => 'written'));
       expect(commit.batches).toBeLessThan(400);
       const when = at + 60_000;
       const loaded = await TenantGraph.load(pool, tenant, 72, when);
@@ -297,7 +297,7 @@ describe('graph detectors', () => {
     it('a transaction id already stored is refused by the group commit, and recording it again can be undone', async () => {
       const first = evaluationOf(tenant, { sender: 'u1', receiver: 'u2', amount: 10, currency: 'KES', at: now, transactionId: 'same' });
       const again = evaluationOf(tenant, { sender: 'u1', receiver: 'u3', amount: 20, currency: 'KES', at: now, transactionId: 'same' });
-      expect(await Promise.all([commit.write(first, null), commit.write(again, null)])).toEqual([true, false]);
+      expect(await Promise.all([commit.write(first, null), commit.write(again, null)])).toEqual(['written', 'duplicate']);
 
       const graph = new TenantGraph(72 * HOUR);
       const q = queryOf('u1', 'u2', { deviceId: 'd' });

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase } from '../../../../test/support/database.js';
 import { createLogger } from '../../../../platform/logger.js';
-import { postgresChannels } from '../../../../platform/db/listen.js';
 import { GroupCommit } from '../evaluation/evaluation.commit.js';
-import { evaluationOf } from '../../../../test/support/risk-evaluations.js';
-import { TenantGraphs } from './graph.owner.js';
+import { evaluationOf, testGraphs } from '../../../../test/support/risk-evaluations.js';
 
 describe('the owner of a tenant graph', () => {
   let url: string;
@@ -23,17 +21,9 @@ describe('the owner of a tenant graph', () => {
     const commit = new GroupCommit(pool, logger);
     let loadWaits: () => void = () => undefined;
     const waiting = new Promise<void>((resolve) => (loadWaits = resolve));
-    const graphs = new TenantGraphs({
-      databaseUrl: url,
-      events: postgresChannels(url),
-      pool,
-      cycleWindowHours: 72,
-      internalSecret: 'test-internal-secret-0123456789',
-      logger,
-      settled: () => {
-        loadWaits();
-        return commit.settled();
-      },
+    const graphs = testGraphs(url, pool, logger, () => {
+      loadWaits();
+      return commit.settled();
     });
     await graphs.start('http://127.0.0.1:9/graphql');
     const tenant = { organizationId: randomUUID(), environment: 'live' };
@@ -53,7 +43,7 @@ describe('the owner of a tenant graph', () => {
       );
       await waiting;
       await blocker.query('commit');
-      expect(await queued).toBe(true);
+      expect(await queued).toBe('written');
       expect(await seen).toBe(true);
     } finally {
       blocker.release();

@@ -143,10 +143,11 @@ function compile(rows: StoredRule[]): CompiledRule[] {
 
 /**
  * Compiled rules per tenant, keyed by the tenant's rule-set revision. The database is
- * authoritative: every evaluation reads the current revision in its own transaction and reloads
- * when it differs, so a committed change applies to the very next evaluation on every instance.
- * LISTEN `risk_rules` (NOTIFY on commit of every change) reloads eagerly, so that evaluation
- * usually finds the new rules compiled already.
+ * authoritative: an evaluation either reads the current revision first (and the rules are
+ * reloaded when it differs) or uses the latest snapshot held and is refused at its commit if the
+ * revision moved meanwhile (then evaluated again after a read), so a committed change applies to
+ * the very next evaluation on every instance. LISTEN `risk_rules` (NOTIFY on commit of every
+ * change) reloads eagerly, so that evaluation usually finds the new rules compiled already.
  */
 export class RuleCache {
   private readonly entries = new Map<string, RuleSetSnapshot>();
@@ -189,6 +190,11 @@ export class RuleCache {
     if (!cached || BigInt(cached.revision) >= BigInt(notice.revision)) return;
     this.notifiedReloads++;
     void this.load(this.pool, tenant).catch((err) => this.logger.warn({ err }, 'eager rules reload failed'));
+  }
+
+  /** The latest snapshot held for the tenant, whatever its revision (an evaluation using it is checked at its commit). */
+  latest(tenant: Tenant): RuleSetSnapshot | null {
+    return this.entries.get(tenantKey(tenant)) ?? null;
   }
 
   /** The cached snapshot when its revision is current (no query). */
