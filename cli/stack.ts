@@ -31,6 +31,7 @@ export const BUS_CHANNELS = [
   API_CLIENT_CHANGED_CHANNEL,
   DATA_KEYS_CHANGED_CHANNEL,
   'risk_rules',
+  'risk_profiles',
   'risk_graph_changed',
   LISTS_CHANNEL,
 ] as const;

@@ -107,6 +107,7 @@ export const riskService: ServiceModule<RiskShared> = {
       deps: capabilities.deps,
       metrics: screening.engine.metrics,
       start: async () => {
+        await engine.start(rt.events);
         // the others forward evaluations of the tenants this process owns to its own endpoint
         await graphs.start(c.RISK_ADVERTISE_URL ?? rt.serviceUrl('risk')!);
         await capabilities.start();
@@ -115,6 +116,7 @@ export const riskService: ServiceModule<RiskShared> = {
         await capabilities.stop();
         await commit.settled();
         await graphs.stop();
+        await engine.stop();
         await screening.release();
       },
     };

@@ -3,6 +3,8 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { conflict } from '../../../../platform/errors.js';
 import type { Logger } from '../../../../platform/logger.js';
+import type { Listening } from '../../../../platform/db/listen.js';
+import type { EventStream } from '../../../../platform/events/event-stream.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { RulesStore } from '../rules/rule.store.js';
 import { runRules, type RuleCache, type RuleSetSnapshot, type RulesOutcome } from '../rules/rule.cache.js';
@@ -84,6 +86,18 @@ export class EvaluationEngine {
     this.heads = new EvaluationHeads(opts.pool);
     this.detectors = opts.detectors ?? DEFAULT_THRESHOLDS;
     this.scanCap = opts.scanCap ?? DEFAULT_SCAN_CAP;
+  }
+
+  private listening: Listening | null = null;
+
+  /** Hears of profile changes, so the profiles held are dropped as they change (`EvaluationHeads.listen`). */
+  async start(events: Pick<EventStream, 'listen'>): Promise<void> {
+    this.listening = await this.heads.listen(events, this.opts.logger);
+  }
+
+  async stop(): Promise<void> {
+    await this.listening?.stop();
+    this.listening = null;
   }
 
   async evaluate(tenant: Tenant, input: TransactionInput): Promise<EvaluationRecord> {

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createTestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase, eventually } from '../../../../test/support/database.js';
+import { postgresChannels } from '../../../../platform/db/listen.js';
+import { createLogger } from '../../../../platform/logger.js';
 import { EvaluationHeads } from './evaluation.head.js';
 
 describe('evaluation heads (rule-set revision and the parties’ profiles)', () => {
   let pool: pg.Pool;
+  let url: string;
   beforeAll(async () => {
-    pool = new pg.Pool({ connectionString: await createTestDatabase(), max: 4 });
+    url = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: url, max: 4 });
   });
   afterAll(async () => {
     await pool?.end();
@@ -79,6 +83,24 @@ describe('evaluation heads (rule-set revision and the parties’ profiles)', () 
     expect((await heads.read(tenant, 'y', 'z')).profiles.map((p) => p.full_name)).toEqual(['Zainab Musa']);
     expect(heads.held(tenant, 'y', 'z')?.map((p) => p.full_name)).toEqual(['Zainab Musa']);
     expect(heads.statements).toBe(2);
+  });
+
+  it('drops a held profile as soon as it changes anywhere, or is erased (a notice from the table)', async () => {
+    const heads = new EvaluationHeads(pool);
+    const listening = await heads.listen(postgresChannels(url), createLogger('test', 'silent'));
+    try {
+      const tenant = { organizationId: randomUUID(), environment: 'live' };
+      await Promise.all([profile(tenant, 'a', 'Before'), profile(tenant, 'c', 'Kept')]);
+      await heads.read(tenant, 'a', 'c');
+      expect(heads.held(tenant, 'a', 'c')?.map((p) => p.full_name)).toEqual(['Before', 'Kept']);
+      await profile(tenant, 'a', 'After');
+      await eventually(async () => heads.held(tenant, 'a', 'c') === null);
+      expect(heads.held(tenant, 'c', 'x')?.map((p) => p.full_name)).toEqual(['Kept']);
+      await pool.query(`delete from risk.account_profiles where organization_id = $1 and account_id = 'c'`, [tenant.organizationId]);
+      await eventually(async () => heads.held(tenant, 'c', 'x') === null);
+    } finally {
+      await listening.stop();
+    }
   });
 
   it('fails every evaluation of a batch whose read failed, and the next batch reads again', async () => {

@@ -1,6 +1,9 @@
 import type pg from 'pg';
 import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
 import type { Profile } from '../graph/graph.facts.js';
+import type { Listening } from '../../../../platform/db/listen.js';
+import type { EventStream } from '../../../../platform/events/event-stream.js';
+import type { Logger } from '../../../../platform/logger.js';
 
 /** What an evaluation reads before it computes: its tenant's rule-set revision and its parties' profiles. */
 export interface EvaluationHead {
@@ -119,16 +122,39 @@ export class EvaluationHeads {
     this.batches.delete(key);
     try {
       let held = this.profiles.get(key);
-      // the tenant's first read: all its profiles, when they are not too many
-      let head = held ? null : await this.readHead(batch, true);
-      if (head && head.profiles.length <= MAX_HELD_PER_TENANT) this.profiles.set(key, (held = new TenantProfiles(true)));
-      else head = await this.readHead(batch, false);
-      if (!held || held.size >= MAX_HELD_PER_TENANT) this.profiles.set(key, (held = new TenantProfiles(false)));
+      // past the bound, what is held is dropped and read again
+      if (held && held.size > MAX_HELD_PER_TENANT) held = undefined;
+      let head: EvaluationHead;
+      if (held) head = await this.readHead(batch, false);
+      else {
+        // the tenant's first read: all its profiles, when they are not too many
+        head = await this.readHead(batch, true);
+        this.profiles.set(key, (held = new TenantProfiles(head.profiles.length <= MAX_HELD_PER_TENANT)));
+        if (!held.all) head = await this.readHead(batch, false);
+      }
       held.hold(batch.accounts, head.profiles);
       for (const w of batch.waiters) w.resolve({ revision: head.revision, profiles: held.parties(...w.accounts)! });
     } catch (error) {
       for (const w of batch.waiters) w.reject(error);
     }
+  }
+
+  /**
+   * Drops a profile as soon as it changes anywhere (NOTIFY `risk_profiles`, from a trigger): the
+   * commit's check would refuse an evaluation that used it, but an erased person's details should
+   * not stay held until then. Notices missed while disconnected: everything held is dropped.
+   */
+  listen(events: Pick<EventStream, 'listen'>, logger: Logger): Promise<Listening> {
+    return events.listen({
+      channel: 'risk_profiles',
+      logger,
+      onNotification: (raw) => {
+        if (!raw) return;
+        const notice = JSON.parse(raw) as { organizationId: string; environment: string; accountId: string };
+        this.forget({ organizationId: notice.organizationId, environment: notice.environment }, notice.accountId);
+      },
+      onReconnect: () => this.profiles.clear(),
+    });
   }
 
   /** The revision and the batch's parties' profiles, or (`all`) every profile of the tenant up to one past the most held. */
