@@ -6,6 +6,7 @@ import { isUuid } from '../../../../platform/ids.js';
 import { keysetConnection } from '../../../../platform/graphql/keyset.js';
 import { CHANNEL_LIFECYCLE, notificationStatus, type DeliveryStatus, type NotificationStatus } from './notification.lifecycle.js';
 import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { currentTraceparent } from '../../../../platform/tracing.js';
 
 export interface ChannelView {
   channel: Channel;
@@ -170,8 +171,8 @@ export async function insertNotifications(
 ): Promise<void> {
   const col = <T>(pick: (n: NewNotification) => T) => items.map(pick);
   await db.query(
-    `insert into notify.notifications (id, organization_id, environment, template_id, template_name, template_version, recipient, recipient_id, data, status, batch_id, batch_seq, processed_at)
-     select t.id, $1, $2, $3, $4, $5, t.recipient, t.recipient_id, t.data, t.status, $6, t.seq, case when t.processed then now() end
+    `insert into notify.notifications (id, organization_id, environment, template_id, template_name, template_version, recipient, recipient_id, data, status, batch_id, batch_seq, processed_at, trace_parent)
+     select t.id, $1, $2, $3, $4, $5, t.recipient, t.recipient_id, t.data, t.status, $6, t.seq, case when t.processed then now() end, $14
        from unnest($7::uuid[], $8::text[], $9::text[], $10::jsonb[], $11::int[], $12::boolean[], $13::text[])
          as t(id, recipient, recipient_id, data, seq, processed, status)`,
     [
@@ -188,6 +189,8 @@ export async function insertNotifications(
       col((n) => n.batchSeq),
       col((n) => n.deliveries.every((d) => d.status !== 'queued')),
       col((n) => notificationStatus(n.deliveries.map((d) => d.status))),
+      // the dispatch span continues the accepting request's trace
+      currentTraceparent(),
     ],
   );
   const deliveries = items.flatMap((n) => n.deliveries.map((d) => ({ ...d, notificationId: n.id })));
