@@ -129,8 +129,11 @@ export class Dispatcher {
 
   /** A claim per free worker while claims come back full: one statement for a single send. */
   private async fill(): Promise<void> {
-    this.more = true;
-    while (!this.stopped && this.inFlight.size < (this.opts.workers ?? 4)) {
+    while (!this.stopped) {
+      if (this.inFlight.size >= (this.opts.workers ?? 4)) {
+        this.more = true;
+        return;
+      }
       const claimed = await this.claim();
       this.more = claimed.length === BATCH_CHUNK;
       if (claimed.length) {
