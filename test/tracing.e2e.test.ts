@@ -128,6 +128,10 @@ describe('traces across the graph', () => {
       expect.stringMatching(/insert into notify\.notifications[\s\S]*insert into notify\.deliveries/),
     ]);
     expect(statements.filter((q) => /pgboss/i.test(q))).toEqual([]);
+    // the dispatch after its claim: the template's first load, the sandbox's record, then begin, the channel's
+    // outcome (its notification locked in the same statement), the status refresh, the view, its event, commit
+    const dispatch = spans.find((s) => s.name === 'job notify-dispatch')!.spanContext().spanId;
+    expect(spans.filter((s) => s.name === 'pg.query' && parentOf(s) === dispatch)).toHaveLength(8);
   });
 });
 

@@ -10,7 +10,7 @@ import type { TemplateContent } from '../templates/template.content.js';
 import { describeRenderError, type TemplateRenderer } from '../templates/template.render.js';
 import { CHANNEL_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from './notification.lifecycle.js';
 import { loadViews } from './notification.store.js';
-import { lockNotifications, recordBatchProgress, refreshNotifications } from './progress.js';
+import { lockedNotifications, recordBatchProgress, refreshNotifications } from './progress.js';
 import { recordNotificationEvents } from './notification.events.js';
 import { openPixelUrl } from './tracking.url.js';
 
@@ -281,10 +281,10 @@ export class Dispatcher {
   private async record(outcomes: Outcome[]): Promise<void> {
     await inTransaction(this.opts.pool, async (client) => {
       const notificationIds = [...new Set(outcomes.map((o) => o.notificationId))];
-      await lockNotifications(client, notificationIds);
       const col = <T>(pick: (o: Outcome) => T) => outcomes.map(pick);
       await client.query(
-        `update notify.deliveries d
+        `with ${lockedNotifications('$8')}
+         update notify.deliveries d
             set status = u.status, provider_message_id = coalesce(u.pmid, d.provider_message_id), reason = u.reason,
                 latency_ms = coalesce(u.latency_ms, d.latency_ms),
                 sent_at = case when u.status in ('sent', 'delivered') then now() else d.sent_at end,
@@ -292,8 +292,8 @@ export class Dispatcher {
                 failed_at = case when u.status in ('failed', 'undeliverable') then now() else d.failed_at end,
                 next_attempt_at = case when u.retry_in is null then null else now() + make_interval(secs => u.retry_in) end,
                 claimed_until = null, updated_at = now()
-           from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[], $6::float8[]) as u(id, status, pmid, reason, latency_ms, retry_in)
-          where d.id = u.id and d.status = any($7::text[])`,
+           from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[], $6::float8[]) as u(id, status, pmid, reason, latency_ms, retry_in), locked
+          where d.id = u.id and d.notification_id = locked.id and d.status = any($7::text[])`,
         [
           col((o) => o.id),
           col((o): DeliveryStatus => CHANNEL_LIFECYCLE.target(o.trigger)),
@@ -302,6 +302,7 @@ export class Dispatcher {
           col((o) => o.latencyMs),
           col((o) => o.retryInSeconds),
           CHANNEL_LIFECYCLE.sources('provider.sent'),
+          notificationIds,
         ],
       );
       const refreshed = await refreshNotifications(client, notificationIds);
