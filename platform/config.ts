@@ -350,7 +350,7 @@ export const ENVIRONMENT: EnvironmentRow[] = [
   {
     vars: ['JOB_POLL_SECONDS'],
     meaning:
-      'how often an idle job worker (document, address, AML batch, business registry, notification dispatch) asks the database for work; a job this process commits wakes its worker at once, so this bounds only retries and jobs queued elsewhere',
+      'how often an idle job worker (document, address, AML batch, business registry, notification dispatch) asks the database for work; a job this process commits wakes its worker at once, and notification dispatch also wakes at the next retry or claim end it knows of, so this bounds only retries and jobs queued elsewhere',
   },
   {
     vars: ['IDLE_COMPACTION_SECONDS'],
@@ -497,7 +497,7 @@ export const ENVIRONMENT: EnvironmentRow[] = [
   {
     vars: ['NOTIFY_CLAIM_LEASE_SECONDS'],
     meaning:
-      "how long a dispatch job's deliveries stay claimed (and the job's pg-boss expiry): after a crash, the dead worker's deliveries are sent again by another worker once it has passed; keep it above the time a job of 100 recipients takes",
+      "how long the deliveries a dispatch worker claimed (up to 100) stay claimed: after a crash, the dead worker's deliveries are sent again by another worker once it has passed; keep it above the time sending 100 takes",
   },
   { vars: ['SMTP_URL', 'SMTP_POOL_SIZE', 'EMAIL_FROM'], meaning: 'live email (`smtp://user:pass@host:587`, `smtps://…`)' },
   {

@@ -10,7 +10,7 @@ describe('a job committed by this process is worked at once, not at the next pol
   let h: Record<string, string>;
 
   beforeAll(async () => {
-    stack = await startTestStack({ JOB_POLL_SECONDS: String(POLL_SECONDS) });
+    stack = await startTestStack({ JOB_POLL_SECONDS: String(POLL_SECONDS), NOTIFY_RETRY_DELAYS: '1' });
     h = { 'x-api-key': (await stack.createClient({ name: 'wakeups' })).apiKey };
   });
   afterAll(() => stack?.stop());
@@ -61,5 +61,12 @@ describe('a job committed by this process is worked at once, not at the next pol
       const read = (await stack.rest('GET', `/v1/notifications/${sent.body.notification_id}`, undefined, n)).body;
       return Object.values(read.channels as Record<string, { status: string }>).every((c) => c.status !== 'queued');
     }, DEADLINE_MS);
+    // a provider error retried after NOTIFY_RETRY_DELAYS (1 s): the worker wakes for it, not at the next poll
+    const flaky = await stack.rest('POST', '/v1/send', { ...body, to: '+254712340003' }, n);
+    const retried = await eventually(async () => {
+      const read = (await stack.rest('GET', `/v1/notifications/${flaky.body.notification_id}`, undefined, n)).body;
+      return read.channels.sms.status === 'queued' ? null : read.channels.sms;
+    }, DEADLINE_MS);
+    expect(retried).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 });

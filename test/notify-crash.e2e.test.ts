@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase, eventually, startTestStack, type TestStack } from './support/stack.js';
 import { serviceProcess, type ServiceProcess } from './support/service-process.js';
-import { Dispatcher, type DispatchJob } from '../subgraphs/notify/src/notifications/dispatch.worker.js';
-import type { PgBoss } from '../platform/jobs.js';
+import { Dispatcher } from '../subgraphs/notify/src/notifications/dispatch.worker.js';
 import { createLogger } from '../platform/logger.js';
 
 const TOTAL = 2_000;
-/** Recipients per dispatch job (BATCH_CHUNK) and jobs one instance works on at once. */
+/** Deliveries per claim (BATCH_CHUNK) and claims one instance works on at once. */
 const CHUNK = 100;
 const WORKERS = 4;
 
@@ -98,7 +97,7 @@ describe('a notify batch survives the notify process being killed mid-dispatch',
     );
     expect(per[0]).toEqual({ notifications: TOTAL, recipients: TOTAL, delivered: TOTAL, processed: TOTAL });
     // every recipient got its message; at least once means only what was in flight at the kill
-    // (at most one job per worker) may have been handed to the provider twice
+    // (at most one claim per worker) may have been handed to the provider twice
     const { rows: sent } = await db.query<{ recipients: number; twice: number; most: number }>(
       `select count(*)::int as recipients, count(*) filter (where c > 1)::int as twice, coalesce(max(c), 0)::int as most
          from (select m.recipient, count(*) as c from notify.sandbox_messages m join notify.notifications n on n.id = m.notification_id
@@ -114,42 +113,60 @@ describe('a notify batch survives the notify process being killed mid-dispatch',
 });
 
 describe('a delivery another worker claimed (it may have died)', () => {
-  it("is tried again as its lease ends, not after pg-boss's growing backoff", async () => {
-    const db = new pg.Pool({ connectionString: await createTestDatabase(), max: 2 });
+  it('is taken again as its lease ends, without waiting for a poll', async () => {
+    const db = new pg.Pool({ connectionString: await createTestDatabase(), max: 4 });
+    const sent: Array<{ at: number; attempt: number }> = [];
+    let taken!: () => void;
+    const takenAgain = new Promise<void>((resolve) => (taken = resolve));
+    const providers = new Map([
+      [
+        'sandbox',
+        {
+          send: async (m: { attempt: number }) => {
+            sent.push({ at: Date.now(), attempt: m.attempt });
+            taken();
+            return { status: 'delivered' };
+          },
+        },
+      ],
+    ]);
+    const dispatcher = new Dispatcher({
+      pool: db,
+      providers: providers as never,
+      renderer: { render: () => ({ body: 'Hi' }) } as never,
+      logger: createLogger('notify-lease', 'silent'),
+      retryDelays: [],
+      publicUrl: 'http://127.0.0.1',
+      // far longer than the test: only the look-ahead at start can time the claim
+      pollSeconds: 300,
+    });
     try {
-      const queued: Array<{ data: DispatchJob; startAfter?: string }> = [];
-      const boss = { insert: async (_queue: string, jobs: typeof queued) => void queued.push(...jobs) } as unknown as PgBoss;
-      const dispatcher = new Dispatcher({
-        pool: db,
-        boss,
-        providers: new Map() as never,
-        renderer: null as never,
-        logger: createLogger('notify-lease', 'silent'),
-        retryDelays: [],
-        publicUrl: 'http://127.0.0.1',
-      });
       const [notification, delivery, organization] = [randomUUID(), randomUUID(), randomUUID()];
       await db.query(
         `insert into notify.notifications (id, organization_id, environment, template_id, template_name, template_version, recipient)
          values ($1, $2, 'test', $3, 'promo', 1, '+254730000005')`,
         [notification, organization, randomUUID()],
       );
-      // claimed 1 s ago by a worker whose lease runs 6 s more
-      await db.query(
+      // claimed by a worker (now dead) whose lease runs 3 s more
+      const { rows: claimed } = await db.query<{ lease_end: Date }>(
         `insert into notify.deliveries (id, notification_id, organization_id, environment, channel, status, provider, address, attempts, claimed_until)
-         values ($1, $2, $3, 'test', 'sms', 'queued', 'sandbox', '+254730000005', 1, now() + interval '6 seconds')`,
+         values ($1, $2, $3, 'test', 'sms', 'queued', 'sandbox', '+254730000005', 1, now() + interval '3 seconds') returning claimed_until as lease_end`,
         [delivery, notification, organization],
       );
-      // before: the job threw, and pg-boss tried it again after 5, 10, 20… s (after the first
-      // tries came too early, a delivery waited up to twice its lease and more)
-      await expect(dispatcher.process({ deliveryIds: [delivery] })).resolves.toBeUndefined();
-      expect(queued).toEqual([{ data: expect.objectContaining({ deliveryIds: [delivery] }), startAfter: expect.any(String) }]);
-      expect(Number(queued[0].startAfter)).toBeGreaterThanOrEqual(5);
-      expect(Number(queued[0].startAfter)).toBeLessThanOrEqual(7);
-      // nothing was sent or claimed meanwhile
-      const { rows } = await db.query('select status, attempts from notify.deliveries where id = $1', [delivery]);
-      expect(rows[0]).toEqual({ status: 'queued', attempts: 1 });
+      dispatcher.start();
+      await takenAgain;
+      expect(sent).toHaveLength(1);
+      expect(sent[0].attempt).toBe(2);
+      // not before the lease ended, and soon after
+      expect(sent[0].at).toBeGreaterThanOrEqual(claimed[0].lease_end.getTime());
+      expect(sent[0].at).toBeLessThan(claimed[0].lease_end.getTime() + 2_000);
+      const status = await eventually(async () => {
+        const { rows } = await db.query('select status, attempts, claimed_until from notify.deliveries where id = $1', [delivery]);
+        return rows[0].status === 'delivered' ? rows[0] : null;
+      });
+      expect(status).toEqual({ status: 'delivered', attempts: 2, claimed_until: null });
     } finally {
+      await dispatcher.stop();
       await db.end();
     }
   });

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { eventually, startTestStack, type TestStack } from './support/stack.js';
 
 const NOTIFICATION_FIELDS = `id to recipientId status createdAt template { id name version } batch { id } recipient { id email }
@@ -313,6 +314,27 @@ describe('notify end to end: templates, recipients, send, status (sandbox)', () 
       expect(invalidNumber.channels.sms).toMatchObject({ status: 'undeliverable', attempts: 1, reason: 'sandbox: invalid phone number' });
       const flakySms = await settled(await send('+254700000003', ['sms']));
       expect(flakySms.channels.sms).toMatchObject({ status: 'delivered', attempts: 2 });
+      // each retry waited its delay (0.2 s, 0.2 s) before the last attempt failed
+      expect(Date.parse(failing.channels.email.failed_at) - Date.parse(failing.created_at)).toBeGreaterThanOrEqual(400);
+    });
+
+    it('the deliveries are the dispatch queue: sends and retries create no pg-boss job', async () => {
+      const id = (
+        await stack.rest(
+          'POST',
+          '/v1/send',
+          { to: 'flaky@example.com', template: 'welcome', channels: ['email'], data: { first_name: 'Q', code: '1' } },
+          h,
+        )
+      ).body.notification_id;
+      expect((await settled(id)).channels.email).toMatchObject({ status: 'delivered', attempts: 2 });
+      const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
+      try {
+        const { rows } = await db.query(`select count(*)::int as jobs from pgboss.job where name = 'notify-dispatch'`);
+        expect(rows[0].jobs).toBe(0);
+      } finally {
+        await db.end();
+      }
     });
 
     it('records an email open from the tracking pixel served by the notify service', async () => {

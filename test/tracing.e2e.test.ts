@@ -105,6 +105,34 @@ describe('traces across the graph', () => {
     expect(spans.find((s) => s.name.startsWith('rest '))!.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
     expect(spans.map((s) => s.name)).toContain('verification mutation CreateIdentityVerification');
   });
+
+  it('one notification send is one trace through its dispatch, its rows written in one statement and no job queued', async () => {
+    const n = { authorization: `Bearer ${(await stack.createClient({ name: 'traced notify', service: 'notify' })).apiKey}` };
+    const template = { name: 'traced', channels: { sms: { body: 'Hi {{name}}' } } };
+    expect((await stack.rest('POST', '/v1/templates', template, n)).status).toBe(201);
+    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const sent = await stack.rest(
+      'POST',
+      '/v1/send',
+      { to: '+254712345678', template: 'traced', channels: ['sms'], data: { name: 'Amina' } },
+      { ...n, traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
+    );
+    expect(sent.status).toBe(202);
+    const spans = await eventually(async () => {
+      const mine = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === callerTrace);
+      return mine.some((s) => s.name === 'job notify-dispatch') ? mine : null;
+    });
+    const statements = spans.filter((s) => s.name === 'pg.query').map((s) => String(s.attributes['db.query.text']));
+    // the notification and its channels go in together; the channels are the dispatch queue (no pg-boss job)
+    expect(statements.filter((q) => /insert into notify\.(notifications|deliveries)/.test(q))).toEqual([
+      expect.stringMatching(/insert into notify\.notifications[\s\S]*insert into notify\.deliveries/),
+    ]);
+    expect(statements.filter((q) => /pgboss/i.test(q))).toEqual([]);
+    // the dispatch after its claim: the template's first load, the sandbox's record, then begin, the channel's
+    // outcome (its notification locked in the same statement), the status refresh, the view, its event, commit
+    const dispatch = spans.find((s) => s.name === 'job notify-dispatch')!.spanContext().spanId;
+    expect(spans.filter((s) => s.name === 'pg.query' && parentOf(s) === dispatch)).toHaveLength(8);
+  });
 });
 
 function parentOf(span: ReadableSpan): string | undefined {

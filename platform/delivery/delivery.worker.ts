@@ -6,6 +6,7 @@ import { DELIVERY_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from '.
 import { isSuccess, signedPost, type PostOptions, type PostOutcome } from './post.js';
 import { contextFrom, currentTraceparent, inSpan, SpanKind } from '../tracing.js';
 import type { BacklogMetrics } from '../metrics/backlog.js';
+import { Coalesced } from '../coalesced.js';
 
 export interface DeliveryWorkerOptions extends PostOptions {
   pool: pg.Pool;
@@ -118,8 +119,10 @@ export class DeliveryWorker {
   private readonly handlers = new Map<string, OutcomeHandler>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  private filling: Promise<void> | null = null;
-  private again = false;
+  private readonly filler = new Coalesced(
+    () => this.fill(),
+    (err) => this.opts.logger.error({ err }, 'could not claim deliveries'),
+  );
   private stopped = true;
 
   constructor(private readonly opts: DeliveryWorkerOptions) {}
@@ -140,26 +143,13 @@ export class DeliveryWorker {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.filling;
+    await this.filler.settled();
     await Promise.allSettled([...this.inFlight]);
   }
 
   /** Deliveries may be due: claim as many as there are free slots. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.filling) {
-      this.again = true;
-      return;
-    }
-    this.filling = this.fill()
-      .catch((err) => this.opts.logger.error({ err }, 'could not claim deliveries'))
-      .finally(() => {
-        this.filling = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    if (!this.stopped) this.filler.wake();
   }
 
   private async fill(): Promise<void> {

@@ -48,12 +48,10 @@ export const notifyService: ServiceModule<NotifyShared> = {
   async setup(rt) {
     const providers = new ChannelProviders(rt.config, rt.pool, rt.ca);
     const renderer = new TemplateRenderer();
-    const boss = await rt.jobs();
     const logger = rt.logger.child({ service: 'notify' });
     // the one machinery every notification goes through: accepted → dispatched per channel
     const dispatcher = new Dispatcher({
       pool: rt.pool,
-      boss,
       providers,
       renderer,
       logger,
@@ -70,14 +68,13 @@ export const notifyService: ServiceModule<NotifyShared> = {
       events: rt.events,
       providers,
       renderer,
-      jobs: boss,
       kick: () => dispatcher.kick(),
     };
     const capabilities = await startCapabilities(CAPABILITIES, shared);
     return {
       deps: capabilities.deps,
       start: async () => {
-        await dispatcher.start();
+        dispatcher.start();
         await capabilities.start();
       },
       stop: async () => {

@@ -3,7 +3,6 @@ import type { Capability } from '../../../platform/capability.js';
 import type { Config } from '../../../platform/config.js';
 import type { Keyring } from '../../../platform/crypto/keyring.js';
 import type { EventStream } from '../../../platform/events/event-stream.js';
-import type { PgBoss } from '../../../platform/jobs.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { ChannelProviders } from './channels/registry.js';
 import type { TemplateRenderer } from './templates/template.render.js';
@@ -17,9 +16,7 @@ export interface NotifyShared {
   events: EventStream;
   providers: ChannelProviders;
   renderer: TemplateRenderer;
-  /** pg-boss: dispatch jobs are created in the acceptance transaction. */
-  jobs: PgBoss;
-  /** Wakes this instance's dispatch workers (new jobs were committed). */
+  /** Wakes this instance's dispatch workers (queued deliveries were committed). */
   kick(): void;
 }
 

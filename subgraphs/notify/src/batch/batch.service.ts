@@ -6,7 +6,6 @@ import type { NotifyShared } from '../notify.shared.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
-import { batchJobs, enqueueDispatch } from '../notifications/dispatch.worker.js';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from '../notifications/idempotency.js';
 import {
   buildNotification,
@@ -51,7 +50,8 @@ export class BatchService {
   /**
    * Accepts up to 10,000 recipients at once: every recipient's data is checked against the template
    * first (400 listing the problems), then the batch, its notifications and deliveries go in with one
-   * multi-row INSERT per table and its jobs (100 recipients each) in the same transaction.
+   * multi-row INSERT per table in one transaction; the dispatch workers claim the queued deliveries
+   * (100 at a time).
    */
   async send(cmd: BatchCommand, idempotencyKey?: string): Promise<BatchView> {
     const key = validateIdempotencyKey(idempotencyKey);
@@ -111,7 +111,6 @@ export class BatchService {
       );
       const created = toBatchView(rows[0]);
       await insertNotifications(client, this.tenant, template, items, id);
-      await enqueueDispatch(this.deps.jobs, client, done === items.length ? [] : batchJobs(id, items.length));
       await recordBatchEvents(client, [{ event: BATCH_LIFECYCLE.eventOf('accepted')!, batch: created }]);
       if (key) await storeIdempotentResponse(client, this.tenant, 'batch', key, batchSnapshot(created));
       return created;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../../../../platform/db/transaction.js';
-import { jobDb, workQueue, type PgBoss, ensureQueue } from '../../../../platform/jobs.js';
-import { inJobSpan, withTrace } from '../../../../platform/tracing.js';
+import { inJobSpan } from '../../../../platform/tracing.js';
+import { Coalesced } from '../../../../platform/coalesced.js';
 import type { Logger } from '../../../../platform/logger.js';
 import type { Channel, PushTarget, RenderedContent } from '../channels/channel.js';
 import type { ChannelProviders } from '../channels/registry.js';
@@ -10,27 +10,19 @@ import type { TemplateContent } from '../templates/template.content.js';
 import { describeRenderError, type TemplateRenderer } from '../templates/template.render.js';
 import { CHANNEL_LIFECYCLE, type DeliveryStatus, type DeliveryTrigger } from './notification.lifecycle.js';
 import { loadViews } from './notification.store.js';
-import { lockNotifications, recordBatchProgress, refreshNotifications } from './progress.js';
+import { lockedNotifications, recordBatchProgress, refreshNotifications } from './progress.js';
 import { recordNotificationEvents } from './notification.events.js';
 import { openPixelUrl } from './tracking.url.js';
 
+/** The dispatch span's name (`job notify-dispatch`, as when dispatch was a pg-boss queue). */
 export const DISPATCH_QUEUE = 'notify-dispatch';
-/** Recipients per batch job: a 10,000-recipient batch fans out into 100 jobs. */
+/** Deliveries one claim takes at most: a 10,000-recipient batch goes out in 100 claims or more. */
 export const BATCH_CHUNK = 100;
-/** A job's deliveries stay claimed this long; pg-boss expires a job (dead worker) after the same time. */
+/** A claim's deliveries stay claimed this long: a worker that died leaves them to others after it. */
 export const DEFAULT_LEASE_SECONDS = 300;
-
-/** A single send's (or a retry's) deliveries, or one chunk of a batch by position. */
-export interface DispatchJob {
-  deliveryIds?: string[];
-  batchId?: string;
-  from?: number;
-  to?: number;
-}
 
 export interface DispatcherOptions {
   pool: pg.Pool;
-  boss: PgBoss;
   providers: ChannelProviders;
   renderer: TemplateRenderer;
   logger: Logger;
@@ -38,13 +30,16 @@ export interface DispatcherOptions {
   retryDelays: number[];
   /** NOTIFY_PUBLIC_URL: the tracking pixel's origin. */
   publicUrl: string;
-  /** Jobs this instance works on at once. */
+  /** Claims this instance works on at once. */
   workers?: number;
-  /** JOB_POLL_SECONDS: how often an idle worker asks for work (`kick()` after a commit fetches at once); 0.5 when absent. */
+  /**
+   * JOB_POLL_SECONDS: how often an idle instance looks for deliveries it was not told of (other
+   * instances' retries, a dead worker's claims); `kick()` after a commit claims at once. 0.5 when absent.
+   */
   pollSeconds?: number;
   /**
-   * NOTIFY_CLAIM_LEASE_SECONDS: how long a job's deliveries stay claimed, and the job's pg-boss
-   * expiry; after a crash, the dead worker's deliveries are taken again once it has passed.
+   * NOTIFY_CLAIM_LEASE_SECONDS: how long claimed deliveries stay claimed; after a crash, the dead
+   * worker's deliveries are taken again once it has passed.
    */
   leaseSeconds?: number;
 }
@@ -63,6 +58,7 @@ interface Claimed {
   template_id: string;
   data: Record<string, unknown>;
   accepted_at: Date;
+  trace_parent: string | null;
 }
 
 interface Outcome {
@@ -75,98 +71,142 @@ interface Outcome {
   retryInSeconds: number | null;
 }
 
-/** Creates dispatch jobs in the caller's transaction (acceptance, retries): nothing is lost if the process dies. */
-export async function enqueueDispatch(
-  boss: PgBoss,
-  client: pg.PoolClient,
-  jobs: ReadonlyArray<{ job: DispatchJob; afterSeconds?: number }>,
-): Promise<void> {
-  if (!jobs.length) return;
-  await boss.insert(
-    DISPATCH_QUEUE,
-    jobs.map(({ job, afterSeconds }) => ({ data: withTrace(job), ...(afterSeconds ? { startAfter: String(afterSeconds) } : {}) })) as never,
-    { db: jobDb(client) } as never,
-  );
-}
-
-/** The jobs of a batch: one per BATCH_CHUNK recipients, by position. */
-export function batchJobs(batchId: string, total: number): Array<{ job: DispatchJob }> {
-  const jobs = [];
-  for (let from = 0; from < total; from += BATCH_CHUNK) jobs.push({ job: { batchId, from, to: Math.min(total, from + BATCH_CHUNK) - 1 } });
-  return jobs;
-}
+/** When a queued delivery may be claimed: its retry's time, else its acceptance (deliveries_queued_due_idx). */
+const DUE = 'coalesce(next_attempt_at, created_at)';
 
 /**
- * Delivers queued channels: claims a job's deliveries, renders them, sends them through their
- * provider, then records every outcome, the notifications' new status, their outbox events, batch
- * progress and retries in one transaction. Handlers are idempotent: a channel that is no longer
- * `queued` is left alone; one claimed by a worker that died is taken again when its lease ends.
+ * Delivers queued channels. The deliveries table is the queue: a claim takes due, unclaimed
+ * deliveries (`for update skip locked`, so instances and workers claim side by side) and leases
+ * them; they are rendered, sent through their provider, and every outcome, the notifications' new
+ * status, their outbox events, batch progress and retries (a later `next_attempt_at`) are recorded
+ * in one transaction. A channel that is no longer `queued` is left alone; one claimed by a worker
+ * that died is taken again when its lease ends.
  */
 export class Dispatcher {
-  /** Each worker's wake-up (`workQueue`). */
-  private readonly wakes: Array<() => void> = [];
   private readonly templates = new Map<string, TemplateContent>();
-
   private readonly leaseSeconds: number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly filler = new Coalesced(
+    () => this.fill(),
+    (err) => this.opts.logger.error({ err }, 'could not claim deliveries'),
+  );
+  /** Due deliveries may be left (the last claim was full, or a wake found every worker busy): claim when one is free. */
+  private more = false;
+  private stopped = true;
+  private poll: NodeJS.Timeout | null = null;
+  /** The wake-up at the earliest due time this instance knows of (a retry, a lease's end). */
+  private due: { at: number; timer: NodeJS.Timeout } | null = null;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.leaseSeconds = opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   }
 
-  async start(): Promise<void> {
-    const { boss } = this.opts;
-    const queue = { expireInSeconds: this.leaseSeconds, retryLimit: 10, retryDelay: 5, retryBackoff: true };
-    await ensureQueue(boss, DISPATCH_QUEUE, queue);
-    for (let i = 0; i < (this.opts.workers ?? 4); i++) {
-      // a job fetched before `workQueue` answers finds the wake-up not yet known: it then waits for the poll
-      let wake = (): void => undefined;
-      wake = await workQueue<DispatchJob>(boss, DISPATCH_QUEUE, this.opts.pollSeconds ?? 0.5, async (job) => {
-        await inJobSpan(DISPATCH_QUEUE, job.data, () => this.process(job.data));
-        // more jobs may be waiting (a batch's fan-out): fetch again at once instead of after the interval
-        wake();
-      });
-      this.wakes.push(wake);
-    }
+  start(): void {
+    this.stopped = false;
+    this.poll = setInterval(() => this.lookAhead(), (this.opts.pollSeconds ?? 0.5) * 1000);
+    this.poll.unref();
+    // what a previous run left: due now, or a retry or lease ending later
+    this.lookAhead();
   }
 
-  /** Jobs were just committed: fetch now rather than at the next poll. */
+  /** Deliveries were just committed: claim now rather than at the next poll. */
   kick(): void {
-    for (const wake of this.wakes) wake();
+    this.wake();
   }
 
   async stop(): Promise<void> {
-    await this.opts.boss.offWork(DISPATCH_QUEUE).catch(() => undefined);
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    if (this.due) clearTimeout(this.due.timer);
+    this.poll = this.due = null;
+    await this.filler.settled();
+    await Promise.allSettled([...this.inFlight]);
   }
 
-  async process(job: DispatchJob): Promise<void> {
-    const [selector, values] = job.deliveryIds
-      ? ['d.id = any($1::uuid[])', [job.deliveryIds]]
-      : ['n.batch_id = $1 and n.batch_seq between $2 and $3', [job.batchId, job.from, job.to]];
-    const { pool } = this.opts;
-    const { rows: leased } = await pool.query<{ id: string; seconds: number }>(
-      `select d.id, extract(epoch from d.claimed_until - now())::float8 as seconds
-         from notify.deliveries d join notify.notifications n on n.id = d.notification_id
-        where ${selector} and d.status = 'queued' and d.claimed_until >= now()`,
-      values,
-    );
-    const { rows: claimed } = await pool.query<Claimed>(
-      `update notify.deliveries d
-          set claimed_until = now() + make_interval(secs => $${values.length + 1}), attempts = d.attempts + 1, updated_at = now()
-         from notify.notifications n
-        where n.id = d.notification_id and ${selector} and d.status = 'queued' and (d.claimed_until is null or d.claimed_until < now())
-        returning d.id, d.notification_id, d.organization_id, d.environment, d.channel, d.provider, d.address, d.push_targets,
-                  d.tracking_token, d.attempts, n.template_id, n.data, n.created_at as accepted_at`,
-      [...values, this.leaseSeconds],
-    );
-    if (claimed.length) await this.record(await this.send(claimed));
-    // another worker holds some of them (it may have died): they are tried again as their lease
-    // ends, not after pg-boss's growing backoff (5, 10, 20… s after each try that came too early)
-    if (leased.length) {
-      const afterSeconds = Math.ceil(Math.max(...leased.map((l) => l.seconds))) + 1;
-      await inTransaction(pool, (client) =>
-        enqueueDispatch(this.opts.boss, client, [{ job: { deliveryIds: leased.map((l) => l.id) }, afterSeconds }]),
-      );
+  private wake(): void {
+    if (!this.stopped) this.filler.wake();
+  }
+
+  /** A claim per free worker while claims come back full: one statement for a single send. */
+  private async fill(): Promise<void> {
+    while (!this.stopped) {
+      if (this.inFlight.size >= (this.opts.workers ?? 4)) {
+        this.more = true;
+        return;
+      }
+      const claimed = await this.claim();
+      this.more = claimed.length === BATCH_CHUNK;
+      if (claimed.length) {
+        const work: Promise<void> = inJobSpan(DISPATCH_QUEUE, { traceparent: claimed[0].trace_parent }, () => this.dispatch(claimed))
+          .catch((err: unknown) => this.opts.logger.error({ err }, 'could not dispatch notifications'))
+          .finally(() => {
+            this.inFlight.delete(work);
+            if (this.more) this.wake();
+          });
+        this.inFlight.add(work);
+      }
+      if (!this.more) return;
     }
+  }
+
+  /**
+   * Due deliveries nobody holds, oldest due first, leased and their attempt counted in the same
+   * statement. A claim holding several requests' deliveries continues the first one's trace.
+   */
+  private async claim(): Promise<Claimed[]> {
+    const { rows } = await this.opts.pool.query<Claimed>(
+      `with due as (
+         select id from notify.deliveries
+          where status = 'queued' and ${DUE} <= now() and (claimed_until is null or claimed_until < now())
+          order by ${DUE}, id limit $1 for update skip locked)
+       update notify.deliveries d
+          set claimed_until = now() + make_interval(secs => $2), attempts = d.attempts + 1, updated_at = now()
+         from due, notify.notifications n
+        where d.id = due.id and n.id = d.notification_id
+        returning d.id, d.notification_id, d.organization_id, d.environment, d.channel, d.provider, d.address, d.push_targets,
+                  d.tracking_token, d.attempts, n.template_id, n.data, n.created_at as accepted_at, n.trace_parent`,
+      [BATCH_CHUNK, this.leaseSeconds],
+    );
+    return rows;
+  }
+
+  /**
+   * Each poll: the earliest time a queued delivery may be claimed (a retry another instance
+   * recorded, the end of a dead worker's lease) becomes a wake-up; one already due, a claim.
+   */
+  private lookAhead(): void {
+    if (this.stopped) return;
+    this.opts.pool
+      .query<{ seconds: number | null }>(
+        `select extract(epoch from min(greatest(${DUE}, claimed_until)) - now())::float8 as seconds
+           from notify.deliveries where status = 'queued'`,
+      )
+      .then(({ rows: [{ seconds }] }) => {
+        if (seconds !== null) this.wakeIn(seconds);
+      })
+      .catch((err: unknown) => this.opts.logger.error({ err }, 'could not look for due deliveries'));
+  }
+
+  /** Wakes in `seconds` (at once when due), unless an earlier wake-up is already set. */
+  private wakeIn(seconds: number): void {
+    if (this.stopped) return;
+    if (seconds <= 0) return this.wake();
+    const at = Date.now() + seconds * 1000;
+    if (this.due && this.due.at <= at) return;
+    if (this.due) clearTimeout(this.due.timer);
+    const timer = setTimeout(() => {
+      this.due = null;
+      this.wake();
+    }, at - Date.now());
+    timer.unref();
+    this.due = { at, timer };
+  }
+
+  private async dispatch(claimed: Claimed[]): Promise<void> {
+    const outcomes = await this.send(claimed);
+    await this.record(outcomes);
+    const retries = outcomes.flatMap((o) => (o.retryInSeconds === null ? [] : [o.retryInSeconds]));
+    if (retries.length) this.wakeIn(Math.min(...retries));
   }
 
   private async send(claimed: Claimed[]): Promise<Outcome[]> {
@@ -237,14 +277,14 @@ export class Dispatcher {
     return { ...base, trigger: 'provider.retry', reason: result.message, retryInSeconds: retryIn };
   }
 
-  /** Outcomes, statuses, events, batch progress and retries: one transaction. */
+  /** Outcomes (a retry is its `next_attempt_at`), statuses, events and batch progress: one transaction. */
   private async record(outcomes: Outcome[]): Promise<void> {
     await inTransaction(this.opts.pool, async (client) => {
       const notificationIds = [...new Set(outcomes.map((o) => o.notificationId))];
-      await lockNotifications(client, notificationIds);
       const col = <T>(pick: (o: Outcome) => T) => outcomes.map(pick);
       await client.query(
-        `update notify.deliveries d
+        `with ${lockedNotifications('$8')}
+         update notify.deliveries d
             set status = u.status, provider_message_id = coalesce(u.pmid, d.provider_message_id), reason = u.reason,
                 latency_ms = coalesce(u.latency_ms, d.latency_ms),
                 sent_at = case when u.status in ('sent', 'delivered') then now() else d.sent_at end,
@@ -252,8 +292,8 @@ export class Dispatcher {
                 failed_at = case when u.status in ('failed', 'undeliverable') then now() else d.failed_at end,
                 next_attempt_at = case when u.retry_in is null then null else now() + make_interval(secs => u.retry_in) end,
                 claimed_until = null, updated_at = now()
-           from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[], $6::float8[]) as u(id, status, pmid, reason, latency_ms, retry_in)
-          where d.id = u.id and d.status = any($7::text[])`,
+           from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[], $6::float8[]) as u(id, status, pmid, reason, latency_ms, retry_in), locked
+          where d.id = u.id and d.notification_id = locked.id and d.status = any($7::text[])`,
         [
           col((o) => o.id),
           col((o): DeliveryStatus => CHANNEL_LIFECYCLE.target(o.trigger)),
@@ -262,19 +302,12 @@ export class Dispatcher {
           col((o) => o.latencyMs),
           col((o) => o.retryInSeconds),
           CHANNEL_LIFECYCLE.sources('provider.sent'),
+          notificationIds,
         ],
       );
       const refreshed = await refreshNotifications(client, notificationIds);
       await recordNotificationEvents(client, 'notification.updated', await loadViews(client, notificationIds));
       await recordBatchProgress(client, refreshed);
-      const retries = new Map<number, string[]>();
-      for (const o of outcomes)
-        if (o.retryInSeconds !== null) retries.set(o.retryInSeconds, [...(retries.get(o.retryInSeconds) ?? []), o.id]);
-      await enqueueDispatch(
-        this.opts.boss,
-        client,
-        [...retries].map(([afterSeconds, deliveryIds]) => ({ job: { deliveryIds }, afterSeconds })),
-      );
     });
   }
 

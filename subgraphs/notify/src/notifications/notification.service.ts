@@ -8,7 +8,6 @@ import type { Tenant } from '../../../../platform/auth/tenant.js';
 import { RecipientService } from '../recipients/recipient.service.js';
 import { TemplateService } from '../templates/template.service.js';
 import { describeRenderError } from '../templates/template.render.js';
-import { enqueueDispatch } from './dispatch.worker.js';
 import { claimIdempotencyKey, requestHash, storeIdempotentResponse, validateIdempotencyKey } from './idempotency.js';
 import {
   buildNotification,
@@ -53,8 +52,8 @@ export class NotificationService {
 
   /**
    * Accepts one notification: validated (400 with every problem; unknown template or recipient
-   * 404), stored with one `queued` delivery per channel and its dispatch job in one transaction,
-   * then delivered by the workers. With an Idempotency-Key, a repeat returns the first response.
+   * 404), stored with one `queued` delivery per channel in one transaction (the
+   * deliveries are the dispatch queue), then delivered by the workers. With an Idempotency-Key, a repeat returns the first response.
    */
   async send(cmd: SendCommand, idempotencyKey?: string): Promise<NotificationView> {
     const key = validateIdempotencyKey(idempotencyKey);
@@ -95,8 +94,6 @@ export class NotificationService {
       await insertNotifications(client, this.tenant, template, [item], null);
       const [view] = await loadViews(client, [item.id]);
       await recordNotificationEvents(client, 'notification.dispatched', [view]);
-      const queued = item.deliveries.filter((d) => d.status === 'queued').map((d) => d.id);
-      if (queued.length) await enqueueDispatch(this.deps.jobs, client, [{ job: { deliveryIds: queued } }]);
       if (key) await storeIdempotentResponse(client, this.tenant, 'send', key, notificationSnapshot(view));
       return view;
     });

@@ -6,6 +6,7 @@ import { isUuid } from '../../../../platform/ids.js';
 import { keysetConnection } from '../../../../platform/graphql/keyset.js';
 import { CHANNEL_LIFECYCLE, notificationStatus, type DeliveryStatus, type NotificationStatus } from './notification.lifecycle.js';
 import { pastRetention, RETENTION_CHUNK } from '../../../../platform/privacy/retention.js';
+import { currentTraceparent } from '../../../../platform/tracing.js';
 
 export interface ChannelView {
   channel: Channel;
@@ -160,7 +161,7 @@ export function listViews(db: Sql, tenant: Tenant, filter: ListFilter, args: Con
   );
 }
 
-/** One multi-row INSERT per table (unnest), whatever the count: 1 for a send, 10,000 for a batch. */
+/** One multi-row INSERT per table (unnest) in one statement, whatever the count: 1 for a send, 10,000 for a batch. */
 export async function insertNotifications(
   db: Sql,
   tenant: Tenant,
@@ -169,11 +170,19 @@ export async function insertNotifications(
   batchId: string | null,
 ): Promise<void> {
   const col = <T>(pick: (n: NewNotification) => T) => items.map(pick);
+  const deliveries = items.flatMap((n) => n.deliveries.map((d) => ({ ...d, notificationId: n.id })));
+  const dcol = <T>(pick: (d: (typeof deliveries)[number]) => T) => deliveries.map(pick);
   await db.query(
-    `insert into notify.notifications (id, organization_id, environment, template_id, template_name, template_version, recipient, recipient_id, data, status, batch_id, batch_seq, processed_at)
-     select t.id, $1, $2, $3, $4, $5, t.recipient, t.recipient_id, t.data, t.status, $6, t.seq, case when t.processed then now() end
-       from unnest($7::uuid[], $8::text[], $9::text[], $10::jsonb[], $11::int[], $12::boolean[], $13::text[])
-         as t(id, recipient, recipient_id, data, seq, processed, status)`,
+    `with notifications as (
+       insert into notify.notifications (id, organization_id, environment, template_id, template_name, template_version, recipient, recipient_id, data, status, batch_id, batch_seq, processed_at, trace_parent)
+       select t.id, $1, $2, $3, $4, $5, t.recipient, t.recipient_id, t.data, t.status, $6, t.seq, case when t.processed then now() end, $14
+         from unnest($7::uuid[], $8::text[], $9::text[], $10::jsonb[], $11::int[], $12::boolean[], $13::text[])
+           as t(id, recipient, recipient_id, data, seq, processed, status))
+     insert into notify.deliveries (id, notification_id, organization_id, environment, channel, status, provider, address, push_targets, tracking_token, reason, failed_at)
+     select t.id, t.notification_id, $1, $2, t.channel, t.status, t.provider, t.address, t.push_targets, t.tracking_token, t.reason,
+            case when t.status = 'undeliverable' then now() end
+       from unnest($15::uuid[], $16::uuid[], $17::text[], $18::text[], $19::text[], $20::text[], $21::jsonb[], $22::uuid[], $23::text[])
+         as t(id, notification_id, channel, status, provider, address, push_targets, tracking_token, reason)`,
     [
       tenant.organizationId,
       tenant.environment,
@@ -188,19 +197,8 @@ export async function insertNotifications(
       col((n) => n.batchSeq),
       col((n) => n.deliveries.every((d) => d.status !== 'queued')),
       col((n) => notificationStatus(n.deliveries.map((d) => d.status))),
-    ],
-  );
-  const deliveries = items.flatMap((n) => n.deliveries.map((d) => ({ ...d, notificationId: n.id })));
-  const dcol = <T>(pick: (d: (typeof deliveries)[number]) => T) => deliveries.map(pick);
-  await db.query(
-    `insert into notify.deliveries (id, notification_id, organization_id, environment, channel, status, provider, address, push_targets, tracking_token, reason, failed_at)
-     select t.id, t.notification_id, $1, $2, t.channel, t.status, t.provider, t.address, t.push_targets, t.tracking_token, t.reason,
-            case when t.status = 'undeliverable' then now() end
-       from unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::uuid[], $11::text[])
-         as t(id, notification_id, channel, status, provider, address, push_targets, tracking_token, reason)`,
-    [
-      tenant.organizationId,
-      tenant.environment,
+      // the dispatch span continues the accepting request's trace
+      currentTraceparent(),
       dcol((d) => d.id),
       dcol((d) => d.notificationId),
       dcol((d) => d.channel),

@@ -9,8 +9,16 @@ import { BATCH_LIFECYCLE, SUCCESS_STATUSES, notificationStatusSql } from './noti
  * sees every committed channel change.
  */
 export async function lockNotifications(db: Sql, ids: readonly string[]): Promise<void> {
-  if (ids.length) await db.query('select id from notify.notifications where id = any($1::uuid[]) order by id for update', [ids]);
+  if (ids.length) await db.query(lockSql('$1'), [ids]);
 }
+
+/**
+ * `lockNotifications` inside the statement that changes their deliveries: a CTE `locked` (ids in
+ * the parameter `ids`) that statement joins, so each notification is locked before its deliveries change.
+ */
+export const lockedNotifications = (ids: string): string => `locked as (${lockSql(ids)})`;
+
+const lockSql = (ids: string) => `select id from notify.notifications where id = any(${ids}::uuid[]) order by id for update`;
 
 export interface Refreshed {
   id: string;
