@@ -96,6 +96,11 @@ describe('every documented metric (docs/metrics.md)', () => {
     expect(verification).toMatch(/vision_workers_max\{service="verification"\} 1/);
     // the identity verification's events were relayed by the stack's relay
     await eventually(async () => /outbox_unrelayed_events\{service="notify"\} 0/.test(await scrape('notify')));
+    // the notification dispatch queue, by state (nothing was sent: all 0)
+    const notify = await scrape('notify');
+    for (const state of ['due', 'sending', 'scheduled'])
+      expect(notify).toContain(`notify_deliveries_queued{state="${state}",service="notify"} 0`);
+    expect(notify).toContain('notify_deliveries_oldest_due_age_seconds{service="notify"} 0');
     expect(Number(/outbox_relayed_events_total\{service="verification"\} (\d+)/.exec(await scrape('verification'))?.[1])).toBeGreaterThan(
       0,
     );

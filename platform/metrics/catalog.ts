@@ -3,6 +3,7 @@ import { BACKLOG_COUNT_CAP, BACKLOG_METRICS, BACKLOG_READ_INTERVAL_MS } from './
 import { GATEWAY_METRICS, MAX_OPERATION_NAMES, OTHER_OPERATION } from './graphql.js';
 import { HTTP_METRICS, REST_METRICS, UNMATCHED_ROUTE } from './http.js';
 import type { MetricDefinition } from './metric.js';
+import { NOTIFY_METRICS } from './notify.js';
 import { SCREENING_METRICS } from './screening.js';
 import { VISION_METRICS } from './vision.js';
 
@@ -62,6 +63,12 @@ export const METRIC_GROUPS: readonly MetricGroup[] = [
       `${BACKLOG_COUNT_CAP.toLocaleString('en')}. ` +
       "The gauges are database-wide: every subgraph instance reports the same value, so aggregate them with `max`, never `sum`. The counters are each process's own work: `sum` them. `jobs_active` is pg-boss's own count, refreshed by its monitor every `JOBS_SUPERVISE_SECONDS`. Deliveries include the callbacks that share the webhook queue (AML batch callbacks). While the database cannot be read, the labelled gauges report no series and the others NaN (never a stale value).",
     metrics: Object.values(BACKLOG_METRICS),
+  },
+  {
+    title: 'Notification dispatch',
+    services: ['notify'],
+    about: `The deliveries table is the dispatch queue: each channel of an accepted notification waits there until it is sent or fails. Read from PostgreSQL when scraped, at most once per ${BACKLOG_READ_INTERVAL_MS / 1000} s per process; counts stop at ${BACKLOG_COUNT_CAP.toLocaleString('en')}. Database-wide: aggregate with \`max\`. A channel stays \`sending\` for at most \`NOTIFY_CLAIM_LEASE_SECONDS\` when its dispatcher died; it is then due again.`,
+    metrics: Object.values(NOTIFY_METRICS),
   },
   {
     title: 'Screening index',

@@ -5,7 +5,7 @@ import { capabilityParts, startCapabilities } from '../../../platform/capability
 import type { NotifyShared } from './notify.shared.js';
 import { TemplateRenderer } from './templates/template.render.js';
 import { ChannelProviders } from './channels/registry.js';
-import { Dispatcher } from './notifications/dispatch.worker.js';
+import { Dispatcher, dispatchQueueMetrics } from './notifications/dispatch.worker.js';
 import { templatesCapability } from './templates/templates.module.js';
 import { recipientsCapability } from './recipients/recipients.module.js';
 import { channelsCapability } from './channels/channels.module.js';
@@ -73,6 +73,7 @@ export const notifyService: ServiceModule<NotifyShared> = {
     const capabilities = await startCapabilities(CAPABILITIES, shared);
     return {
       deps: capabilities.deps,
+      metrics: dispatchQueueMetrics(rt.pool, logger),
       start: async () => {
         dispatcher.start();
         await capabilities.start();

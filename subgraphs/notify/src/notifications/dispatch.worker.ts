@@ -3,6 +3,9 @@ import { inTransaction } from '../../../../platform/db/transaction.js';
 import { inJobSpan } from '../../../../platform/tracing.js';
 import { Coalesced } from '../../../../platform/coalesced.js';
 import type { Logger } from '../../../../platform/logger.js';
+import { BACKLOG_COUNT_CAP, BACKLOG_READ_INTERVAL_MS } from '../../../../platform/metrics/backlog.js';
+import type { Metric } from '../../../../platform/metrics/metric.js';
+import { notifyQueueMetrics, type NotifyQueueReading } from '../../../../platform/metrics/notify.js';
 import type { Channel, PushTarget, RenderedContent } from '../channels/channel.js';
 import type { ChannelProviders } from '../channels/registry.js';
 import { ProviderError, mapLimit, transientError, type Accepted, type OutgoingMessage } from '../channels/provider.js';
@@ -73,6 +76,35 @@ interface Outcome {
 
 /** When a queued delivery may be claimed: its retry's time, else its acceptance (deliveries_queued_due_idx). */
 const DUE = 'coalesce(next_attempt_at, created_at)';
+const UNCLAIMED = '(claimed_until is null or claimed_until < now())';
+
+/** The queue by state, each count bounded (docs/metrics.md, "Notification dispatch"). */
+const QUEUE_SQL = `select
+  (select count(*) from (select 1 from notify.deliveries where status = 'queued' and ${DUE} <= now() and ${UNCLAIMED} limit $1) s)::int as due,
+  (select count(*) from (select 1 from notify.deliveries where status = 'queued' and claimed_until >= now() limit $1) s)::int as sending,
+  (select count(*) from (select 1 from notify.deliveries where status = 'queued' and ${DUE} > now() and ${UNCLAIMED} limit $1) s)::int as scheduled,
+  coalesce((select extract(epoch from now() - ${DUE}) from notify.deliveries where status = 'queued' and ${DUE} <= now() and ${UNCLAIMED}
+     order by ${DUE} limit 1), 0)::float8 as oldest`;
+
+/** The dispatch queue's gauges, read when scraped, at most once per BACKLOG_READ_INTERVAL_MS (several scrapers share a reading). */
+export function dispatchQueueMetrics(pool: pg.Pool, logger: Logger): Metric[] {
+  let last: { at: number; reading: Promise<NotifyQueueReading | null> } | null = null;
+  const read = async (): Promise<NotifyQueueReading> => {
+    const { rows } = await pool.query<{ due: number; sending: number; scheduled: number; oldest: number }>(QUEUE_SQL, [BACKLOG_COUNT_CAP]);
+    return { due: rows[0].due, sending: rows[0].sending, scheduled: rows[0].scheduled, oldestDueSeconds: Math.max(0, rows[0].oldest) };
+  };
+  return notifyQueueMetrics(() => {
+    if (!last || performance.now() - last.at >= BACKLOG_READ_INTERVAL_MS)
+      last = {
+        at: performance.now(),
+        reading: read().catch((err: unknown) => {
+          logger.warn({ err }, 'could not read the dispatch queue for /metrics');
+          return null;
+        }),
+      };
+    return last.reading;
+  });
+}
 
 /**
  * Delivers queued channels. The deliveries table is the queue: a claim takes due, unclaimed
@@ -157,7 +189,7 @@ export class Dispatcher {
     const { rows } = await this.opts.pool.query<Claimed>(
       `with due as (
          select id from notify.deliveries
-          where status = 'queued' and ${DUE} <= now() and (claimed_until is null or claimed_until < now())
+          where status = 'queued' and ${DUE} <= now() and ${UNCLAIMED}
           order by ${DUE}, id limit $1 for update skip locked)
        update notify.deliveries d
           set claimed_until = now() + make_interval(secs => $2), attempts = d.attempts + 1, updated_at = now()
