@@ -41,6 +41,8 @@ describe('the database’s migrations', () => {
       'Migration20261202020000RiskCountersFromTransfers',
       'Migration20261204000000VerificationFlows',
       'Migration20261204010000TraceParents',
+      'Migration20261205000000RiskProfileNotices',
+      'Migration20261205010000NotifyDispatchQueue',
     ]);
   });
 
