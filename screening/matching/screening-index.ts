@@ -178,8 +178,6 @@ interface TokenMatch {
 
 /** Query units whose matches a ScreeningIndex remembers (a few MB). */
 const MAX_REMEMBERED = 20_000;
-/** Token pairs a ScreeningIndex remembers the similarity of (≈ 10 MB); past it, it starts again. */
-const MAX_COMPARED_PAIRS = 100_000;
 
 const tokenKey = (t: NameToken) => (t.abjad ? `${t.text}#` : t.text);
 
@@ -557,18 +555,14 @@ export class ScreeningIndex {
       if (u.idx.length === 1 && u.token.role === 'initial') this.initialLookup(u.token.text[0], u.idx[0], acc, openAll);
     for (const u of asInitial.filter((u) => !initialsOpen(u))) againstInitials(u, false);
 
-    // token pairs repeat across candidate names and across searches: each compared once
-    let compared = 0;
+    // token pairs repeat across candidate names: compare each pair once per query
+    const pairCache = new Map<string, TokenSimilarity>();
     const cachedCompare = (a: NameToken, b: NameToken): TokenSimilarity => {
-      // syllables in their own script and their spellings (rare) are compared each time
-      if (a.cjk || b.cjk || a.spellings || b.spellings) return compareTokens(a, b);
       const key = `${a.abjad ? '#' : ''}${a.text}|${b.abjad ? '#' : ''}${b.text}`;
-      let sim = this.comparedPairs.get(key);
+      let sim = pairCache.get(key);
       if (!sim) {
-        compared++;
         sim = compareTokens(a, b);
-        if (this.comparedPairs.size >= MAX_COMPARED_PAIRS) this.comparedPairs.clear();
-        this.comparedPairs.set(key, sim);
+        pairCache.set(key, sim);
       }
       return sim;
     };
@@ -627,7 +621,7 @@ export class ScreeningIndex {
       });
     }
 
-    this.lastStats = { candidates: acc.size, scored, tokenPairs: compared };
+    this.lastStats = { candidates: acc.size, scored, tokenPairs: pairCache.size };
     const hits: ScreeningHit[] = [];
     for (const [e, hit] of best) {
       const qualifiers = qualify(q, this.entries[e]);
@@ -643,18 +637,10 @@ export class ScreeningIndex {
   private initialCache: Map<string, number[]> | null = null;
   private accumulator: Accumulator | null = null;
 
-  /** Drops the token matches and pairs remembered across searches (a bench measures searches from cold with it). */
+  /** Drops the token matches remembered across searches (a bench measures searches from cold with it). */
   forgetMatches(): void {
     this.remembered.clear();
-    this.comparedPairs.clear();
   }
-
-  /**
-   * Token pairs a name's scoring compared (query token, list token), by the tokens' text and
-   * script: compareTokens depends on nothing else (spellings and CJK syllables aside, never kept),
-   * and the same pairs come back search after search (a common given name against the lists').
-   */
-  private readonly comparedPairs = new Map<string, TokenSimilarity>();
 
   /** Dictionary tokens matched by a query unit, by the unit and the kind of keys it looked up (matchesOf); least recently used first. */
   private readonly remembered = new Map<string, readonly TokenMatch[]>();
