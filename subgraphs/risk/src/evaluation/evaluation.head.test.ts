@@ -87,10 +87,11 @@ describe('evaluation heads (rule-set revision and the parties’ profiles)', () 
 
   it('drops a held profile as soon as it changes anywhere, or is erased (a notice from the table)', async () => {
     const heads = new EvaluationHeads(pool);
+    const tenant = { organizationId: randomUUID(), environment: 'live' };
+    // written before listening: their own notices (which may arrive after the read) are not heard
+    await Promise.all([profile(tenant, 'a', 'Before'), profile(tenant, 'c', 'Kept')]);
     const listening = await heads.listen(postgresChannels(url), createLogger('test', 'silent'));
     try {
-      const tenant = { organizationId: randomUUID(), environment: 'live' };
-      await Promise.all([profile(tenant, 'a', 'Before'), profile(tenant, 'c', 'Kept')]);
       await heads.read(tenant, 'a', 'c');
       expect(heads.held(tenant, 'a', 'c')?.map((p) => p.full_name)).toEqual(['Before', 'Kept']);
       await profile(tenant, 'a', 'After');
