@@ -90,28 +90,42 @@ const JOBS_SQL = `
 /** The statements, for tests that check their plans. */
 export const BACKLOG_SQL = { PLATFORM_SQL, JOBS_SQL };
 
-/** Reads the backlog from PostgreSQL at scrape time, at most once per interval (scrapes in between share the reading). */
-export class BacklogReader {
-  private last: { at: number; reading: Promise<BacklogReading | null> } | null = null;
-
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly logger: Logger,
-    private readonly intervalMs = BACKLOG_READ_INTERVAL_MS,
-  ) {}
-
-  /** The latest reading (null when the database could not be read: the gauges then report nothing rather than stale values). */
-  current(): Promise<BacklogReading | null> {
-    if (!this.last || performance.now() - this.last.at >= this.intervalMs) {
-      this.last = {
+/**
+ * A reading taken at scrape time, at most once per `intervalMs` (scrapes in between, and the
+ * several gauges of one reading, share it); null when it failed, logged as `what`.
+ */
+export function sharedReading<T>(
+  read: () => Promise<T>,
+  logger: Logger,
+  what: string,
+  intervalMs = BACKLOG_READ_INTERVAL_MS,
+): () => Promise<T | null> {
+  let last: { at: number; reading: Promise<T | null> } | null = null;
+  return () => {
+    if (!last || performance.now() - last.at >= intervalMs) {
+      last = {
         at: performance.now(),
-        reading: this.read().catch((err: unknown) => {
-          this.logger.warn({ err }, 'could not read the backlog for /metrics');
+        reading: read().catch((err: unknown) => {
+          logger.warn({ err }, `could not read ${what} for /metrics`);
           return null;
         }),
       };
     }
-    return this.last.reading;
+    return last.reading;
+  };
+}
+
+/** Reads the backlog from PostgreSQL at scrape time, at most once per interval (scrapes in between share the reading). */
+export class BacklogReader {
+  /** The latest reading (null when the database could not be read: the gauges then report nothing rather than stale values). */
+  readonly current: () => Promise<BacklogReading | null>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    logger: Logger,
+    intervalMs = BACKLOG_READ_INTERVAL_MS,
+  ) {
+    this.current = sharedReading(() => this.read(), logger, 'the backlog', intervalMs);
   }
 
   async read(): Promise<BacklogReading> {

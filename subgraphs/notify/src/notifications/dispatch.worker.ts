@@ -3,7 +3,7 @@ import { inTransaction } from '../../../../platform/db/transaction.js';
 import { inJobSpan } from '../../../../platform/tracing.js';
 import { Coalesced } from '../../../../platform/coalesced.js';
 import type { Logger } from '../../../../platform/logger.js';
-import { BACKLOG_COUNT_CAP, BACKLOG_READ_INTERVAL_MS } from '../../../../platform/metrics/backlog.js';
+import { BACKLOG_COUNT_CAP, sharedReading } from '../../../../platform/metrics/backlog.js';
 import type { Metric } from '../../../../platform/metrics/metric.js';
 import { notifyQueueMetrics, type NotifyQueueReading } from '../../../../platform/metrics/notify.js';
 import type { Channel, PushTarget, RenderedContent } from '../channels/channel.js';
@@ -88,22 +88,11 @@ const QUEUE_SQL = `select
 
 /** The dispatch queue's gauges, read when scraped, at most once per BACKLOG_READ_INTERVAL_MS (several scrapers share a reading). */
 export function dispatchQueueMetrics(pool: pg.Pool, logger: Logger): Metric[] {
-  let last: { at: number; reading: Promise<NotifyQueueReading | null> } | null = null;
   const read = async (): Promise<NotifyQueueReading> => {
     const { rows } = await pool.query<{ due: number; sending: number; scheduled: number; oldest: number }>(QUEUE_SQL, [BACKLOG_COUNT_CAP]);
     return { due: rows[0].due, sending: rows[0].sending, scheduled: rows[0].scheduled, oldestDueSeconds: Math.max(0, rows[0].oldest) };
   };
-  return notifyQueueMetrics(() => {
-    if (!last || performance.now() - last.at >= BACKLOG_READ_INTERVAL_MS)
-      last = {
-        at: performance.now(),
-        reading: read().catch((err: unknown) => {
-          logger.warn({ err }, 'could not read the dispatch queue for /metrics');
-          return null;
-        }),
-      };
-    return last.reading;
-  });
+  return notifyQueueMetrics(sharedReading(read, logger, 'the dispatch queue'));
 }
 
 /**
