@@ -1,6 +1,6 @@
 import { prepareName, type NameToken, type PreparedName } from './normalize.js';
 import { equivalenceKeys, isKnownName, nicknameRoots } from './equivalents.js';
-import { abjadKeys, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
+import { abjadKey, abjadKeys, compareTokens, MIN_TOKEN_SCORE, phoneticCodes, skeleton, type TokenSimilarity } from './similarity.js';
 import { acronymWords, combine, spellsAcronyms, joinTokens, numberUnits, round, scorePrepared, tokenWeight } from './name-score.js';
 import { maxBoost, qualify } from './qualifiers.js';
 import { KeyedLists, packLists, type PackedLists } from './packed-lists.js';
@@ -204,7 +204,7 @@ function indexKeys(t: NameToken, joined: boolean): string[] {
   if (/\d/.test(text)) return keys;
   for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
   if (text.length >= 4) keys.push(`s${skeleton(text)}`);
-  const ak = abjadKeys(text)[0];
+  const ak = abjadKey(text);
   if (ak.length >= 2) keys.push(`a${ak}`);
   // all readings of abjadKeys, for matches across scripts only: filed by the token's script
   for (const k of abjadKeys(text)) if (k.length >= 2) keys.push(`${t.abjad ? 'A' : 'L'}${k}`);
@@ -229,7 +229,7 @@ function queryKeys(t: NameToken): string[] {
   if (/\d/.test(text)) return keys;
   for (const c of phoneticCodes(text)) if (c.length >= 2) keys.push(`p${c}`);
   if (text.length >= 4) keys.push(`s${skeleton(text)}`);
-  const ak = abjadKeys(text)[0];
+  const ak = abjadKey(text);
   if (ak.length >= 2) keys.push(`a${ak}`);
   for (const k of abjadKeys(text)) if (k.length >= 2) keys.push(`${t.abjad ? 'L' : 'A'}${k}`);
   // one typo either side: the token and its deletions against the list's deletions
@@ -555,19 +555,14 @@ export class ScreeningIndex {
       if (u.idx.length === 1 && u.token.role === 'initial') this.initialLookup(u.token.text[0], u.idx[0], acc, openAll);
     for (const u of asInitial.filter((u) => !initialsOpen(u))) againstInitials(u, false);
 
-    // token pairs repeat across candidate names: compare each pair once per query, found by the
-    // two tokens' scripts, then texts (no key string made per pair)
-    const pairCache = [new Map(), new Map(), new Map(), new Map()] as Map<string, Map<string, TokenSimilarity>>[];
-    let tokenPairs = 0;
+    // token pairs repeat across candidate names: compare each pair once per query
+    const pairCache = new Map<string, TokenSimilarity>();
     const cachedCompare = (a: NameToken, b: NameToken): TokenSimilarity => {
-      const byText = pairCache[(a.abjad ? 2 : 0) + (b.abjad ? 1 : 0)];
-      let seen = byText.get(a.text);
-      if (!seen) byText.set(a.text, (seen = new Map()));
-      let sim = seen.get(b.text);
+      const key = `${a.abjad ? '#' : ''}${a.text}|${b.abjad ? '#' : ''}${b.text}`;
+      let sim = pairCache.get(key);
       if (!sim) {
         sim = compareTokens(a, b);
-        seen.set(b.text, sim);
-        tokenPairs++;
+        pairCache.set(key, sim);
       }
       return sim;
     };
@@ -626,7 +621,7 @@ export class ScreeningIndex {
       });
     }
 
-    this.lastStats = { candidates: acc.size, scored, tokenPairs };
+    this.lastStats = { candidates: acc.size, scored, tokenPairs: pairCache.size };
     const hits: ScreeningHit[] = [];
     for (const [e, hit] of best) {
       const qualifiers = qualify(q, this.entries[e]);

@@ -172,21 +172,14 @@ export function abjadKey(token: string, thIsOneLetter = false): string {
  * The abjad keys of a token: with "th" read both ways, and each also with the letters that vowels
  * kept apart collapsed (المنان "mnn", whose alif any-ascii drops, ~ Manan "mnn" → "mn").
  */
-export function abjadKeys(token: string): readonly string[] {
-  const cached = ABJAD_KEYS.get(token);
-  if (cached) return cached;
+export function abjadKeys(token: string): string[] {
   const keys = token.includes('th') ? [abjadKey(token), abjadKey(token, true)] : [abjadKey(token)];
   for (const k of [...keys]) {
     const collapsed = k.replace(/(.)\1+/g, '$1');
     if (collapsed !== k && collapsed.length >= 2) keys.push(collapsed);
   }
-  if (ABJAD_KEYS.size > MEMO_LIMIT) ABJAD_KEYS.clear();
-  ABJAD_KEYS.set(token, keys);
   return keys;
 }
-
-/** Per-process memo of abjad keys (seven replacements each; names repeat a lot). */
-const ABJAD_KEYS = new Map<string, readonly string[]>();
 
 export interface TokenSimilarity {
   score: number;
@@ -236,9 +229,8 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
   if (eq > 0) return { score: eq, how: 'equivalent' };
   if (areNicknames(x, y)) return { score: NICKNAME_SCORE, how: 'equivalent', rule: 'nickname' };
   // "alzawahiri" ~ "zawahiri"
-  // (al, el, ul: the second letter is an l; most tokens are spared the expression)
-  const xs = x.charCodeAt(1) === 108 ? x.replace(ARTICLE_PREFIX, '') : x;
-  const ys = y.charCodeAt(1) === 108 ? y.replace(ARTICLE_PREFIX, '') : y;
+  const xs = x.replace(ARTICLE_PREFIX, '');
+  const ys = y.replace(ARTICLE_PREFIX, '');
   if ((xs !== x || ys !== y) && (xs === ys || equivalenceScore(xs, ys) > 0)) return { score: 0.95, how: 'equivalent' };
   // two known names of different groups (Hassan / Hussein) are different names, however close
   if (knownDistinct(x, y)) return NONE;
@@ -272,8 +264,7 @@ export function compareTokens(a: NameToken, b: NameToken): TokenSimilarity {
   if (minLen === 3 && (x.length === y.length || dRaw > 0.6)) return NONE;
   const maxFold = Math.max(fx.length, fy.length);
   const rRaw = dRaw / maxLen;
-  // tokens folding leaves as they are: the folded distance is the raw one plus 0.02, never the smaller
-  const rFold = fx === x && fy === y ? Infinity : weightedDamerau(fx, fy, (MAX_R - 0.02) * maxFold + 1e-9) / maxFold + 0.02;
+  const rFold = weightedDamerau(fx, fy, (MAX_R - 0.02) * maxFold + 1e-9) / maxFold + 0.02;
   let score = fuzzyScore(Math.min(rRaw, rFold));
   let how: TokenMatchHow = rFold < rRaw ? 'phonetic' : 'fuzzy';
   if (score >= 0.75 && score < 0.9) {
