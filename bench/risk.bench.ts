@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -319,6 +319,9 @@ async function inProcess(databaseUrl: string, env: Record<string, string>): Prom
 export async function run(): Promise<void> {
   let embedded: EmbeddedDatabase | null = null;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'risk-bench-'));
+  // reachable by the embedded PostgreSQL's own user when we are root: its cluster then stays inside
+  // (a private directory would move it under the system temp directory, which the end never removed)
+  chmodSync(dataDir, 0o755);
   let deployment: Deployment | null = null;
   try {
     let databaseUrl = process.env.DATABASE_URL;
