@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort, startEmbeddedPostgres } from '../../platform/db/embedded-postgres.js';
+import { freePort, MOVED_DATA_DIRS, removeAbandonedClusters, startEmbeddedPostgres } from '../../platform/db/embedded-postgres.js';
 import { generateApiKey, hashApiKey, publicKeyPrefix } from '../../platform/auth/api-keys.js';
 import type { KeyService } from '../../platform/auth/principal.js';
 import { migrateDatabase } from '../../cli/migrations.js';
@@ -84,6 +84,8 @@ export async function benchDatabase(): Promise<BenchDatabase> {
     await migrateDatabase(process.env.DATABASE_URL);
     return { url: process.env.DATABASE_URL, stop: async () => undefined };
   }
+  // what killed runs left (as root their clusters were moved: reachableDataDir)
+  await removeAbandonedClusters(MOVED_DATA_DIRS, '_tmp_bench_pg_');
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-pg-'));
   const embedded = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), port: await freePort(), persistent: false });
   await migrateDatabase(embedded.url);

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
@@ -39,6 +39,9 @@ const SOCKET_DIR = process.platform !== 'win32' && existsSync('/tmp') ? '/tmp' :
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+/** Where data directories closed to others are moved (`reachableDataDir`): a slug of the wanted path each. */
+export const MOVED_DATA_DIRS = path.join(tmpdir(), 'afri-platform-pg');
+
 /**
  * As root, initdb runs as a `postgres` user that cannot enter /root: when the wanted directory is
  * not reachable by others, fall back to one under the system temp directory (STACK.md).
@@ -55,7 +58,7 @@ export function reachableDataDir(wanted: string): string {
   const blocked = ancestors.some((dir) => existsSync(dir) && (statSync(dir).mode & 0o001) === 0);
   if (!blocked) return wanted;
   const slug = wanted.replace(/[^a-zA-Z0-9]+/g, '_').slice(-80);
-  return path.join(tmpdir(), 'afri-platform-pg', slug);
+  return path.join(MOVED_DATA_DIRS, slug);
 }
 
 /**
@@ -175,6 +178,32 @@ function runningOwner(dir: string): number | null {
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').trim());
   return pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
+}
+
+/** A throwaway cluster without an owner noted beside it is left this long to the run creating it. */
+const UNOWNED_GRACE_MS = 60 * 60_000;
+
+/**
+ * Removes the throwaway clusters of runs that did not end (a test run or a bench killed, a crash):
+ * each directory in `parent` whose name starts with `prefix` and whose owner (`<dir>.owner`) is
+ * no longer running, or that has no owner and is over an hour old; a postmaster still running in
+ * one is stopped first. A cluster of a run still going is never touched. Returns what it removed.
+ */
+export async function removeAbandonedClusters(parent: string, prefix: string): Promise<string[]> {
+  if (!existsSync(parent)) return [];
+  const removed: string[] = [];
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(prefix) || name.endsWith('.owner')) continue;
+    const dir = path.join(parent, name);
+    const owner = existsSync(ownerFile(dir)) ? Number(readFileSync(ownerFile(dir), 'utf8').trim()) : null;
+    if (owner !== null ? owner === process.pid || alive(owner) : Date.now() - statSync(dir).mtimeMs < UNOWNED_GRACE_MS) continue;
+    const postmaster = runningPostmaster(dir);
+    if (postmaster) await stopPostmaster(postmaster.pid);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(ownerFile(dir), { force: true });
+    removed.push(dir);
+  }
+  return removed;
 }
 
 const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 // Jest loads global setup outside its transformer: use the build `npm test` makes first (pretest).
-import { freePort, startEmbeddedPostgres } from '../../dist/platform/db/embedded-postgres.js';
+import { freePort, removeAbandonedClusters, startEmbeddedPostgres } from '../../dist/platform/db/embedded-postgres.js';
 import { migrateDatabase } from '../../dist/cli/migrations.js';
 import { startJobs } from '../../dist/platform/jobs.js';
 import { createLogger } from '../../dist/platform/logger.js';
@@ -18,6 +18,8 @@ export default async function globalSetup() {
   process.env.NODE_COMPILE_CACHE ??= path.resolve('node_modules/.cache/node-compile-cache');
   if (!process.env.TEST_DATABASE_URL) {
     const port = await freePort();
+    // the clusters of runs that were killed (a gigabyte each) go first
+    await removeAbandonedClusters(tmpdir(), 'afri-test-pg-');
     const dir = path.join(tmpdir(), `afri-test-pg-${process.pid}`);
     rmSync(dir, { recursive: true, force: true });
     globalThis.__testPostgres = await startEmbeddedPostgres({ dir, port, persistent: false });
