@@ -369,7 +369,7 @@ export async function run(): Promise<void> {
     const org: string = client.body.organizationId;
 
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    pool.on('error', () => undefined); // an idle connection ended by the server (the kill test) must not crash the bench
+    pool.on('error', () => undefined); // an idle connection the server ends must not crash the bench (npm start's pool does the same)
     const loadMs = await bulkLoad(pool, org);
     const { rows: sizes } = await pool.query(`select count(*)::int as n from risk.transfers where organization_id = $1`, [org]);
     const t0 = performance.now();
@@ -420,9 +420,7 @@ export async function run(): Promise<void> {
     {
       const engineLogger = createLogger('risk-bench', 'warn');
       const enginePool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-      // the deployment takes the partition back by ending this pool's sessions: an idle client's
-      // error then must not crash the bench (it did, leaving its 1.6 GB cluster behind)
-      enginePool.on('error', () => undefined);
+      enginePool.on('error', () => undefined); // as `pool`'s
       const screening = new ScreeningEngine({ pool: enginePool, logger: engineLogger, pollMs: 0 });
       await screening.start();
       const cache = new RuleCache(postgresChannels(databaseUrl), enginePool, engineLogger);
@@ -522,7 +520,11 @@ export async function run(): Promise<void> {
       await graphs.stop();
       await enginePool.end();
     }
-    if (process.env.RISK_BENCH_ENGINE_ONLY === '1') return; // the load through REST is not wanted
+    if (process.env.RISK_BENCH_ENGINE_ONLY === '1') {
+      // the load through REST is not wanted; the pool goes before the database does
+      await pool.end();
+      return;
+    }
 
     // the load loop's requests: kept-alive node:http, one socket per outstanding request
     const evaluate = async () => {

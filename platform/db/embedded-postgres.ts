@@ -173,11 +173,14 @@ async function answers(url: string): Promise<boolean> {
  * still runs belongs to that process.
  */
 const ownerFile = (dir: string) => `${dir}.owner`;
-function runningOwner(dir: string): number | null {
+/** The pid noted as the directory's owner, running or not. */
+function notedOwner(dir: string): number | null {
   const file = ownerFile(dir);
-  if (!existsSync(file)) return null;
-  const pid = Number(readFileSync(file, 'utf8').trim());
-  return pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
+}
+function runningOwner(dir: string): number | null {
+  const pid = notedOwner(dir);
+  return pid !== null && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
 }
 
 /** A throwaway cluster without an owner noted beside it is left this long to the run creating it. */
@@ -195,7 +198,7 @@ export async function removeAbandonedClusters(parent: string, prefix: string): P
   for (const name of readdirSync(parent)) {
     if (!name.startsWith(prefix) || name.endsWith('.owner')) continue;
     const dir = path.join(parent, name);
-    const owner = existsSync(ownerFile(dir)) ? Number(readFileSync(ownerFile(dir), 'utf8').trim()) : null;
+    const owner = notedOwner(dir);
     if (owner !== null ? owner === process.pid || alive(owner) : Date.now() - statSync(dir).mtimeMs < UNOWNED_GRACE_MS) continue;
     const postmaster = runningPostmaster(dir);
     if (postmaster) await stopPostmaster(postmaster.pid);
