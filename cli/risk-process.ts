@@ -3,8 +3,17 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 
-/** The risk process's V8 heap: its graphs of the tenants it owns, the rules, the screening index. */
-const RISK_HEAP_MB = 768;
+/**
+ * V8 flags of the risk process: its heap limit (`RISK_HEAP_MB`: the graphs of the tenants it owns,
+ * the rules, the screening index), and no allocation-site pretenuring. Once V8 has seen a site's
+ * objects survive (while a tenant's graph loads, every request in flight survives), it allocates
+ * that site's objects in the old generation for good — graphql-js's per-request field maps, pg's
+ * rows — so requests' garbage filled the old generation at 5–8 MB/s at 500 evaluations/s, and each
+ * full collection, every 20–30 s, paused evaluations for 0.3–0.6 s (BENCHMARKS.md).
+ */
+export function riskV8Flags(heapMb: number): string[] {
+  return [`--max-old-space-size=${heapMb}`, '--no-allocation-site-pretenuring'];
+}
 /** Waits between restarts of a risk process that keeps dying. */
 const RESTART_DELAYS_MS = [250, 1_000, 5_000];
 const READY_TIMEOUT_MS = 120_000;
@@ -41,7 +50,7 @@ export async function startRiskProcess(opts: {
       // its own heap limit, and the young generation and heap growth V8 sizes from it (not the API process's, package.json's start script)
       execArgv: [
         ...process.execArgv.filter((a) => !/^--(max-old-space-size|max-semi-space-size|heap-growing-percent)/.test(a)),
-        `--max-old-space-size=${RISK_HEAP_MB}`,
+        ...riskV8Flags(config.RISK_HEAP_MB),
       ],
       stdio: 'inherit',
     });

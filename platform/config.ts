@@ -86,6 +86,8 @@ export const configSchema = z.object({
   STACK_LAYOUT: z.enum(['single', 'threads']).default('single'),
   // npm start (single layout): the risk service in a child process of its own, or on the API's event loop
   RISK_PROCESS: z.enum(['child', 'inline']).default('child'),
+  // that child's V8 heap limit (MB): its tenants' graphs, the rules, the screening index
+  RISK_HEAP_MB: z.coerce.number().int().min(256).max(65_536).default(768),
   // npm start with STACK_LAYOUT=threads: gateway (+ REST adapter) threads sharing the gateway's and REST ports
   GATEWAY_THREADS: z.coerce.number().int().min(1).max(64).default(1),
   // a REST adapter started beside the gateway runs its operations in-process (false: over loopback HTTP)
@@ -468,6 +470,11 @@ export const ENVIRONMENT: EnvironmentRow[] = [
     vars: ['RISK_PROCESS'],
     meaning:
       '`npm start` (single layout): the risk service in a child process of its own, restarted if it dies (`child`), or on the same event loop as the rest (`inline`)',
+  },
+  {
+    vars: ['RISK_HEAP_MB'],
+    meaning:
+      "`npm start`: the risk child process's V8 heap limit in MB — the graphs of the tenants it owns (one with 1M transfers in its windows and 100,000 accounts holds ≈ 250 MB), the rules, the screening index; raise it for bigger tenants (each full collection of such a heap pauses evaluations for ≈ 0.5 s on 2 busy cores, BENCHMARKS.md)",
   },
   {
     vars: ['GATEWAY_THREADS'],

@@ -208,8 +208,8 @@ describe('npm start runs risk in a child process of its own', () => {
     expect(processAlive(riskPid)).toBe(false);
   });
 
-  it('its start script’s allocator settings reach its Node processes, not its PostgreSQL', async () => {
-    const stack = await startStackProcess();
+  it('its start script’s allocator settings reach its Node processes, not its PostgreSQL; its risk process has its own V8 flags', async () => {
+    const stack = await startStackProcess({ env: { RISK_HEAP_MB: '1024' } });
     try {
       const allocator = (pid: number) =>
         readFileSync(`/proc/${pid}/environ`, 'utf8')
@@ -222,6 +222,12 @@ describe('npm start runs risk in a child process of its own', () => {
       expect(allocator(stack.pid)).toEqual(expected);
       expect(allocator(riskPid)).toEqual(expected);
       expect(allocator(postmaster)).toEqual([]);
+      // its heap limit from RISK_HEAP_MB, no allocation-site pretenuring, not the API process's young generation
+      const flags = readFileSync(`/proc/${riskPid}/cmdline`, 'utf8')
+        .split('\0')
+        .filter((a) => a.startsWith('--'));
+      expect(flags).toEqual(expect.arrayContaining(['--max-old-space-size=1024', '--no-allocation-site-pretenuring']));
+      expect(flags.some((a) => a.startsWith('--max-semi-space-size'))).toBe(false);
     } finally {
       await stack.stop();
     }
