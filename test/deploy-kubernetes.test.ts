@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import { configSchema, loadConfig } from '../platform/config.js';
 import { SERVICE_KEYS } from '../cli/stack.js';
 import { riskV8Flags } from '../cli/risk-process.js';
+import { npmStartCommand } from './support/npm-start.js';
 import { importNative } from './support/native-import.js';
 import { typeProblems, type TypedObject } from './support/kubernetes-types.js';
 
@@ -165,6 +166,9 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
       const name = d.metadata.name;
       // the script's command, with the memory flags npm start gives its processes
       expect(command.filter((a) => !a.startsWith('--')).join(' ')).toBe(scripts[`start:${name}`]);
+      // the API services with npm start's V8 flags (the risk service with its own: below)
+      if (name !== 'risk')
+        expect(command.filter((a) => a.startsWith('--'))).toEqual(npmStartCommand().args.filter((a) => a.startsWith('--')));
       expect(
         existsSync(
           command
