@@ -44,13 +44,17 @@ export async function startRiskProcess(opts: {
   let stopping = false;
   let restarts = 0;
 
+  const ownFlags = riskV8Flags(config.RISK_HEAP_MB);
   const spawnChild = (): ChildProcess => {
     const c = fork(script, ['risk'], {
       env: { ...process.env, DATABASE_URL: opts.databaseUrl, INTERNAL_SECRET: opts.internalSecret },
-      // its own heap limit, and the young generation and heap growth V8 sizes from it (not the API process's, package.json's start script)
+      // its own V8 flags, and the young generation and heap growth V8 sizes from its heap limit (not
+      // the API process's, package.json's start script; a flag both set is given once)
       execArgv: [
-        ...process.execArgv.filter((a) => !/^--(max-old-space-size|max-semi-space-size|heap-growing-percent)/.test(a)),
-        ...riskV8Flags(config.RISK_HEAP_MB),
+        ...process.execArgv.filter(
+          (a) => !/^--(max-old-space-size|max-semi-space-size|heap-growing-percent)/.test(a) && !ownFlags.includes(a),
+        ),
+        ...ownFlags,
       ],
       stdio: 'inherit',
     });
