@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import type { Principal } from '../platform/auth/principal.js';
 import { inProcessHandler } from '../platform/http/in-process.js';
 
 /** As long as the data sources wait for a subgraph (they set no deadline); a stuck socket is not kept forever. */
@@ -14,24 +15,34 @@ export interface SubgraphResponse {
   text: string;
 }
 
+/** A call's headers: `signed`, with the caller's principal signed in them (over HTTP, or in-process without `principal`). */
+export type CallHeaders = (signed: boolean) => Record<string, string> | Promise<Record<string, string>>;
+
 /**
  * One call to a subgraph, its whole answer read; rejects when the subgraph cannot be reached. A
- * subgraph running in this process answers a POST in-process (platform/http/in-process.ts).
+ * subgraph running in this process answers a POST in-process (platform/http/in-process.ts), given
+ * the caller's `principal` as is when there is one; over HTTP the principal travels signed.
  */
 export async function callSubgraph(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string },
+  init: { method?: string; headers?: CallHeaders; body?: string; principal?: Principal },
 ): Promise<SubgraphResponse> {
+  const headers = init.headers ?? (() => ({}));
+  const http = async (signed?: Record<string, string>) =>
+    overHttp(url, { method: init.method, headers: signed ?? (await headers(true)), body: init.body });
   const local = (init.method ?? 'POST') === 'POST' ? inProcessHandler(url) : undefined;
-  const answered = local && (await local({ headers: init.headers ?? {}, body: init.body ?? '' }));
-  return answered ?? overHttp(url, init);
+  if (!local) return http();
+  const sent = await headers(!init.principal);
+  const answered = await local({ headers: sent, body: init.body ?? '', principal: init.principal });
+  // declined: HTTP answers it as it always did (signed, the principal given or not)
+  return answered ?? http(init.principal ? undefined : sent);
 }
 
 /** Calls in flight that identical calls join (`joinOrCall`), by subgraph URL, caller and body. */
 const inFlight = new Map<string, Promise<SubgraphResponse>>();
 
 /**
- * POSTs `body` to the subgraph at `url` with the headers `headers()` gives, unless an identical
+ * POSTs `body` to the subgraph at `url` for `principal` with the headers `headers` gives, unless an identical
  * call is in flight: same URL and body for the same caller (`sharedAs`; undefined never shares).
  * Then that call's answer is this one's too. Only side-effect-free calls (queries) may share: many
  * clients asking the same query at once (a dashboard's poll, a burst on one record) cost the
@@ -42,9 +53,10 @@ export function joinOrCall(
   url: string,
   body: string,
   sharedAs: string | undefined,
-  headers: () => Record<string, string> | Promise<Record<string, string>>,
+  headers: CallHeaders,
+  principal?: Principal,
 ): Promise<SubgraphResponse> {
-  const call = async () => callSubgraph(url, { headers: await headers(), body });
+  const call = () => callSubgraph(url, { headers, body, principal });
   if (sharedAs === undefined) return call();
   const key = `${url}\n${sharedAs}\n${body}`;
   let running = inFlight.get(key);

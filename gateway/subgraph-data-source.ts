@@ -25,10 +25,14 @@ export interface GatewayContext {
 
 export const CLIENT_IP_HEADER = 'x-forwarded-for';
 
-/** Headers (HTTP) or connectionParams (graphql-ws) that carry a request's identity to one subgraph. */
-export function forwardedHeaders(context: GatewayContext, internalSecret: string, scope: PrincipalScope): Record<string, string> {
+/**
+ * Headers (HTTP) or connectionParams (graphql-ws) that carry a request's identity to one subgraph:
+ * its principal signed for `scope`, or (null) not at all, for a subgraph in this process that is
+ * handed the principal itself (`callSubgraph`).
+ */
+export function forwardedHeaders(context: GatewayContext, internalSecret: string, scope: PrincipalScope | null): Record<string, string> {
   return {
-    ...principalHeaders(context.principal, internalSecret, scope),
+    ...(scope && principalHeaders(context.principal, internalSecret, scope)),
     [REQUEST_ID_HEADER]: context.requestId,
     ...(context.idempotencyKey && { [IDEMPOTENCY_KEY_HEADER]: context.idempotencyKey }),
     ...(context.clientIp && { [CLIENT_IP_HEADER]: context.clientIp }),
@@ -86,12 +90,21 @@ export class SubgraphDataSource extends UploadDataSource<GatewayContext> {
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
     // Health checks and schema loads carry no client context.
     if (!context.principal) return;
+    for (const [name, value] of Object.entries(forwardedHeaders(context as GatewayContext, this.internalSecret, null))) {
+      request.http?.headers.set(name, value);
+    }
+  }
+
+  protected override principal({ context }: GraphQLDataSourceProcessOptions<GatewayContext>): Principal | undefined {
+    return (context as Partial<GatewayContext>).principal;
+  }
+
+  protected override signature({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): Record<string, string> {
+    if (!context.principal) return {};
     const scope = {
       audience: this.name,
       request: requestDigest(request, context.uploads ? (value) => value instanceof FilePart : undefined),
     };
-    for (const [name, value] of Object.entries(forwardedHeaders(context as GatewayContext, this.internalSecret, scope))) {
-      request.http?.headers.set(name, value);
-    }
+    return principalHeaders(context.principal as Principal, this.internalSecret, scope);
   }
 }

@@ -2,6 +2,7 @@ import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@
 import { hasFileParts, multipartOperation } from '../platform/graphql/upload.js';
 import { fetcherResponse, joinOrCall } from './http-fetcher.js';
 import { fetchOutcome, type FetchOutcome } from '../platform/metrics/graphql.js';
+import type { Principal } from '../platform/auth/principal.js';
 
 type GatewayResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
 type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
@@ -25,6 +26,16 @@ export class UploadDataSource<TContext extends Record<string, any> = Record<stri
   /** Who the call is for, when identical calls for the same caller may share one (`joinOrCall`); undefined: never. */
   protected sharedAs(_options: GraphQLDataSourceProcessOptions<TContext>): string | undefined {
     return undefined;
+  }
+
+  /** The caller, handed as is to a subgraph in this process (`callSubgraph`); undefined: none. */
+  protected principal(_options: GraphQLDataSourceProcessOptions<TContext>): Principal | undefined {
+    return undefined;
+  }
+
+  /** Headers that sign the caller's principal for this call (over HTTP; in-process without `principal`). */
+  protected signature(_options: GraphQLDataSourceProcessOptions<TContext>): Record<string, string> {
+    return {};
   }
 
   override async process(options: GraphQLDataSourceProcessOptions<TContext>): Promise<GatewayResponse> {
@@ -56,16 +67,23 @@ export class UploadDataSource<TContext extends Record<string, any> = Record<stri
     // files come from the caller's request only (the context says whether it had any)
     if ((options.context as { uploads?: boolean }).uploads && hasFileParts(request.variables)) {
       await this.willSendRequest?.(options);
+      for (const [name, value] of Object.entries(this.signature(options))) headers.set(name, value);
       headers.delete('content-type'); // fetch sets the multipart boundary
       headers.set('apollo-require-preflight', 'true');
       response = (await fetch(this.url, { method: 'POST', headers, body: multipartOperation(request) })) as unknown as FetcherResponse;
     } else {
       const { http: _http, ...operation } = request;
       const body = JSON.stringify(operation);
-      const answer = await joinOrCall(this.url, body, this.sharedAs(options), async () => {
-        await this.willSendRequest?.(options);
-        return Object.fromEntries(headers);
-      });
+      const answer = await joinOrCall(
+        this.url,
+        body,
+        this.sharedAs(options),
+        async (signed) => {
+          await this.willSendRequest?.(options);
+          return { ...Object.fromEntries(headers), ...(signed && this.signature(options)) };
+        },
+        this.principal(options),
+      );
       response = fetcherResponse(this.url, answer) as unknown as FetcherResponse;
     }
     answered(response.status);

@@ -140,11 +140,21 @@ export class SingleFetchShortcut {
     const sharedAs = this.opts.shareQueries !== false && !shortcut.mutation ? callerIdentity(context) : undefined;
     let failure: unknown;
     const fetchStarted = performance.now();
-    const response = await joinOrCall(url, text, sharedAs, () => ({
-      'content-type': 'application/json',
-      accept: 'application/json',
-      ...forwardedHeaders(context, this.opts.internalSecret, { audience: shortcut.serviceName, request: requestDigest(request) }),
-    })).catch((err: unknown) => void (failure = err));
+    const response = await joinOrCall(
+      url,
+      text,
+      sharedAs,
+      (signed) => ({
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...forwardedHeaders(
+          context,
+          this.opts.internalSecret,
+          signed ? { audience: shortcut.serviceName, request: requestDigest(request) } : null,
+        ),
+      }),
+      context.principal,
+    ).catch((err: unknown) => void (failure = err));
     let result: { data?: unknown; errors?: unknown } | undefined;
     try {
       if (response?.status === 200) result = JSON.parse(response.text) as typeof result;

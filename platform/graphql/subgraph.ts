@@ -240,8 +240,9 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const url = `http://127.0.0.1:${port}/graphql`;
-  // the gateway in this process calls without HTTP; what that path would refuse (an unsigned call,
-  // a body over the limit, anything but JSON) goes over HTTP and is refused there as always
+  // the gateway in this process calls without HTTP; what that path would refuse (an unsigned call
+  // without the caller handed over, a body over the limit, anything but JSON) goes over HTTP and is
+  // refused there as always
   const duration = registry.getSingleMetric('http_request_duration_seconds') as { startTimer(labels: object): (labels: object) => void };
   const maxBytes = limitBytes(bodyLimit);
   const unserve = serveInProcess(url, async (call) => {
@@ -254,7 +255,8 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     } catch {
       return null;
     }
-    const principal = readPrincipal(headers, opts.internalSecret, { audience: name, request: requestDigest(body) });
+    // the gateway of this process hands its caller over as is; a signed one is checked as over HTTP
+    const principal = call.principal ?? readPrincipal(headers, opts.internalSecret, { audience: name, request: requestDigest(body) });
     if (!principal) return null;
     const end = duration.startTimer({ method: 'POST' });
     const response = await serveTraced(
