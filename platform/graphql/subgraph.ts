@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import express from 'express';
-import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -24,7 +24,7 @@ import type { Metric } from '../metrics/metric.js';
 import { serveInProcess } from '../http/in-process.js';
 import { operationLabel, serveTraced, tracedRequests } from '../tracing.js';
 import { formatError } from './format-error.js';
-import { limitBytes, responseText } from './apollo-http.js';
+import { executeJsonPost, limitBytes } from './apollo-http.js';
 import { answerUserErrorsInPayloads } from './user-errors.js';
 import { validateArgument } from './validation.js';
 
@@ -259,20 +259,14 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     const principal = call.principal ?? readPrincipal(headers, opts.internalSecret, { audience: name, request: requestDigest(body) });
     if (!principal) return null;
     const end = duration.startTimer({ method: 'POST' });
-    const response = await serveTraced(
+    const answer = await serveTraced(
       name,
       () => operationLabel(body),
       headers,
-      () =>
-        apollo.executeHTTPGraphQLRequest({
-          httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body },
-          context: async () => contextOf(principal, headers),
-        }),
+      () => executeJsonPost(apollo, body, contextOf(principal, headers)),
     );
-    const text = await responseText(response);
-    const status = response.status ?? 200;
-    end({ status: String(status) });
-    return { status, headers: new Headers([...response.headers]), text };
+    end({ status: String(answer.status) });
+    return answer;
   });
   return {
     url,
