@@ -26,7 +26,7 @@ describe('executeJsonPost', () => {
   const apollo = new ApolloServer<{ greeting: string }>({
     typeDefs,
     resolvers,
-    formatError: formatError(createLogger({ level: 'silent' })),
+    formatError: formatError(createLogger('test', 'silent')),
     includeStacktraceInErrorResponses: false,
   });
   beforeAll(() => apollo.start());
