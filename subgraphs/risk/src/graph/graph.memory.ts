@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import type { Counter, FactsQuery, NeighbourhoodFacts } from './graph.facts.js';
+import type { FactsQuery, NeighbourhoodFacts } from './graph.facts.js';
+import { VelocityCounters } from './graph.velocity.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,44 +19,33 @@ interface Edge {
   removed?: true;
 }
 
-/**
- * One minute of one velocity subject: transfers counted, amounts summed per currency — the first
- * currency of the minute apart, the others (rare: a tenant's transfers are mostly in one) in a map.
- */
-interface Bucket {
-  series: Series;
-  minute: number;
-  count: number;
-  currency: string;
-  sum: number;
-  otherSums: Map<string, number> | null;
-}
-
-/** A velocity subject's buckets in minute order; `drop` lets its holder forget it once none is left. */
-interface Series {
-  buckets: Bucket[];
-  drop: () => void;
-}
+/** No velocity subject (`VelocityCounters`) yet. */
+const NONE = -1;
+/** What a velocity subject counts, for its holder to forget it once it is empty. */
+const SENT = 0;
+const RECEIVED = 1;
+const DEVICE = 2;
+const PAIR = 3;
 
 /**
  * An account as the graph holds it: whether it was seen (a transfer, or the accounts table), its
- * SENT edges of the kept window either way, and its velocity as sender, as receiver and, per
- * receiver, the pair's. One lookup by id reaches all of them.
+ * SENT edges of the kept window either way, and its velocity subjects as sender, as receiver and,
+ * per receiver, the pair's. One lookup by id reaches all of them.
  */
 interface AccountNode {
   id: string;
   known: boolean;
   out: Edge[] | null;
   in: Edge[] | null;
-  sent: Series | null;
-  received: Series | null;
-  pairs: Map<string, Series> | null;
+  sent: number;
+  received: number;
+  pairs: Map<string, number> | null;
 }
 
-/** A device: the accounts that used it (with when they last did) and its velocity. */
+/** A device: the accounts that used it (with when they last did) and its velocity subject. */
 interface DeviceNode {
   users: Map<string, number>;
-  velocity: Series | null;
+  velocity: number;
 }
 
 /** First in, first out, without `shift()`'s copying: what is taken is dropped in chunks. */
@@ -95,7 +85,17 @@ export interface TransferFacts {
 
 type NeighbourhoodQuery = Omit<FactsQuery, 'tenant' | 'now'>;
 
-const ZERO: Counter = Object.freeze({ count1h: 0, sum1h: 0, count24h: 0, sum24h: 0 });
+/** A velocity subject's holder forgets it once its last minute expired. */
+function forget(owner: AccountNode | DeviceNode, role: number, receiver: string | undefined): void {
+  if (role === SENT) (owner as AccountNode).sent = NONE;
+  else if (role === RECEIVED) (owner as AccountNode).received = NONE;
+  else if (role === DEVICE) (owner as DeviceNode).velocity = NONE;
+  else {
+    const pairs = (owner as AccountNode).pairs!;
+    pairs.delete(receiver!);
+    if (!pairs.size) (owner as AccountNode).pairs = null;
+  }
+}
 
 /**
  * One tenant's transaction graph as the evaluation engine needs it, in memory: the SENT edges of
@@ -115,11 +115,11 @@ export class TenantGraph {
   /** Transaction ids of the edges held (a reused one is refused without a round trip). */
   private readonly transactionIds = new Set<string>();
   /**
-   * Edges and counter buckets in the order they came, which is time order (`clock()`): what falls
-   * out of its window is at the front, so expiring costs what expires, not the graph's size.
+   * Edges in the order they came, which is time order (`clock()`): what falls out of its window is
+   * at the front, so expiring costs what expires, not the graph's size (the counters likewise).
    */
   private readonly edgesByAge = new Queue<Edge>();
-  private readonly bucketsByAge = new Queue<Bucket>();
+  private readonly velocity = new VelocityCounters<AccountNode | DeviceNode, string>(forget);
   private lastAt = 0;
 
   /** @param edgesKeptMs how long SENT edges are kept: the longer of the cycle window and 24 h. */
@@ -190,7 +190,7 @@ export class TenantGraph {
     const device = q.deviceId ? activeUsers(deviceNode?.users, day, q.scanCap) : null;
     const ip = q.ip ? activeUsers(this.ipUsers.get(q.ip), day, q.scanCap) : null;
     const cycle = this.cycle(sender, receiver, since, q.degreeCap);
-    const counter = (series: Series | null | undefined) => (series ? windows(series, now, q.currency) : ZERO);
+    const counter = (subject: number | undefined) => this.velocity.windows(subject ?? NONE, now, q.currency);
     return {
       sender: counter(sender?.sent),
       senderAsReceiver: counter(sender?.received),
@@ -245,13 +245,13 @@ export class TenantGraph {
 
   private account(id: string): AccountNode {
     let node = this.accounts.get(id);
-    if (!node) this.accounts.set(id, (node = { id, known: false, out: null, in: null, sent: null, received: null, pairs: null }));
+    if (!node) this.accounts.set(id, (node = { id, known: false, out: null, in: null, sent: NONE, received: NONE, pairs: null }));
     return node;
   }
 
   private device(id: string): DeviceNode {
     let node = this.devices.get(id);
-    if (!node) this.devices.set(id, (node = { users: new Map(), velocity: null }));
+    if (!node) this.devices.set(id, (node = { users: new Map(), velocity: NONE }));
     return node;
   }
 
@@ -280,38 +280,20 @@ export class TenantGraph {
     at: number,
     sign: 1 | -1,
   ): void {
-    const minute = Math.floor(at / MINUTE) * MINUTE;
     const sum = sign * amount;
-    this.count((sender.sent ??= series(() => (sender.sent = null))), minute, currency, sign, sum);
-    this.count((receiver.received ??= series(() => (receiver.received = null))), minute, currency, sign, sum);
-    if (device !== null) this.count((device.velocity ??= series(() => (device.velocity = null))), minute, currency, sign, sum);
+    const v = this.velocity;
+    if (sender.sent === NONE) sender.sent = v.open(sender, SENT);
+    if (receiver.received === NONE) receiver.received = v.open(receiver, RECEIVED);
+    v.add(sender.sent, at, currency, sign, sum);
+    v.add(receiver.received, at, currency, sign, sum);
+    if (device !== null) {
+      if (device.velocity === NONE) device.velocity = v.open(device, DEVICE);
+      v.add(device.velocity, at, currency, sign, sum);
+    }
     const pairs = (sender.pairs ??= new Map());
     let pair = pairs.get(receiver.id);
-    if (!pair)
-      pairs.set(
-        receiver.id,
-        (pair = series(() => {
-          pairs.delete(receiver.id);
-          if (!pairs.size && sender.pairs === pairs) sender.pairs = null;
-        })),
-      );
-    this.count(pair, minute, currency, sign, sum);
-  }
-
-  private count(series: Series, minute: number, currency: string, count: number, sum: number): void {
-    const buckets = series.buckets;
-    // buckets are in minute order; a new one is almost always the last
-    let i = buckets.length - 1;
-    while (i >= 0 && buckets[i].minute > minute) i--;
-    let bucket = buckets[i];
-    if (!bucket || bucket.minute !== minute) {
-      bucket = { series, minute, count: 0, currency, sum: 0, otherSums: null };
-      buckets.splice(i + 1, 0, bucket);
-      this.bucketsByAge.push(bucket);
-    }
-    bucket.count += count;
-    if (bucket.currency === currency) bucket.sum += sum;
-    else (bucket.otherSums ??= new Map()).set(currency, (bucket.otherSums.get(currency) ?? 0) + sum);
+    if (pair === undefined) pairs.set(receiver.id, (pair = v.open(sender, PAIR, receiver.id)));
+    v.add(pair, at, currency, sign, sum);
   }
 
   /**
@@ -362,20 +344,12 @@ export class TenantGraph {
       edge.receiver.in = without(edge.receiver.in, edge, true);
       this.transactionIds.delete(edge.transactionId);
     }
-    for (let bucket = this.bucketsByAge.peek(); bucket && bucket.minute < now - VELOCITY_KEPT_MS; bucket = this.bucketsByAge.peek()) {
-      this.bucketsByAge.take();
-      const left = without(bucket.series.buckets, bucket, true);
-      if (!left) bucket.series.drop();
-    }
+    this.velocity.expire(now - VELOCITY_KEPT_MS);
   }
 }
 
 const SENDERS = true;
 const RECEIVERS = false;
-
-function series(drop: () => void): Series {
-  return { buckets: [], drop };
-}
 
 /**
  * `list` without `item` (the oldest when `oldest`, almost always; else the newest, almost always),
@@ -395,26 +369,6 @@ function users(map: Map<string, Map<string, number>>, node: string): Map<string,
   let seen = map.get(node);
   if (!seen) map.set(node, (seen = new Map()));
   return seen;
-}
-
-/** The database's windows over a subject's buckets: the last 60 and 1,440 minutes, this minute included. */
-function windows(series: Series, now: number, currency: string): Counter {
-  const buckets = series.buckets;
-  const thisMinute = Math.floor(now / MINUTE) * MINUTE;
-  const h1 = thisMinute - 59 * MINUTE;
-  const d1 = thisMinute - 1439 * MINUTE;
-  const c = { count1h: 0, sum1h: 0, count24h: 0, sum24h: 0 };
-  for (let i = buckets.length - 1; i >= 0 && buckets[i].minute >= d1; i--) {
-    const b = buckets[i];
-    const sum = b.currency === currency ? b.sum : (b.otherSums?.get(currency) ?? 0);
-    c.count24h += b.count;
-    c.sum24h += sum;
-    if (b.minute >= h1) {
-      c.count1h += b.count;
-      c.sum1h += sum;
-    }
-  }
-  return c;
 }
 
 /**
