@@ -75,6 +75,8 @@ describe('findOneBy', () => {
     expect(found).toBeInstanceOf(SampleRecord);
     expect({ ...found }).toEqual({ ...expected });
     expect(found!.createdAt).toEqual(new Date('2026-11-30T05:00:00.123Z'));
+    // its columns are plain properties (no relations to propagate: no accessor defined per property on each entity)
+    expect(Object.getOwnPropertyDescriptor(found, 'status')).toMatchObject({ value: 'PENDING', writable: true });
     // managed: a change is flushed like any loaded entity's, and nothing else is
     found!.status = 'VERIFIED';
     await fast.flush();
