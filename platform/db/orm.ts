@@ -29,8 +29,8 @@ export async function openOrm(opts: OrmOptions): Promise<Orm> {
       // the request-scoped EntityManager is explicit (em.fork() per request); never the global one
       allowGlobalContext: false,
       debug: false,
-      // the entities have no relations to propagate: plain properties, not an accessor defined on
-      // each loaded entity per property (≈ 3 % of a record read)
+      // the entities have no relations to propagate: plain properties, not an accessor pair defined
+      // on each loaded entity per property (≈ a tenth of a record read's CPU, BENCHMARKS.md)
       propagationOnPrototype: false,
       subscribers: opts.keyring ? [new SealedColumnsSubscriber(opts.keyring)] : [],
     }),

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
 import type { FactsQuery, NeighbourhoodFacts } from './graph.facts.js';
-import { VelocityCounters } from './graph.velocity.js';
+import { NONE, VelocityCounters } from './graph.velocity.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -19,8 +19,6 @@ interface Edge {
   removed?: true;
 }
 
-/** No velocity subject (`VelocityCounters`) yet. */
-const NONE = -1;
 /** What a velocity subject counts, for its holder to forget it once it is empty. */
 const SENT = 0;
 const RECEIVED = 1;

@@ -1,9 +1,10 @@
 import type { Counter } from './graph.facts.js';
 
 const MINUTE = 60_000;
-const NONE = -1;
+/** No bucket, or no subject: what a holder keeps before its first count and after `onEmpty`. */
+export const NONE = -1;
 
-export const ZERO: Counter = Object.freeze({ count1h: 0, sum1h: 0, count24h: 0, sum24h: 0 });
+const ZERO: Counter = Object.freeze({ count1h: 0, sum1h: 0, count24h: 0, sum24h: 0 });
 
 /** A growable list of int32 (a free list, or first in first out without copying what is taken). */
 class Ints {
