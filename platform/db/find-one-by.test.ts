@@ -52,11 +52,11 @@ afterAll(async () => {
   await pool?.end();
 });
 
-async function stored(): Promise<SampleRecord> {
+async function stored(organizationId = 'org-a'): Promise<SampleRecord> {
   const em = orm.em.fork();
   const record = em.create(SampleRecord, {
     id: randomUUID(),
-    organizationId: 'org-a',
+    organizationId,
     status: 'PENDING',
     score: 0.875,
     steps: [{ name: 'document', done: true }],
@@ -108,5 +108,73 @@ describe('findOneBy', () => {
     await em.flush();
     const found = await findOneBy(orm.em.fork(), SampleChild, { id: child.id });
     expect(found?.record.id).toBe(record.id);
+  });
+
+  describe('reads arriving together', () => {
+    /** The statements sent while `run` runs. */
+    async function statements<T>(run: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+      const connection = orm.em.getConnection();
+      const execute = connection.execute;
+      const sql: string[] = [];
+      connection.execute = function (this: typeof connection, ...args: Parameters<typeof execute>) {
+        sql.push(String(args[0]));
+        return execute.apply(this, args);
+      } as typeof execute;
+      try {
+        return { result: await run(), sql };
+      } finally {
+        connection.execute = execute;
+      }
+    }
+
+    it('share one statement, each read getting its own record, managed by its own context', async () => {
+      const [a1, a2, b1] = [await stored(), await stored(), await stored('org-b')];
+      const contexts = Array.from({ length: 6 }, () => orm.em.fork());
+      const { result, sql } = await statements(() =>
+        Promise.all([
+          findOneBy(contexts[0], SampleRecord, { id: a1.id, organizationId: 'org-a' }),
+          findOneBy(contexts[1], SampleRecord, { id: a2.id, organizationId: 'org-a' }),
+          findOneBy(contexts[2], SampleRecord, { id: b1.id, organizationId: 'org-b' }),
+          findOneBy(contexts[3], SampleRecord, { id: b1.id, organizationId: 'org-a' }), // another tenant's
+          findOneBy(contexts[4], SampleRecord, { id: randomUUID(), organizationId: 'org-a' }), // none
+          findOneBy(contexts[5], SampleRecord, { id: a1.id, organizationId: 'org-a' }), // the same record again
+        ]),
+      );
+      expect(sql).toHaveLength(1);
+      expect(result.map((r) => r?.id ?? null)).toEqual([a1.id, a2.id, b1.id, null, null, a1.id]);
+      expect(result[2]!.organizationId).toBe('org-b');
+      expect(result[0]).not.toBe(result[5]);
+      result.forEach((record, i) => {
+        if (record) expect(contexts[i].getUnitOfWork().getById(SampleRecord, record.id)).toBe(record);
+      });
+      expect({ ...result[0] }).toEqual({ ...(await orm.em.fork().findOne(SampleRecord, { id: a1.id })) });
+    });
+
+    it('a read the shared statement fails for meets its own error; the others their records', async () => {
+      const record = await stored();
+      const { result, sql } = await statements(() =>
+        Promise.allSettled([
+          findOneBy(orm.em.fork(), SampleRecord, { id: record.id, organizationId: 'org-a' }),
+          findOneBy(orm.em.fork(), SampleRecord, { id: 'not-a-uuid', organizationId: 'org-a' }),
+        ]),
+      );
+      expect(sql).toHaveLength(3); // the shared statement, then each alone
+      expect(result[0]).toMatchObject({ status: 'fulfilled', value: { id: record.id } });
+      expect(result[1]).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/uuid/) }) });
+    });
+
+    it('a read in a transaction, or of an id not written lower-case, goes alone', async () => {
+      const record = await stored();
+      const { result, sql } = await statements(() =>
+        Promise.all([
+          findOneBy(orm.em.fork(), SampleRecord, { id: record.id.toUpperCase(), organizationId: 'org-a' }),
+          orm.em.fork().transactional((em) => findOneBy(em, SampleRecord, { id: record.id, organizationId: 'org-a' })),
+          findOneBy(orm.em.fork(), SampleRecord, { id: record.id, organizationId: 'org-a' }),
+        ]),
+      );
+      expect(result.map((r) => r?.id)).toEqual([record.id, record.id, record.id]);
+      expect(sql.filter((s) => s.startsWith('select "id"'))).toHaveLength(3);
+      expect(sql.filter((s) => / in \(/.test(s))).toHaveLength(0);
+    });
   });
 });
