@@ -28,7 +28,8 @@ interface Statement {
   /** The columns read, and `from … where ` up to the criteria. */
   head: string;
   keys: string[];
-  /** The key columns, quoted, in `keys`' order. */
+  /** The key columns in `keys`' order, as rows name them and quoted for SQL. */
+  fields: string[];
   columns: string[];
   /** A batch of these reads may share one statement: the keys hold the primary key, and every key's column compares as JS strings do. */
   batchable: boolean;
@@ -54,6 +55,7 @@ function statement(meta: EntityMetadata, keys: string[], platform: Platform): St
   return {
     head: `select ${props.map((p) => quote(p.fieldNames[0])).join(', ')} from ${table} where `,
     keys,
+    fields: keyProps.map((p) => p.fieldNames[0]),
     columns: keyProps.map((p) => quote(p.fieldNames[0])),
     batchable: meta.primaryKeys.every((k) => keys.includes(k)) && types.every((t) => t === 'uuid' || t === 'text'),
     uuids: types.map((t) => t === 'uuid'),
@@ -71,9 +73,8 @@ interface Waiting {
 const MAX_BATCH = 100;
 const waiting = new Map<Statement, { connection: Connection; reads: Waiting[] }>();
 
-async function readRows(connection: Connection, sql: string, params: unknown[]) {
-  return connection.execute<Record<string, unknown>[]>(sql, params, 'all');
-}
+const readRows = (connection: Connection, sql: string, params: unknown[]) =>
+  connection.execute<Record<string, unknown>[]>(sql, params, 'all');
 
 /**
  * The reads of one statement that arrived in the same turn of the event loop (the requests of one
@@ -114,8 +115,7 @@ async function flush(statement: Statement): Promise<void> {
     await Promise.all(reads.map(alone));
     return;
   }
-  const fields = statement.columns.map((c) => c.slice(1, -1).replaceAll('""', '"'));
-  const byKey = new Map(rows.map((row) => [fields.map((f) => String(row[f])).join('\0'), row]));
+  const byKey = new Map(rows.map((row) => [statement.fields.map((f) => String(row[f])).join('\0'), row]));
   for (const read of reads) read.resolve(byKey.get(read.values.join('\0')));
 }
 
