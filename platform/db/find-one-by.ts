@@ -73,8 +73,8 @@ interface Waiting {
 const MAX_BATCH = 100;
 const waiting = new Map<Statement, { connection: Connection; reads: Waiting[] }>();
 
-const readRows = (connection: Connection, sql: string, params: unknown[]) =>
-  connection.execute<Record<string, unknown>[]>(sql, params, 'all');
+const readRows = (connection: Connection, sql: string, params: unknown[], transaction?: Parameters<Connection['execute']>[3]) =>
+  connection.execute<Record<string, unknown>[]>(sql, params, 'all', transaction);
 
 /**
  * The reads of one statement that arrived in the same turn of the event loop (the requests of one
@@ -150,7 +150,7 @@ export async function findOneBy<T extends object>(
   // a read in a transaction sees that transaction; a uuid not written lower-case is matched by PostgreSQL alone
   const alone = transaction !== undefined || !prepared.batchable || values.some((v, i) => prepared.uuids[i] && v !== v.toLowerCase());
   const row = alone
-    ? (await em.getConnection().execute<Record<string, unknown>[]>(singleSql(prepared), values, 'all', transaction))[0]
+    ? (await readRows(em.getConnection(), singleSql(prepared), values, transaction))[0]
     : await readBatched(prepared, em.getConnection(), values);
   return row ? (em.map(entity, row) as T) : null;
 }

@@ -24,8 +24,8 @@ const PUBLISH_LOCK = 0x42555350;
  * A relay's transaction reads the unrelayed events by walking the partial index in id order. A
  * relayed event leaves a dead entry in that index until the table is vacuumed; a bitmap scan (the
  * planner's choice once it expects fewer rows than a chunk) or a sequential scan visits each of
- * their heap pages on every run — 45 ms and 2,400 pages after 18 s at 500 events/s, a tenth of
- * PostgreSQL's work per risk evaluation (BENCHMARKS.md) — while an index scan marks them dead once
+ * their heap pages on every run — 45 ms and 2,400 pages after 18 s at 500 events/s, a quarter of
+ * PostgreSQL's statement time per risk evaluation (BENCHMARKS.md) — while an index scan marks them dead once
  * and steps over them after. Set in the same round trip as `begin`.
  */
 export const RELAY_BEGIN = 'begin; set local enable_bitmapscan = off; set local enable_seqscan = off';
