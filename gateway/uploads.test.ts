@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { MAX_UPLOAD_BYTES as MAX_FILE_SIZE, MAX_UPLOAD_FILES as MAX_FILES } from '../platform/graphql/upload.js';
 import { API_KEYS, PRINCIPAL, startTestStack, type TestStack } from './testing/test-stack.js';
 
@@ -116,6 +117,48 @@ describe('uploads through the gateway', () => {
       expect(misplaced.status).toBe(400);
       expect(misplaced.body.errors![0].message).toBe('Variable $label takes no file upload');
       expect(stack.verification.received).toHaveLength(0);
+    });
+
+    it('a refused upload leaves its keep-alive connection able to serve the next request (its unread files once stuck it)', async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const post = (type: string, body: Buffer) =>
+        new Promise<{ status?: number; reused: boolean; text: string }>((resolve, reject) => {
+          const { hostname, port, pathname } = new URL(stack.gateway.url);
+          const headers = {
+            'x-api-key': API_KEYS.good,
+            'apollo-require-preflight': 'true',
+            'content-type': type,
+            'content-length': body.length,
+          };
+          const req = http.request({ agent, hostname, port, path: pathname, method: 'POST', headers }, (res) => {
+            let text = '';
+            res.on('data', (chunk) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode, reused: req.reusedSocket, text }));
+          });
+          req.on('error', reject);
+          req.setTimeout(20_000, () => req.destroy(new Error('no answer on this connection')));
+          req.end(body);
+        });
+      const operations = {
+        query: 'mutation($input: CreateIdentityInput!) { createIdentity(input: $input) { id } }',
+        variables: { input: { userId: null } },
+      };
+      const refused = Buffer.concat([
+        Buffer.from(
+          `--zz\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify(operations)}\r\n` +
+            `--zz\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.input.userId"]}\r\n` +
+            `--zz\r\nContent-Disposition: form-data; name="0"; filename="a.bin"\r\n\r\n`,
+        ),
+        Buffer.alloc(1024 * 1024, 'a'),
+        Buffer.from('\r\n--zz--\r\n'),
+      ]);
+      try {
+        expect((await post('multipart/form-data; boundary=zz', refused)).status).toBe(400);
+        const next = await post('application/json', Buffer.from(JSON.stringify({ query: '{ __typename }' })));
+        expect(next).toEqual({ status: 200, reused: true, text: JSON.stringify({ data: { __typename: 'Query' } }) + '\n' });
+      } finally {
+        agent.destroy();
+      }
     });
 
     it('answers 413 PAYLOAD_TOO_LARGE for a file over 10 MB', async () => {

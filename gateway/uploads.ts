@@ -99,6 +99,16 @@ function keepParserErrorsHandled(req: Request): void {
 }
 
 /**
+ * A request refused before its files were read still has them on the socket, and busboy waits for
+ * someone to read them: the connection would stay stuck under a keep-alive client that reuses it.
+ * Drop the parser and let the rest of the body flow to nowhere so the connection can serve the next request.
+ */
+function discardRestOfBody(req: Request): void {
+  req.unpipe();
+  req.resume();
+}
+
+/**
  * Parses graphql-multipart-request-spec bodies (maxFileSize 10 MB, maxFiles 10) and reads every
  * file into memory (at most MAX_UPLOAD_FILES × MAX_UPLOAD_BYTES per request), but only for an operation
  * whose variables take files, and only files mapped to those variables: anything else is refused
@@ -128,6 +138,7 @@ export function multipartUploads(schema: () => GraphQLSchema | undefined): Reque
       req.body = await bufferUploads(operations, new Map());
       next();
     } catch (error) {
+      discardRestOfBody(req);
       next(malformed(error as Error));
     }
   };
