@@ -31,6 +31,8 @@ describe('a notify batch survives the notify process being killed mid-dispatch',
 
     const client = await stack.createClient({ name: 'bulk sender', service: 'notify', environment: 'test' });
     const h = { authorization: `Bearer ${client.apiKey}` };
+    let batchId = '';
+    const progress = async () => (await stack!.rest('GET', `/v1/send/batch/${batchId}`, undefined, h)).body;
     const template = { name: 'promo', channels: { sms: { body: 'Hi {{first_name}}, ref {{ref}}' } } };
     expect((await stack.rest('POST', '/v1/templates', template, h)).status).toBe(201);
     // …5: never one of the sandbox's magic endings (0001-0003), so every recipient is delivered
@@ -39,15 +41,31 @@ describe('a notify batch survives the notify process being killed mid-dispatch',
       data: { first_name: `C${i}`, ref: `R-${i}` },
     }));
 
-    const accepted = await stack.rest('POST', '/v1/send/batch', { template: 'promo', channels: ['sms'], recipients }, h);
-    expect(accepted.status).toBe(202);
-    expect(accepted.body).toMatchObject({ total: TOTAL, queued: TOTAL, status: 'processing' });
-    const batchId: string = accepted.body.batch_id;
-    const progress = async () => (await stack!.rest('GET', `/v1/send/batch/${batchId}`, undefined, h)).body;
-
-    // kill as soon as some (not all) recipients are processed
-    await eventually(async () => (await progress()).processed > 0, 20_000, 20);
-    await service.kill();
+    // The kill must come mid-dispatch however fast this machine sends: the sandbox's writes wait
+    // until one recipient's notification is held, so the chunk holding it can send but never record.
+    const sandboxHeld = await db.connect();
+    const recipientHeld = await db.connect();
+    try {
+      await sandboxHeld.query('begin; lock table notify.sandbox_messages in share row exclusive mode');
+      const accepted = await stack.rest('POST', '/v1/send/batch', { template: 'promo', channels: ['sms'], recipients }, h);
+      expect(accepted.status).toBe(202);
+      expect(accepted.body).toMatchObject({ total: TOTAL, queued: TOTAL, status: 'processing' });
+      batchId = accepted.body.batch_id;
+      await recipientHeld.query('begin');
+      const held = await recipientHeld.query('select id from notify.notifications where batch_id = $1 and recipient = $2 for update', [
+        batchId,
+        recipients[TOTAL - 1].to,
+      ]);
+      expect(held.rowCount).toBe(1);
+      await sandboxHeld.query('commit');
+      // kill once the other chunks have recorded some recipients: the held one is claimed, sent, not recorded
+      await eventually(async () => (await progress()).processed > 0, 20_000, 20);
+      await service.kill();
+      await recipientHeld.query('rollback');
+    } finally {
+      sandboxHeld.release();
+      recipientHeld.release();
+    }
 
     // the API is down with notify: read what the killed process left in the database
     const { rows: atKill } = await db.query<{ status: string; processed: number; total: number }>(
