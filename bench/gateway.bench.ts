@@ -9,7 +9,10 @@ import { verdict } from './support/targets.js';
 /**
  * Gateway workload (issue 14, item 1): The Guild's graphql-gateways-benchmark — four subgraphs
  * (accounts, inventory, products, reviews) and its nested TestQuery — ported to Node
- * (bench/gateways/subgraphs.ts). Every side in a process of its own, the load from another
+ * (bench/gateways/subgraphs.ts). TestQuery runs over subgraphs as cheap as the original's Rust
+ * ones (graphql-js on node:http: under Apollo Server the subgraphs' process bounded every side);
+ * the one-subgraph query over Apollo Server subgraphs (what a subgraph of this platform costs, so
+ * "(b) ÷ (c)" keeps issue 14's meaning). Every side in a process of its own, the load from another
  * (autocannon), 50 connections on loopback, one after the other in one run:
  * (a) stock @apollo/gateway + @apollo/server with default settings;
  * (b) our gateway (gateway/gateway.ts) with its edge authentication (an API key in PostgreSQL),
@@ -42,63 +45,81 @@ async function post(url: string, query: string, headers: Record<string, string> 
   return (await res.json()) as { data?: unknown; errors?: unknown[] };
 }
 
+interface Sides {
+  subgraphs: Spawned;
+  urls: Record<string, string>;
+  apollo: Spawned;
+  ours: Spawned;
+  unshared: Spawned;
+  many: Spawned[];
+}
+
+/** The four subgraphs in one process (`lean` or Apollo Server) and every gateway side over them. */
+async function startSides(script: string, databaseUrl: string, internalSecret: string, lean: boolean, spawned: Spawned[]): Promise<Sides> {
+  const subgraphs = await spawnNode(script, ['subgraphs', JSON.stringify({ lean })]);
+  spawned.push(subgraphs);
+  const urls = subgraphs.info.urls as Record<string, string>;
+  const supergraphSdl = benchSupergraph(urls);
+  const apollo = await spawnNode(script, ['apollo', JSON.stringify({ supergraphSdl })]);
+  spawned.push(apollo);
+  const ours = await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl, internalSecret })]);
+  spawned.push(ours);
+  // the lever of sharing identical subgraph queries in flight, off
+  const unshared = await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl, internalSecret, shareQueries: false })]);
+  spawned.push(unshared);
+  // the same gateway in several processes on one port (SO_REUSEPORT)
+  const port = await freePort();
+  const many: Spawned[] = [];
+  for (let i = 0; i < PROCESSES && PROCESSES > 1; i++) {
+    many.push(await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl, internalSecret, port, reusePort: true })]));
+  }
+  spawned.push(...many);
+  return { subgraphs, urls, apollo, ours, unshared, many };
+}
+
 export async function run(): Promise<void> {
   const db = await benchDatabase();
   const spawned: Spawned[] = [];
   const script = path.join(BENCH_DIR, 'gateways', 'process.js');
   try {
-    const subgraphs = await spawnNode(script, ['subgraphs', '{}']);
-    spawned.push(subgraphs);
-    const urls = subgraphs.info.urls as Record<string, string>;
-    const supergraphSdl = benchSupergraph(urls);
-    const apollo = await spawnNode(script, ['apollo', JSON.stringify({ supergraphSdl })]);
-    spawned.push(apollo);
     const internalSecret = randomBytes(24).toString('base64url');
-    const ours = await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret })]);
-    spawned.push(ours);
-    // the lever of sharing identical subgraph queries in flight, off
-    const unshared = await spawnNode(script, [
-      'ours',
-      JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret, shareQueries: false }),
-    ]);
-    spawned.push(unshared);
-    // the same gateway in several processes on one port (SO_REUSEPORT)
-    const port = await freePort();
-    const many: Spawned[] = [];
-    for (let i = 0; i < PROCESSES && PROCESSES > 1; i++) {
-      many.push(
-        await spawnNode(script, ['ours', JSON.stringify({ supergraphSdl, databaseUrl: db.url, internalSecret, port, reusePort: true })]),
-      );
-    }
-    spawned.push(...many);
-    const oursMany = many[0]?.info.url as string | undefined;
+    // TestQuery over subgraphs as cheap as The Guild's (the gateways are measured, not the subgraphs);
+    // the one-subgraph query against a subgraph of Apollo Server, as this platform's subgraphs cost
+    const lean = await startSides(script, db.url, internalSecret, true, spawned);
+    const stock = await startSides(script, db.url, internalSecret, false, spawned);
     const apiKey = await insertApiClient(db.url);
     const auth = { 'x-api-key': apiKey };
 
     // the same answers before anything is measured
-    for (const query of [TEST_QUERY, SINGLE_SUBGRAPH_QUERY]) {
-      const [a, b] = [await post(apollo.info.url, query), await post(ours.info.url, query, auth)];
+    for (const [sides, query] of [
+      [lean, TEST_QUERY],
+      [stock, SINGLE_SUBGRAPH_QUERY],
+    ] as const) {
+      const [a, b] = [await post(sides.apollo.info.url, query), await post(sides.ours.info.url, query, auth)];
       if (a.errors || b.errors || JSON.stringify(a.data) !== JSON.stringify(b.data)) {
         throw new Error(`gateways disagree: ${JSON.stringify(a).slice(0, 300)} / ${JSON.stringify(b).slice(0, 300)}`);
       }
     }
-    const direct = await post(urls.products, SINGLE_SUBGRAPH_QUERY);
+    const direct = await post(stock.urls.products, SINGLE_SUBGRAPH_QUERY);
     if (direct.errors) throw new Error(`products subgraph: ${JSON.stringify(direct.errors)}`);
 
-    // where each side's CPU goes: its gateway process(es) and the subgraphs' process, per request
-    const pidOf = (url: string) =>
-      url === apollo.info.url
-        ? { gateway: apollo.child.pid! }
-        : url === ours.info.url
-          ? { gateway: ours.child.pid! }
-          : url === unshared.info.url
-            ? { gateway: unshared.child.pid! }
-            : url === oursMany
-              ? Object.fromEntries(many.map((m, i) => [`gateway ${i + 1}`, m.child.pid!]))
-              : {};
-    const measure = (url: string, query: string, headers: Record<string, string> = {}) =>
+    // where each side's CPU goes: its gateway process(es) and its subgraphs' process, per request
+    const pidsOf = (sides: Sides, url: string): Record<string, number> => {
+      const gateways: Record<string, number> =
+        url === sides.apollo.info.url
+          ? { gateway: sides.apollo.child.pid! }
+          : url === sides.ours.info.url
+            ? { gateway: sides.ours.child.pid! }
+            : url === sides.unshared.info.url
+              ? { gateway: sides.unshared.child.pid! }
+              : url === sides.many[0]?.info.url
+                ? Object.fromEntries(sides.many.map((m, i) => [`gateway ${i + 1}`, m.child.pid!]))
+                : {};
+      return { ...gateways, subgraphs: sides.subgraphs.child.pid! };
+    };
+    const measure = (sides: Sides, url: string, query: string, headers: Record<string, string> = {}) =>
       load({
-        cpuOf: { ...pidOf(url), subgraphs: subgraphs.child.pid! },
+        cpuOf: pidsOf(sides, url),
         url,
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
@@ -107,35 +128,28 @@ export async function run(): Promise<void> {
         seconds: SECONDS,
         warmupSeconds: WARMUP,
       });
-    const sides: Array<[string, string, string, Record<string, string>]> = [
-      ['TestQuery (a) stock Apollo', apollo.info.url, TEST_QUERY, {}],
-      ['TestQuery (b) ours', ours.info.url, TEST_QUERY, auth],
-      ['TestQuery (b) ours, no sharing', unshared.info.url, TEST_QUERY, auth],
-      ...(oursMany
-        ? [[`TestQuery (b) ours, ${PROCESSES} processes`, oursMany, TEST_QUERY, auth] as [string, string, string, Record<string, string>]]
-        : []),
-      ['one subgraph (a) stock Apollo', apollo.info.url, SINGLE_SUBGRAPH_QUERY, {}],
-      ['one subgraph (b) ours', ours.info.url, SINGLE_SUBGRAPH_QUERY, auth],
-      ['one subgraph (b) ours, no sharing', unshared.info.url, SINGLE_SUBGRAPH_QUERY, auth],
-      ...(oursMany
-        ? [
-            [`one subgraph (b) ours, ${PROCESSES} processes`, oursMany, SINGLE_SUBGRAPH_QUERY, auth] as [
-              string,
-              string,
-              string,
-              Record<string, string>,
-            ],
-          ]
-        : []),
-      ['one subgraph (c) subgraph direct', urls.products, SINGLE_SUBGRAPH_QUERY, {}],
+    type Side = [string, Sides, string, string, Record<string, string>];
+    const sidesOf = (what: string, sides: Sides, query: string): Side[] => [
+      [`${what} (a) stock Apollo`, sides, sides.apollo.info.url, query, {}],
+      [`${what} (b) ours`, sides, sides.ours.info.url, query, auth],
+      [`${what} (b) ours, no sharing`, sides, sides.unshared.info.url, query, auth],
+      ...(sides.many.length ? [[`${what} (b) ours, ${PROCESSES} processes`, sides, sides.many[0].info.url, query, auth] as Side] : []),
+    ];
+    const sides: Side[] = [
+      ...sidesOf('TestQuery', lean, TEST_QUERY),
+      ...sidesOf('one subgraph', stock, SINGLE_SUBGRAPH_QUERY),
+      ['one subgraph (c) subgraph direct', stock, stock.urls.products, SINGLE_SUBGRAPH_QUERY, {}],
     ];
     const samples = new Map<string, LoadResult[]>();
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, url, query, headers] of sides)
-        samples.set(name, [...(samples.get(name) ?? []), await measure(url, query, headers)]);
+      for (const [name, at, url, query, headers] of sides)
+        samples.set(name, [...(samples.get(name) ?? []), await measure(at, url, query, headers)]);
     }
     const results: Array<[string, LoadResult]> = sides.map(([name]) => [name, median(samples.get(name)!)]);
-    console.log(`${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s warm-up, median of ${ROUNDS} rounds`);
+    console.log(
+      `${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s warm-up, median of ${ROUNDS} rounds; ` +
+        'TestQuery over lean subgraphs (graphql-js on node:http), the one-subgraph query over Apollo Server subgraphs',
+    );
     const cpuOf = (r: LoadResult, process: (name: string) => boolean) =>
       f2((r.cpu?.perOp ?? []).filter(([name]) => process(name)).reduce((sum, [, ms]) => sum + ms, 0));
     table(

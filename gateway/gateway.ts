@@ -26,7 +26,7 @@ import { graphqlHttpErrorHandler } from './http-errors.js';
 import { SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
 import { clientIpOf, trustedProxies } from '../platform/http/trusted-proxies.js';
 import { SubscriptionRouter } from './subscriptions.js';
-import { SingleFetchShortcut } from './plugins/single-fetch.js';
+import { PlanShortcut } from './plugins/plan-shortcut.js';
 import { multipartUploads } from './uploads.js';
 import { serveGraphqlWs } from './ws-server.js';
 import { mountSideRoutes } from './side-routes.js';
@@ -129,7 +129,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     production,
   });
   const formatError = createErrorFormatter({ logger, schema: () => router.schema });
-  const shortcut = new SingleFetchShortcut({
+  const shortcut = new PlanShortcut({
     planning: () => router.planning(),
     url: (name) => dataSources.get(name)?.url,
     internalSecret,

@@ -13,7 +13,7 @@ import { asAppError, type Authenticate } from './plugins/authentication.js';
 import { bodyTooLarge } from './plugins/limits.js';
 import { nulRefusal } from './plugins/nul.js';
 import { chargeCaller } from './plugins/rate-limits.js';
-import type { GraphqlResult, SingleFetchShortcut } from './plugins/single-fetch.js';
+import type { GraphqlResult, PlanShortcut } from './plugins/plan-shortcut.js';
 import { IDEMPOTENCY_KEY_HEADER, type GatewayContext } from './subgraph-data-source.js';
 
 /**
@@ -39,7 +39,7 @@ export interface GraphqlRequest {
 }
 
 /**
- * What the HTTP answer is: status, headers and the JSON body — its text, or (the single-fetch
+ * What the HTTP answer is: status, headers and the JSON body — its text, or (the plan
  * shortcut's answer) its value, which the REST adapter in this process reads without a JSON round
  * trip and `replyText` writes for HTTP.
  */
@@ -50,7 +50,8 @@ export interface TextReply {
   body: string;
 }
 
-export const replyText = (reply: GraphqlReply): string => ('body' in reply ? reply.body : JSON.stringify(reply.result));
+/** The body's text; a value is written as Apollo Server writes its answers (a newline after the JSON), whichever path answered. */
+export const replyText = (reply: GraphqlReply): string => ('body' in reply ? reply.body : `${JSON.stringify(reply.result)}\n`);
 
 /** An AppError as `sendAppError` answers it over HTTP. */
 export function appErrorReply(error: AppError, headers: Record<string, string> = {}): TextReply {
@@ -64,12 +65,13 @@ export function appErrorReply(error: AppError, headers: Record<string, string> =
 
 /**
  * The one way a GraphQL request runs at the gateway, whichever door it came through: NUL refused
- * (400 here rather than 500 from PostgreSQL), a query one subgraph answers as asked through the
- * single-fetch shortcut, anything else through Apollo's pipeline (validation, limits, plan).
+ * (400 here rather than 500 from PostgreSQL), a query whose plan the plan shortcut takes (one
+ * subgraph answering as asked, or a compiled plan) without Apollo's pipeline, anything else through
+ * Apollo's (validation, limits, plan).
  */
 export function graphqlPipeline(opts: {
   apollo: ApolloServer<GatewayContext>;
-  shortcut: SingleFetchShortcut;
+  shortcut: PlanShortcut;
   authenticate: Authenticate;
   logger: Logger;
 }) {

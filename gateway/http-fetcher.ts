@@ -89,11 +89,22 @@ export function overHttp(
         res.on('data', (chunk: string) => (text += chunk));
         res.on('error', reject);
         res.on('end', () => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
-          }
-          resolve({ status: res.statusCode ?? 0, headers, text });
+          // built when read (Apollo's data sources do; the plan shortcut does not)
+          let headers: Headers | undefined;
+          const raw = res.headers;
+          resolve({
+            status: res.statusCode ?? 0,
+            get headers() {
+              if (!headers) {
+                headers = new Headers();
+                for (const [name, value] of Object.entries(raw)) {
+                  for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+                }
+              }
+              return headers;
+            },
+            text,
+          });
         });
       },
     );

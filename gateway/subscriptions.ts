@@ -149,7 +149,7 @@ export class SubscriptionRouter {
     return this.state?.apiSchema;
   }
 
-  /** The current schema and its (cached) planner, for the HTTP path's single-fetch shortcut. */
+  /** The current schema and its (cached) planner, for the HTTP path's plan shortcut. */
   planning(): { apiSchema: GraphQLSchema; plan(document: DocumentNode, text: string, operationName?: string): QueryPlan } | undefined {
     const state = this.state;
     return (

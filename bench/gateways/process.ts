@@ -11,7 +11,7 @@ import { principalHeaders, requestDigest, type Principal } from '../../platform/
 
 /**
  * One process of the gateway benchmark (bench/gateway.bench.ts), so each side has its own event
- * loop: `subgraphs` (the four), `apollo` (stock @apollo/gateway + @apollo/server, defaults) or
+ * loop: `subgraphs` (the four; `lean` or Apollo Server), `apollo` (stock @apollo/gateway + @apollo/server, defaults) or
  * `ours` (gateway/gateway.ts with its edge authentication, limits and plugins, keys in
  * PostgreSQL); `apollo-signed` (for bench/stack.bench.ts: stock @apollo/gateway + @apollo/server
  * over the platform's own subgraphs, composed from them, each call signed for one fixed principal
@@ -20,6 +20,8 @@ import { principalHeaders, requestDigest, type Principal } from '../../platform/
 const role = process.argv[2];
 const settings = JSON.parse(process.argv[3] ?? '{}') as {
   ports?: Record<string, number>;
+  /** subgraphs: graphql-js behind node:http instead of Apollo Server (startBenchSubgraphs). */
+  lean?: boolean;
   port?: number;
   supergraphSdl?: string;
   databaseUrl?: string;
@@ -34,7 +36,7 @@ const settings = JSON.parse(process.argv[3] ?? '{}') as {
 const ready = (info: Record<string, unknown>) => process.stdout.write(JSON.stringify(info) + '\n');
 
 if (role === 'subgraphs') {
-  ready({ urls: await startBenchSubgraphs(settings.ports ?? {}) });
+  ready({ urls: await startBenchSubgraphs(settings.ports ?? {}, settings.lean ?? false) });
 } else if (role === 'apollo') {
   const server = new ApolloServer({ gateway: new ApolloGateway({ supergraphSdl: settings.supergraphSdl! }) });
   const { url } = await startStandaloneServer(server, { listen: { port: settings.port ?? 0, host: '127.0.0.1' } });

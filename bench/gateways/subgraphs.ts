@@ -2,7 +2,9 @@ import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { composeServices } from '@apollo/composition';
-import { parse, type DocumentNode } from 'graphql';
+import { execute, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /**
  * The four subgraphs of The Guild's public graphql-gateways-benchmark (accounts, inventory,
@@ -150,13 +152,54 @@ export function benchSupergraph(urls: Record<string, string>): string {
   return result.supergraphSdl;
 }
 
-/** Starts the four subgraphs (Apollo Server, defaults) on the given ports; their URLs by name. */
-export async function startBenchSubgraphs(ports: Record<string, number>): Promise<Record<string, string>> {
+/**
+ * Starts the four subgraphs on the given ports; their URLs by name. `lean`: each is graphql-js
+ * itself behind node:http — a document parsed and validated once, executed per request — as cheap
+ * beside a gateway as The Guild's Rust subgraphs are (under Apollo Server the one process all four
+ * share cost about 6 ms of CPU per TestQuery and bounded every side). Otherwise Apollo Server with
+ * its defaults, as a subgraph of this platform costs.
+ */
+export async function startBenchSubgraphs(ports: Record<string, number>, lean: boolean): Promise<Record<string, string>> {
   const urls: Record<string, string> = {};
   for (const subgraph of BENCH_SUBGRAPHS) {
-    const server = new ApolloServer({ schema: buildSubgraphSchema([{ typeDefs: subgraph.typeDefs, resolvers: subgraph.resolvers }]) });
-    const { url } = await startStandaloneServer(server, { listen: { port: ports[subgraph.name] ?? 0, host: '127.0.0.1' } });
-    urls[subgraph.name] = url;
+    if (!lean) {
+      const server = new ApolloServer({ schema: buildSubgraphSchema([{ typeDefs: subgraph.typeDefs, resolvers: subgraph.resolvers }]) });
+      const { url } = await startStandaloneServer(server, { listen: { port: ports[subgraph.name] ?? 0, host: '127.0.0.1' } });
+      urls[subgraph.name] = url;
+      continue;
+    }
+    const schema = buildSubgraphSchema([{ typeDefs: subgraph.typeDefs, resolvers: subgraph.resolvers }]);
+    const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+    const server = createServer((req, res) => {
+      let text = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (text += chunk));
+      req.on('end', async () => {
+        let answer: unknown;
+        try {
+          const { query, variables, operationName } = JSON.parse(text) as {
+            query: string;
+            variables?: Record<string, unknown>;
+            operationName?: string;
+          };
+          let document = documents.get(query);
+          if (!document) {
+            const parsed = parse(query);
+            const errors = validate(schema, parsed);
+            document = errors.length ? errors : parsed;
+            documents.set(query, document);
+          }
+          answer =
+            'kind' in document ? await execute({ schema, document, variableValues: variables, operationName }) : { errors: document };
+        } catch (error) {
+          answer = { errors: [{ message: (error as Error).message }] };
+        }
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(ports[subgraph.name] ?? 0, '127.0.0.1', resolve));
+    urls[subgraph.name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   }
   return urls;
 }

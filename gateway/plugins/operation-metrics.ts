@@ -4,7 +4,7 @@ import { secondsSince } from '../../platform/metrics/metric.js';
 import type { GatewayContext } from '../subgraph-data-source.js';
 
 /**
- * RED per operation of what Apollo's pipeline answers (the single-fetch shortcut counts its own):
+ * RED per operation of what Apollo's pipeline answers (the plan shortcut counts its own):
  * the name once the document validated, the outcome from the answer's status and error codes.
  * Listed after the plugins that change the answer's status.
  */

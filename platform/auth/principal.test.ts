@@ -1,4 +1,12 @@
-import { PRINCIPAL_HEADER, PRINCIPAL_TTL_SECONDS, principalHeaders, readPrincipal, requestDigest, type Principal } from './principal.js';
+import {
+  PRINCIPAL_HEADER,
+  PRINCIPAL_TTL_SECONDS,
+  principalHeaders,
+  readPrincipal,
+  requestDigest,
+  requestDigestOfJson,
+  type Principal,
+} from './principal.js';
 
 const SECRET = 'internal-secret-for-tests';
 const ADMIN: Principal = { kind: 'admin', organizationId: null, clientId: null, service: null, environment: 'live', permissions: [] };
@@ -34,5 +42,13 @@ describe('signed principal', () => {
     class File {}
     const withFile = requestDigest({ query, variables: { file: new File() } }, (value) => value instanceof File);
     expect(withFile).toBe(requestDigest({ query, variables: { file: null } }));
+  });
+
+  it('is the same digested from the parts already serialised (the gateway sends that text)', () => {
+    const variables = { representations: [{ __typename: 'User', id: '1', note: 'é "q"' }] };
+    for (const operationName of ['Op', undefined]) {
+      const json = requestDigestOfJson(JSON.stringify(query), JSON.stringify(operationName ?? null), JSON.stringify(variables));
+      expect(json).toBe(requestDigest({ query, operationName, variables }));
+    }
   });
 });

@@ -72,6 +72,15 @@ export function requestDigest(
   return createHash('sha256').update(canonical).digest('base64url');
 }
 
+/**
+ * `requestDigest` of a request whose parts are already JSON text (`JSON.stringify` of the query, of
+ * the operation name or null, of the variables or null): the same digest, without serialising the
+ * variables (an entity fetch's representations) a second time.
+ */
+export function requestDigestOfJson(query: string, operationName: string, variables: string): string {
+  return createHash('sha256').update(`[${query},${operationName},${variables}]`).digest('base64url');
+}
+
 /** The scope of a graphql-ws connection's principal: checked once, when the connection opens. */
 export function connectionScope(audience: string, requestId: unknown): PrincipalScope {
   return { audience, request: `ws:${String(requestId ?? '')}` };

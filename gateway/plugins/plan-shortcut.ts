@@ -1,4 +1,4 @@
-import type { QueryPlan } from '@apollo/query-planner';
+import type { FetchNode, QueryPlan } from '@apollo/query-planner';
 import {
   getNamedType,
   getOperationAST,
@@ -24,7 +24,7 @@ import {
   type ValidationRule,
   type VariableDefinitionNode,
 } from 'graphql';
-import { requestDigest } from '../../platform/auth/principal.js';
+import { requestDigestOfJson } from '../../platform/auth/principal.js';
 import { MAX_TOKENS } from '../operation-cost.js';
 import { joinOrCall } from '../http-fetcher.js';
 import { callerIdentity, forwardedHeaders, type GatewayContext } from '../subgraph-data-source.js';
@@ -37,25 +37,51 @@ import {
   type SubgraphFetchMetrics,
 } from '../../platform/metrics/graphql.js';
 import { secondsSince } from '../../platform/metrics/metric.js';
+import { compileQuery, GiveUp, type CompiledQuery } from './compiled-plan.js';
 
 /** Decisions are cached by operation text; a full cache starts over rather than growing without bound. */
 const MAX_CACHED = 1000;
 /** A query one subgraph answers exactly as asked: its fetch, sent as the plan would send it. */
-interface Shortcut {
+interface SingleFetch {
+  kind: 'single';
   /** A mutation runs once, whatever it answers: its errors are answered here, as Apollo would. */
   mutation: boolean;
   /** The response key of a mutation's one root field. */
   rootKey: string;
   serviceName: string;
-  operation: string;
-  operationName?: string;
+  prepared: PreparedOperation;
   variableUsages: string[];
   variableDefinitions: readonly VariableDefinitionNode[];
   /** The client's operation, as the gateway's metrics count it. */
   client: OperationSeen;
 }
 
-export interface SingleFetchOptions {
+/** A query over several fetches (or one that reshapes), its plan and answer compiled (compiled-plan.ts). */
+interface CompiledPlan {
+  kind: 'compiled';
+  query: CompiledQuery;
+  variableDefinitions: readonly VariableDefinitionNode[];
+  client: OperationSeen;
+}
+
+type Shortcut = SingleFetch | CompiledPlan;
+
+/** A planned fetch's document and operation name as JSON text (or `null`), serialised once per plan. */
+interface PreparedOperation {
+  query: string;
+  operationName: string;
+}
+const preparedFetches = new WeakMap<FetchNode, PreparedOperation>();
+function prepared(fetch: FetchNode): PreparedOperation {
+  let operation = preparedFetches.get(fetch);
+  if (!operation) {
+    operation = { query: JSON.stringify(fetch.operation), operationName: JSON.stringify(fetch.operationName ?? null) };
+    preparedFetches.set(fetch, operation);
+  }
+  return operation;
+}
+
+export interface PlanShortcutOptions {
   /** The current API schema and planner (SubscriptionRouter.planning). */
   planning(): { apiSchema: GraphQLSchema; plan(document: DocumentNode, text: string, operationName?: string): QueryPlan } | undefined;
   /** Subgraph URL by name. */
@@ -74,6 +100,8 @@ export interface SingleFetchOptions {
 }
 
 /** A GraphQL response body as a value (the caller writes it, or reads it without parsing when in this process). */
+type Planning = NonNullable<ReturnType<PlanShortcutOptions['planning']>>;
+
 export interface GraphqlResult {
   errors?: GraphQLFormattedError[];
   data?: unknown;
@@ -87,25 +115,25 @@ export interface GraphQLBody {
 }
 
 /**
- * An operation whose plan is one fetch from one subgraph, with the selection the client sent, is
- * answered by that subgraph as is: the gateway forwards the planned fetch (signed principal and
- * all, as its data source would) and returns the subgraph's `data`, skipping Apollo's per-request
- * pipeline, plan execution and result shaping. Only what cannot differ takes this way: a valid
- * query, or a mutation of one root field (validated once, with the same rules as Apollo's path),
- * whose fragments apply to the type they are spread in (they are flattened before comparing), a
- * plan that is a single fetch without `requires`, and the subgraph's selection the same as the
- * client's. Anything else goes through Apollo as before. A query answered with errors goes through
- * Apollo again (a query has no side effects, so running it again is safe), which answers and
- * formats errors as it always did; a mutation is never sent twice: its errors are formatted here as
- * Apollo Gateway formats a subgraph's errors (`serviceName` added, then the gateway's formatter),
- * and only an answer other than 200 (refused before it ran: authentication, a document the
- * subgraph rejects) goes to Apollo.
+ * Queries and single-field mutations answered without Apollo's per-request pipeline, decided once
+ * per operation text (validated with the same rules as Apollo's path, then planned):
+ * - **one fetch as asked**: a plan that is a single fetch without `requires`, whose selection is
+ *   the client's (fragments spread in their own type written out before comparing), is forwarded
+ *   as the plan would send it (signed principal and all, as the data source would) and the
+ *   subgraph's `data` is the answer as is. A mutation is never sent twice: its errors are formatted
+ *   here as Apollo Gateway formats a subgraph's errors (`serviceName` added, then the gateway's
+ *   formatter), and only an answer other than 200 (refused before it ran) goes to Apollo.
+ * - **any other query** whose plan compiles (compiled-plan.ts): its fetches run as Apollo's
+ *   executor runs them, the answer shaped from their data.
+ * A query answered with errors, or whose data Apollo would answer with errors, goes through Apollo
+ * again (a query has no side effects, so running it again is safe), which answers and formats
+ * errors as it always did. Anything not decided here goes through Apollo as before.
  */
-export class SingleFetchShortcut {
+export class PlanShortcut {
   private readonly decisions = new Map<string, Shortcut | null>();
   private schema?: GraphQLSchema;
 
-  constructor(private readonly opts: SingleFetchOptions) {}
+  constructor(private readonly opts: PlanShortcutOptions) {}
 
   /** The response body, or null when Apollo must answer. */
   async run(body: GraphQLBody, context: GatewayContext): Promise<GraphqlResult | null> {
@@ -126,18 +154,47 @@ export class SingleFetchShortcut {
     const shortcut = this.decide(planning, body.query, body.operationName ?? undefined);
     if (!shortcut) return null;
     if (getVariableValues(planning.apiSchema, shortcut.variableDefinitions, variables as Record<string, unknown>).errors) return null;
+    return shortcut.kind === 'single'
+      ? this.forwardSingle(shortcut, variables as Record<string, unknown>, context)
+      : this.runCompiled(shortcut, variables as Record<string, unknown>, context);
+  }
 
-    const url = this.opts.url(shortcut.serviceName);
-    if (!url) return null;
-    const request = {
-      query: shortcut.operation,
-      operationName: shortcut.operationName,
-      variables: Object.fromEntries(
-        shortcut.variableUsages.filter((name) => name in variables).map((name) => [name, (variables as Record<string, unknown>)[name]]),
-      ),
-    };
-    const text = JSON.stringify(request);
-    const sharedAs = this.opts.shareQueries !== false && !shortcut.mutation ? callerIdentity(context) : undefined;
+  /** A compiled plan's answer, or null when Apollo must answer (GiveUp: errors on the way). */
+  private async runCompiled(
+    shortcut: CompiledPlan,
+    variables: Record<string, unknown>,
+    context: GatewayContext,
+  ): Promise<{ result: GraphqlResult; client: OperationSeen } | null> {
+    try {
+      const data = await shortcut.query.run(variables, async (fetch, sent) => {
+        const { result } = await this.send(fetch.serviceName, prepared(fetch), sent, false, context);
+        if (!result || result.errors !== undefined || (result.data !== null && typeof result.data !== 'object')) throw new GiveUp();
+        return (result.data as Record<string, unknown> | null) ?? null;
+      });
+      return { result: { data }, client: shortcut.client };
+    } catch (error) {
+      // GiveUp, or anything unforeseen in the subgraphs' data: Apollo answers it as it always did
+      void error;
+      return null;
+    }
+  }
+
+  /**
+   * One subgraph call as the data sources make it: its answer (none: unreachable) and its parsed
+   * body (none: not a 200 with JSON). The body and the principal's digest share one serialisation.
+   */
+  private async send(
+    serviceName: string,
+    operation: PreparedOperation,
+    variables: Record<string, unknown>,
+    mutation: boolean,
+    context: GatewayContext,
+  ): Promise<{ response?: { status: number }; result?: { data?: unknown; errors?: unknown }; failure?: unknown }> {
+    const url = this.opts.url(serviceName);
+    if (!url) return { failure: new Error(`no subgraph ${serviceName}`) };
+    const variablesJson = JSON.stringify(variables);
+    const text = `{"query":${operation.query},${operation.operationName === 'null' ? '' : `"operationName":${operation.operationName},`}"variables":${variablesJson}}`;
+    const sharedAs = this.opts.shareQueries !== false && !mutation ? callerIdentity(context) : undefined;
     let failure: unknown;
     const fetchStarted = performance.now();
     const response = await joinOrCall(
@@ -150,7 +207,7 @@ export class SingleFetchShortcut {
         ...forwardedHeaders(
           context,
           this.opts.internalSecret,
-          signed ? { audience: shortcut.serviceName, request: requestDigest(request) } : null,
+          signed ? { audience: serviceName, request: requestDigestOfJson(operation.query, operation.operationName, variablesJson) } : null,
         ),
       }),
       context.principal,
@@ -162,10 +219,21 @@ export class SingleFetchShortcut {
       result = undefined;
     }
     this.opts.fetches?.observe(
-      shortcut.serviceName,
+      serviceName,
       fetchOutcome(response ? { status: response.status, errors: result?.errors } : null),
       fetchStarted,
     );
+    return { response: response ?? undefined, result, failure };
+  }
+
+  private async forwardSingle(
+    shortcut: SingleFetch,
+    variables: Record<string, unknown>,
+    context: GatewayContext,
+  ): Promise<{ result: GraphqlResult; client: OperationSeen } | null> {
+    if (!this.opts.url(shortcut.serviceName)) return null;
+    const sent = Object.fromEntries(shortcut.variableUsages.filter((name) => name in variables).map((name) => [name, variables[name]]));
+    const { response, result, failure } = await this.send(shortcut.serviceName, shortcut.prepared, sent, shortcut.mutation, context);
     const client = shortcut.client;
     if (!response) {
       // it may have run: say so as Apollo would (the formatter names an unreachable subgraph)
@@ -197,7 +265,7 @@ export class SingleFetchShortcut {
     return { result: { errors: errors.map((e) => this.opts.formatError(e.toJSON(), e)), data }, client };
   }
 
-  private decide(planning: NonNullable<ReturnType<SingleFetchOptions['planning']>>, text: string, operationName?: string): Shortcut | null {
+  private decide(planning: Planning, text: string, operationName?: string): Shortcut | null {
     if (this.schema !== planning.apiSchema) {
       // a new supergraph: decide everything again
       this.decisions.clear();
@@ -213,11 +281,7 @@ export class SingleFetchShortcut {
     return decision;
   }
 
-  private eligible(
-    planning: NonNullable<ReturnType<SingleFetchOptions['planning']>>,
-    text: string,
-    operationName?: string,
-  ): Shortcut | null {
+  private eligible(planning: Planning, text: string, operationName?: string): Shortcut | null {
     let document: DocumentNode;
     try {
       document = parse(text, { maxTokens: MAX_TOKENS });
@@ -242,32 +306,39 @@ export class SingleFetchShortcut {
     } catch {
       return null;
     }
-    const root = operation.operation === 'query' ? planning.apiSchema.getQueryType() : planning.apiSchema.getMutationType();
-    const selection = root && flatten(operation.selectionSet, root, fragments);
-    if (!selection) return null;
     const mutation = operation.operation === 'mutation';
+    const root = mutation ? planning.apiSchema.getMutationType() : planning.apiSchema.getQueryType();
+    if (!root) return null;
+    const selection = flatten(operation.selectionSet, root, fragments);
     // a mutation's root fields beyond the first are charged by Apollo's path (chargeMutationFields)
-    if (mutation && selection.length !== 1) return null;
-    const { node } = planning.plan(document, text, operationName);
-    if (node?.kind !== 'Fetch' || node.requires?.length || node.inputRewrites?.length || node.outputRewrites?.length) return null;
-    const fetchedDocument = parse(node.operation);
-    const fetched = getOperationAST(fetchedDocument, node.operationName);
-    const fetchedFragments = new Map<string, FragmentDefinitionNode>();
-    for (const d of fetchedDocument.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fetchedFragments.set(d.name.value, d);
-    const fetchedSelection = fetched && flatten(fetched.selectionSet, root, fetchedFragments);
-    if (!fetchedSelection || printSelections(fetchedSelection) !== printSelections(selection)) return null;
-    const first = selection[0] as { alias?: { value: string }; name: { value: string } };
-    return {
-      mutation,
-      rootKey: (first.alias ?? first.name).value,
-      serviceName: node.serviceName,
-      operation: node.operation,
-      operationName: node.operationName,
-      variableUsages: node.variableUsages ?? [],
-      variableDefinitions: operation.variableDefinitions ?? [],
-      client: { name: operation.name?.value, type: operation.operation },
-    };
+    if (mutation && selection?.length !== 1) return null;
+    const plan = planning.plan(document, text, operationName);
+    const client = { name: operation.name?.value, type: operation.operation };
+    const variableDefinitions = operation.variableDefinitions ?? [];
+    const single = selection && singleFetch(plan, root, selection);
+    if (single) return { kind: 'single', mutation, ...single, variableDefinitions, client };
+    const query = mutation ? null : compileQuery(planning.apiSchema, plan, operation, fragments);
+    return query && { kind: 'compiled', query, variableDefinitions, client };
   }
+}
+
+/** The plan's one fetch when it asks its subgraph exactly the client's selection. */
+function singleFetch(plan: QueryPlan, root: GraphQLCompositeType, selection: SelectionNode[]) {
+  const { node } = plan;
+  if (node?.kind !== 'Fetch' || node.requires?.length || node.inputRewrites?.length || node.outputRewrites?.length) return null;
+  const fetchedDocument = parse(node.operation);
+  const fetched = getOperationAST(fetchedDocument, node.operationName);
+  const fetchedFragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of fetchedDocument.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fetchedFragments.set(d.name.value, d);
+  const fetchedSelection = fetched && flatten(fetched.selectionSet, root, fetchedFragments);
+  if (!fetchedSelection || printSelections(fetchedSelection) !== printSelections(selection)) return null;
+  const first = selection[0] as { alias?: { value: string }; name: { value: string } };
+  return {
+    rootKey: (first.alias ?? first.name).value,
+    serviceName: node.serviceName,
+    prepared: prepared(node),
+    variableUsages: node.variableUsages ?? [],
+  };
 }
 
 /**

@@ -5,19 +5,21 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse, type DocumentNode } from 'graphql';
 import { readPrincipal, requestDigest, type Principal } from '../../platform/auth/principal.js';
-import { SingleFetchShortcut } from './single-fetch.js';
+import { PlanShortcut } from './plan-shortcut.js';
 import type { GatewayContext } from '../subgraph-data-source.js';
 
 const LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])';
 const SECRET = 'single-fetch-secret-0123456789';
 
-describe('SingleFetchShortcut', () => {
+describe('PlanShortcut', () => {
   let server: Server;
   let url: string;
   /** What the fake `people` subgraph received, and what it answers next. */
   const received: Array<{ body: any; principal: Principal | null }> = [];
   let answer: unknown = { data: { person: { id: '1', name: 'Ada' } } };
-  let shortcut: SingleFetchShortcut;
+  /** What the `pets` subgraph answers (entity fetches), or undefined: unreachable. */
+  let pets: unknown;
+  let shortcut: PlanShortcut;
   const context: GatewayContext = {
     principal: { kind: 'client', organizationId: 'o', clientId: 'c', service: 'all', environment: 'live', permissions: [] },
     requestId: 'r-1',
@@ -45,20 +47,21 @@ describe('SingleFetchShortcut', () => {
       req.on('data', (chunk) => (text += chunk));
       req.on('end', () => {
         const body = JSON.parse(text);
-        received.push({ body, principal: readPrincipal(req.headers, SECRET, { audience: 'people', request: requestDigest(body) }) });
+        const audience = req.url === '/pets' ? 'pets' : 'people';
+        received.push({ body, principal: readPrincipal(req.headers, SECRET, { audience, request: requestDigest(body) }) });
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify(answer));
+        res.end(JSON.stringify(audience === 'pets' ? pets : answer));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
-    shortcut = new SingleFetchShortcut({
+    shortcut = new PlanShortcut({
       planning: () => ({
         apiSchema,
         plan: (document: DocumentNode, _text: string, operationName?: string) =>
           planner.buildQueryPlan(operationFromDocument(supergraph.apiSchema(), document, { operationName })),
       }),
-      url: (name) => (name === 'people' ? url : undefined),
+      url: (name) => (name === 'people' ? url : name === 'pets' && pets !== undefined ? url.replace('/graphql', '/pets') : undefined),
       internalSecret: SECRET,
       validationRules: [],
       production: true,
@@ -69,6 +72,7 @@ describe('SingleFetchShortcut', () => {
   beforeEach(() => {
     received.length = 0;
     answer = { data: { person: { id: '1', name: 'Ada' } } };
+    pets = undefined;
   });
 
   it("forwards a one-subgraph query with a principal signed for that subgraph and request, and returns the subgraph's data", async () => {
@@ -131,11 +135,24 @@ describe('SingleFetchShortcut', () => {
     expect(received).toHaveLength(1);
   });
 
-  it('leaves to Apollo what it must answer: another subgraph involved, fragments of other types, mutations of several fields, invalid documents or variables', async () => {
+  it('runs the compiled plan of a query over several subgraphs, each fetch signed for its subgraph; a subgraph it cannot reach hands it to Apollo', async () => {
+    const query = { query: '{ person(id: "1") { ... on Named { name } pets } }' };
+    answer = { data: { person: { __typename: 'Person', name: 'Ada', id: '1' } } };
+    pets = { data: { _entities: [{ pets: ['cat'] }] } };
+    expect(await shortcut.run(query, context)).toEqual({ data: { person: { name: 'Ada', pets: ['cat'] } } });
+    expect(received.map((r) => r.body.variables)).toEqual([{}, { representations: [{ __typename: 'Person', id: '1' }] }]);
+    expect(received.map((r) => r.principal)).toEqual([context.principal, context.principal]);
+
+    received.length = 0;
+    pets = { data: null, errors: [{ message: 'boom' }] };
+    expect(await shortcut.run(query, context)).toBeNull();
+    pets = undefined;
+    expect(await shortcut.run(query, context)).toBeNull();
+    expect(received).toHaveLength(3);
+  });
+
+  it('leaves to Apollo what it must answer: directives, mutations of several fields, invalid documents or variables', async () => {
     const refused = [
-      { query: '{ person(id: "1") { id name pets } }' },
-      { query: '{ named { ... on Person { id } } }' },
-      { query: '{ named { ...N } } fragment N on Person { name }' },
       { query: '{ person(id: "1") { ...F @include(if: true) } } fragment F on Person { id }' },
       { query: 'mutation { a: forget(id: "1") b: forget(id: "2") }' },
       { query: '{ person(id: "1") { nope } }' },
