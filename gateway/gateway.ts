@@ -139,6 +139,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     shareQueries: opts.shareQueries ?? true,
     operations,
     fetches,
+    logger,
   });
 
   const trust = trustedProxies(opts.trustedProxies ?? ['loopback']);

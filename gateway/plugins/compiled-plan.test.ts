@@ -172,6 +172,7 @@ async function both(query: string, variables: Record<string, unknown> = {}) {
     ours = 'gave up';
   }
   return {
+    plan,
     compiled: !!compiled,
     apollo: JSON.parse(JSON.stringify(apollo)) as { data?: unknown; errors?: unknown; extensions?: unknown },
     ours,
@@ -210,10 +211,30 @@ describe('compiled query plans answer as Apollo Gateway does', () => {
     { name: 'no variable: the default applies', query: 'query Q($first: Int) { topProducts(first: $first) { upc } }' },
     { name: 'a null root field and an empty selection of entities', query: '{ me { id name reviews { body } } }' },
     { name: 'only __typename: no fetch at all', query: '{ __typename }' },
+    ...[
+      { inc: true, skip: false },
+      { inc: false, skip: false },
+      { inc: true, skip: true },
+      { inc: false, skip: true },
+    ].map((variables) => ({
+      name: `@include / @skip on fields, fragments and other subgraphs' fields (plan conditions), ${JSON.stringify(variables)}`,
+      query: `query C($inc: Boolean!, $skip: Boolean = false, $other: Boolean = true) {
+        topProducts { upc name @include(if: $inc) ...P @skip(if: $skip) n: name @skip(if: $skip) inStock @include(if: $inc)
+          reviews @include(if: $other) { body author @skip(if: $skip) { username } } }
+        users @include(if: true) { id ... on User @include(if: $inc) { name } reviews @skip(if: $inc) { id } }
+      } fragment P on Product { price shippingEstimate @include(if: $inc) }`,
+      variables,
+    })),
+    {
+      name: 'a condition variable left to its default',
+      query: 'query D($inc: Boolean = false) { topProducts { upc inStock @include(if: $inc) name @skip(if: $inc) } }',
+    },
   ];
   it.each(same)('$name', async ({ query, variables }) => {
-    const { compiled, apollo, ours, sent } = await both(query, variables);
+    const { compiled, apollo, ours, sent, plan } = await both(query, variables);
     expect(compiled).toBe(true);
+    // the conditions of other subgraphs' fields are the plan's own nodes
+    if (query.includes('$other')) expect(JSON.stringify(plan)).toContain('"kind":"Condition"');
     expect(apollo.errors).toBeUndefined();
     expect(apollo.extensions).toBeUndefined();
     expect(JSON.stringify(ours)).toBe(JSON.stringify(apollo.data));
@@ -232,12 +253,8 @@ describe('compiled query plans answer as Apollo Gateway does', () => {
     expect(hidden.ours).toBe('gave up');
   });
 
-  it('is not compiled for what Apollo must run: @skip/@include, introspection, mutations', async () => {
-    for (const query of [
-      '{ topProducts { upc @include(if: true) } }',
-      '{ __schema { queryType { name } } }',
-      '{ __type(name: "User") { name } }',
-    ]) {
+  it('is not compiled for what Apollo must run: introspection', async () => {
+    for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "User") { name } }']) {
       expect((await both(query)).compiled).toBe(false);
     }
   });

@@ -10,6 +10,8 @@ import {
   isSpecifiedScalarType,
   isUnionType,
   Kind,
+  valueFromASTUntyped,
+  type DirectiveNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLOutputType,
@@ -24,12 +26,12 @@ import {
  * the answer through federation-internals' objects). Same semantics as `executeQueryPlan` and
  * `computeResponse` of @apollo/gateway 2.x for what it takes: sequences, parallels, flattens and
  * fetches (entity fetches with `requires` included), the answer filtered to the client's selection
- * in its order, `__typename` filled in, leaf values checked. Anything that would make Apollo answer
+ * in its order, `__typename` filled in, leaf values checked, @skip / @include and the plan's
+ * conditions read from the variables. Anything that would make Apollo answer
  * with errors — a subgraph's errors or failure, a null in a non-null field, a leaf value its type
  * refuses, an unknown `__typename` — gives up (`GiveUp`), and the caller lets Apollo run the query
- * (a query has no side effects). Not compiled (null): mutations, conditions and @defer, rewrites,
- * directives in the client's operation (@skip, @include), introspection, abstract type conditions
- * in `requires`.
+ * (a query has no side effects). Not compiled (null): mutations, @defer, rewrites,
+ * directives other than @skip / @include, introspection, abstract type conditions in `requires`.
  */
 export class GiveUp extends Error {}
 
@@ -42,7 +44,13 @@ export interface CompiledQuery {
 }
 
 type Data = Record<string, unknown>;
-type Step = (data: Data | Data[], variables: Record<string, unknown>, send: FetchRunner) => Promise<void>;
+/** One request's run: its variables as sent (what fetches forward), the same with the operation's defaults (what conditions read). */
+interface Run {
+  variables: Record<string, unknown>;
+  values: Record<string, unknown>;
+  send: FetchRunner;
+}
+type Step = (data: Data | Data[], run: Run) => Promise<void>;
 
 const isObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** A key that plain objects inherit (`constructor`, `toString`…) is read only when the object has it. */
@@ -133,7 +141,7 @@ function compileFetch(schema: GraphQLSchema, fetch: FetchNode): Step | null {
   const requires = fetch.requires ? compileRequires(schema, fetch.requires) : undefined;
   if (requires === null) return null;
   const usages = fetch.variableUsages ?? [];
-  return async (data, variables, send) => {
+  return async (data, { variables, send }) => {
     const entities = Array.isArray(data) ? data.filter((entity) => entity !== null && entity !== undefined) : [data];
     if (!entities.length) return;
     const sent: Data = {};
@@ -175,18 +183,28 @@ function compileNode(schema: GraphQLSchema, node: PlanNode): Step | null {
       if (steps.some((step) => !step)) return null;
       const all = steps as Step[];
       return node.kind === 'Sequence'
-        ? async (data, variables, send) => {
-            for (const step of all) await step(data, variables, send);
+        ? async (data, run) => {
+            for (const step of all) await step(data, run);
           }
-        : async (data, variables, send) => void (await Promise.all(all.map((step) => step(data, variables, send))));
+        : async (data, run) => void (await Promise.all(all.map((step) => step(data, run))));
     }
     case 'Flatten': {
       const inner = compileNode(schema, node.node);
       if (!inner) return null;
       const path = node.path;
-      return async (data, variables, send) => {
+      return async (data, run) => {
         const at = flattenAt(data, path);
-        if (at) await inner(at, variables, send);
+        if (at) await inner(at, run);
+      };
+    }
+    case 'Condition': {
+      // evaluateCondition of @apollo/query-planner: the variable's value, else its default
+      const [then, otherwise] = [node.ifClause, node.elseClause].map((branch) => (branch ? compileNode(schema, branch) : undefined));
+      if (then === null || otherwise === null) return null;
+      const variable = node.condition;
+      return async (data, run) => {
+        const branch = condition(run.values, variable) ? then : otherwise;
+        if (branch) await branch(data, run);
       };
     }
     default:
@@ -194,8 +212,52 @@ function compileNode(schema: GraphQLSchema, node: PlanNode): Step | null {
   }
 }
 
+/** A boolean variable's value as @skip/@include and plan conditions read it; anything else is Apollo's error. */
+function condition(values: Record<string, unknown>, variable: string): boolean {
+  const value = own(values, variable);
+  if (typeof value !== 'boolean') throw new GiveUp();
+  return value;
+}
+
+/** Whether @skip / @include drop this selection for these values. */
+function skipped(directives: readonly DirectiveNode[] | undefined, values: Record<string, unknown>): boolean {
+  for (const directive of directives ?? []) {
+    const argument = directive.arguments?.find((a) => a.name.value === 'if')?.value;
+    const on =
+      argument?.kind === Kind.BOOLEAN
+        ? argument.value
+        : argument?.kind === Kind.VARIABLE
+          ? condition(values, argument.name.value)
+          : undefined;
+    if (on === undefined) throw new GiveUp();
+    if (directive.name.value === 'skip' ? on : !on) return true;
+  }
+  return false;
+}
+
+/** The variables @skip / @include read in these selections (not inside their fields' own selections). */
+function conditionVariables(
+  selections: readonly SelectionNode[],
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  into = new Set<string>(),
+  seen = new Set<string>(),
+): Set<string> {
+  for (const selection of selections) {
+    for (const directive of selection.directives ?? []) {
+      const argument = directive.arguments?.find((a) => a.name.value === 'if')?.value;
+      if (argument?.kind === Kind.VARIABLE) into.add(argument.name.value);
+    }
+    if (selection.kind === Kind.FIELD) continue;
+    const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
+    if (!fragment || (selection.kind === Kind.FRAGMENT_SPREAD && seen.has(selection.name.value))) continue;
+    if (selection.kind === Kind.FRAGMENT_SPREAD) seen.add(selection.name.value);
+    conditionVariables(fragment.selectionSet.selections, fragments, into, seen);
+  }
+  return into;
+}
+
 /** Completes one field's value as `computeResponse` would; throws GiveUp where Apollo would answer an error. */
-type Complete = (value: unknown) => unknown;
+type Complete = (value: unknown, values: Record<string, unknown>) => unknown;
 
 interface Field {
   key: string;
@@ -212,20 +274,26 @@ interface Field {
  * Apollo writes them.
  */
 class Shape {
+  /** Fields by runtime type and, when @skip / @include read variables here, by their values. */
   private readonly byType = new Map<string, Field[]>();
+  private readonly conditions: string[];
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly selections: readonly SelectionNode[],
     private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  ) {}
+  ) {
+    this.conditions = [...conditionVariables(selections, fragments)];
+  }
 
   /** The selection applied to one object of the subgraphs' data, of runtime type `typeName`. */
-  apply(input: Data, typeName: string): Data {
-    let fields = this.byType.get(typeName);
+  apply(input: Data, typeName: string, values: Record<string, unknown>): Data {
+    let key = typeName;
+    for (const variable of this.conditions) key += condition(values, variable) ? '+' : '-';
+    let fields = this.byType.get(key);
     if (!fields) {
-      fields = this.fieldsFor(typeName);
-      this.byType.set(typeName, fields);
+      fields = this.fieldsFor(typeName, values);
+      this.byType.set(key, fields);
     }
     const output: Data = {};
     for (const field of fields) {
@@ -239,18 +307,19 @@ class Shape {
         output[field.key] = type.name;
       } else {
         // response names are never __proto__ (plainSelections): a plain write is an own property
-        output[field.key] = field.complete!((field.inherited ? own(input, field.key) : input[field.key]) ?? null);
+        output[field.key] = field.complete!((field.inherited ? own(input, field.key) : input[field.key]) ?? null, values);
       }
     }
     return output;
   }
 
-  private fieldsFor(typeName: string): Field[] {
+  private fieldsFor(typeName: string, values: Record<string, unknown>): Field[] {
     const runtime = this.schema.getType(typeName) as GraphQLCompositeType;
     const merged = new Map<string, SelectionNode[]>();
     const fieldNodes = new Map<string, { name: string }>();
     const collect = (selections: readonly SelectionNode[]) => {
       for (const selection of selections) {
+        if (skipped(selection.directives, values)) continue;
         if (selection.kind === Kind.FIELD) {
           const key = (selection.alias ?? selection.name).value;
           if (!merged.has(key)) merged.set(key, []);
@@ -290,23 +359,23 @@ function completer(
 ): Complete {
   if (isNonNullType(type)) {
     const inner = completer(schema, type.ofType, selections, fragments);
-    return (value) => {
-      const completed = inner(value);
+    return (value, values) => {
+      const completed = inner(value, values);
       if (completed === null) throw new GiveUp();
       return completed;
     };
   }
   if (isListType(type)) {
     const inner = completer(schema, type.ofType, selections, fragments);
-    return (value) => {
+    return (value, values) => {
       if (value === null) return null;
       if (!Array.isArray(value)) throw new GiveUp();
-      return value.map((element) => inner(element ?? null));
+      return value.map((element) => inner(element ?? null, values));
     };
   }
   if (isCompositeType(type)) {
     const shape = new Shape(schema, selections, fragments);
-    return (value) => {
+    return (value, values) => {
       if (value === null) return null;
       if (!isObject(value)) throw new GiveUp();
       const typename = value.__typename;
@@ -315,9 +384,9 @@ function completer(
         // an unknown or inaccessible type: Apollo answers null and an error
         const runtime = schema.getType(typename);
         if (!runtime || !isCompositeType(runtime)) throw new GiveUp();
-        return shape.apply(value, typename);
+        return shape.apply(value, typename, values);
       }
-      return shape.apply(value, type.name);
+      return shape.apply(value, type.name, values);
     };
   }
   // leaves: isValidLeafValue of @apollo/federation-internals
@@ -339,14 +408,15 @@ function completer(
   };
 }
 
-/** Whether the operation can be shaped here: no directives, no introspection but `__typename`, no `__proto__` response name. */
+/** Whether the operation can be shaped here: no directive but @skip / @include, no introspection but `__typename`, no `__proto__` response name. */
 function plainSelections(
   selections: readonly SelectionNode[],
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   seen = new Set<string>(),
 ): boolean {
   return selections.every((selection) => {
-    if (selection.directives?.length) return false;
+    if (!(selection.directives ?? []).every((d) => (d.name.value === 'skip' || d.name.value === 'include') && d.arguments?.length === 1))
+      return false;
     if (selection.kind === Kind.FIELD) {
       const name = selection.name.value;
       if ((name.startsWith('__') && name !== '__typename') || (selection.alias ?? selection.name).value === '__proto__') return false;
@@ -375,11 +445,17 @@ export function compileQuery(
   const step = plan.node ? compileNode(apiSchema, plan.node) : async () => undefined;
   if (!step) return null;
   const shape = new Shape(apiSchema, operation.selectionSet.selections, fragments);
+  // computeResponse reads conditions from the variables over the operation's defaults
+  const defaults: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    if (definition.defaultValue) defaults[definition.variable.name.value] = valueFromASTUntyped(definition.defaultValue);
+  }
   return {
     async run(variables, send) {
       const data: Data = {};
-      await step(data, variables, send);
-      return shape.apply(data, root.name);
+      const values = { ...defaults, ...variables };
+      await step(data, { variables, values, send });
+      return shape.apply(data, root.name, values);
     },
   };
 }

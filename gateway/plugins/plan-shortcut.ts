@@ -37,6 +37,7 @@ import {
   type SubgraphFetchMetrics,
 } from '../../platform/metrics/graphql.js';
 import { secondsSince } from '../../platform/metrics/metric.js';
+import type { Logger } from '../../platform/logger.js';
 import { compileQuery, GiveUp, type CompiledQuery } from './compiled-plan.js';
 
 /** Decisions are cached by operation text; a full cache starts over rather than growing without bound. */
@@ -97,6 +98,8 @@ export interface PlanShortcutOptions {
   /** The gateway's RED per operation and per subgraph call (what this answers is counted here, not by Apollo's plugin). */
   operations?: OperationMetrics;
   fetches?: SubgraphFetchMetrics;
+  /** Where a compiled plan's unforeseen failure is told (the query is then Apollo's, as on GiveUp). */
+  logger?: Logger;
 }
 
 /** A GraphQL response body as a value (the caller writes it, or reads it without parsing when in this process). */
@@ -173,8 +176,9 @@ export class PlanShortcut {
       });
       return { result: { data }, client: shortcut.client };
     } catch (error) {
-      // GiveUp, or anything unforeseen in the subgraphs' data: Apollo answers it as it always did
-      void error;
+      // GiveUp, or anything unforeseen: Apollo answers it as it always did
+      if (!(error instanceof GiveUp))
+        this.opts.logger?.warn({ err: error, operation: shortcut.client.name }, 'compiled plan failed; Apollo runs it');
       return null;
     }
   }
