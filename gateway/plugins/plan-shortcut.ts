@@ -102,9 +102,9 @@ export interface PlanShortcutOptions {
   logger?: Logger;
 }
 
-/** A GraphQL response body as a value (the caller writes it, or reads it without parsing when in this process). */
 type Planning = NonNullable<ReturnType<PlanShortcutOptions['planning']>>;
 
+/** A GraphQL response body as a value (the caller writes it, or reads it without parsing when in this process). */
 export interface GraphqlResult {
   errors?: GraphQLFormattedError[];
   data?: unknown;

@@ -65,11 +65,11 @@ export function requestDigest(
   request: { query?: string; operationName?: string | null; variables?: unknown },
   isFile?: (value: unknown) => boolean,
 ): string {
-  const canonical = JSON.stringify(
-    [request.query ?? '', request.operationName ?? null, request.variables ?? null],
-    isFile && ((_key, value: unknown) => (isFile(value) ? null : value)),
+  return requestDigestOfJson(
+    JSON.stringify(request.query ?? ''),
+    JSON.stringify(request.operationName ?? null),
+    JSON.stringify(request.variables ?? null, isFile && ((_key, value: unknown) => (isFile(value) ? null : value))),
   );
-  return createHash('sha256').update(canonical).digest('base64url');
 }
 
 /**
