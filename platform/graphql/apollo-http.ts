@@ -1,3 +1,4 @@
+import type { Request, RequestHandler } from 'express';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
 
 /** An express-style body limit ('2mb', '10mb') in bytes. */
@@ -19,6 +20,24 @@ interface OperationBody {
   extensions?: unknown;
 }
 
+interface PlainOperation {
+  query: string;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+}
+
+/** A body of the plain shape: a query, perhaps an operation name and variables, nothing else Apollo would look at. */
+export function isPlainOperation(body: unknown): body is PlainOperation {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { query, operationName, variables, extensions } = body as OperationBody;
+  return (
+    typeof query === 'string' &&
+    (operationName === undefined || operationName === null || typeof operationName === 'string') &&
+    (variables === undefined || variables === null || (typeof variables === 'object' && !Array.isArray(variables))) &&
+    extensions === undefined
+  );
+}
+
 /**
  * An operation run by Apollo Server as `executeHTTPGraphQLRequest` would run a JSON POST of it (the
  * same pipeline, plugins, status and body), without its HTTP steps (the body's checks, content
@@ -30,12 +49,7 @@ export async function executeJsonPost<TContext extends BaseContext>(
   body: OperationBody,
   contextValue: TContext,
 ): Promise<{ status: number; headers: Headers; text: string }> {
-  const plain =
-    typeof body.query === 'string' &&
-    (body.operationName === undefined || body.operationName === null || typeof body.operationName === 'string') &&
-    (body.variables === undefined || body.variables === null || (typeof body.variables === 'object' && !Array.isArray(body.variables))) &&
-    body.extensions === undefined;
-  if (!plain) {
+  if (!isPlainOperation(body)) {
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body },
       context: async () => contextValue,
@@ -44,9 +58,9 @@ export async function executeJsonPost<TContext extends BaseContext>(
   }
   const response = await apollo.executeOperation(
     {
-      query: body.query as string,
-      operationName: (body.operationName as string | null | undefined) ?? undefined,
-      variables: (body.variables as Record<string, unknown> | null | undefined) ?? undefined,
+      query: body.query,
+      operationName: body.operationName ?? undefined,
+      variables: body.variables ?? undefined,
     },
     { contextValue },
   );
@@ -56,4 +70,30 @@ export async function executeJsonPost<TContext extends BaseContext>(
   const { errors, data, extensions } = response.body.singleResult;
   // as Apollo writes a single result: errors, data, extensions, and a new line
   return { status: response.http.status ?? 200, headers, text: JSON.stringify({ errors, data, extensions }) + '\n' };
+}
+
+/**
+ * Express, after the JSON body parser: a POST of one plain operation asking for JSON, whose caller
+ * `contextOf` accepts, is answered by `executeJsonPost` — without Apollo's HTTP integration and
+ * what follows it (URL parsing, header maps, content negotiation, the ETag's hash of the answer:
+ * ≈ 10 % of the risk process's CPU per evaluation, BENCHMARKS.md). Anything else (refused callers
+ * included) goes on to the next handler, which answers it as always.
+ */
+export function plainJsonPosts<TContext extends BaseContext>(
+  apollo: ApolloServer<TContext>,
+  contextOf: (req: Request) => TContext | null,
+): RequestHandler {
+  return (req, res, next) => {
+    const { accept } = req.headers;
+    // Apollo answers these with JSON; other accept headers are negotiated there
+    const json = accept === undefined || accept === 'application/json' || accept === '*/*';
+    if (req.method !== 'POST' || !json || !isPlainOperation(req.body) || !req.is('application/json')) return next();
+    const context = contextOf(req);
+    if (!context) return next();
+    executeJsonPost(apollo, req.body, context).then((answer) => {
+      res.status(answer.status);
+      answer.headers.forEach((value, key) => res.setHeader(key, value));
+      res.end(answer.text);
+    }, next);
+  };
 }

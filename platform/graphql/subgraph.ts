@@ -24,7 +24,7 @@ import type { Metric } from '../metrics/metric.js';
 import { serveInProcess } from '../http/in-process.js';
 import { operationLabel, serveTraced, tracedRequests } from '../tracing.js';
 import { formatError } from './format-error.js';
-import { executeJsonPost, limitBytes } from './apollo-http.js';
+import { executeJsonPost, limitBytes, plainJsonPosts } from './apollo-http.js';
 import { answerUserErrorsInPayloads } from './user-errors.js';
 import { validateArgument } from './validation.js';
 
@@ -222,6 +222,11 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     '/graphql',
     express.json({ limit: bodyLimit }),
     tracedRequests(name, (req) => operationLabel(req.body)),
+    // what the gateway sends, signed, without Apollo's HTTP integration (see plainJsonPosts)
+    plainJsonPosts(apollo, (req) => {
+      const principal = readPrincipal(req.headers, opts.internalSecret, { audience: name, request: requestDigest(req.body) });
+      return principal && contextOf(principal, req.headers);
+    }),
     graphqlUploadExpress({ maxFileSize: MAX_UPLOAD_BYTES, maxFiles: MAX_UPLOAD_FILES }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
