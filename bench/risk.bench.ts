@@ -530,7 +530,7 @@ export async function run(): Promise<void> {
       return;
     }
 
-    // the load loop's requests: kept-alive node:http, one socket per outstanding request
+    // the load loop's requests: the gateway's client (undici's kept-alive pool, a connection per outstanding request)
     const evaluate = async () => {
       const body = JSON.stringify(transaction());
       const res = await overHttp(a.rest + '/v1/evaluate', { headers: { 'content-type': 'application/json', ...auth }, body });
