@@ -62,6 +62,11 @@ describe('gateway over HTTP', () => {
       // no METRICS_TOKEN configured: closed
       expect((await fetch(`${base}/metrics`)).status).toBe(403);
     });
+
+    it('tells clients an idle connection is kept 65 s, longer than load balancers keep theirs (was 5 s)', async () => {
+      const { headers } = await graphqlPost(stack, { query: '{ riskPing }' });
+      expect(headers.get('keep-alive')).toBe('timeout=65');
+    });
   });
 
   describe('edge authentication', () => {

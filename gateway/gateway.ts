@@ -33,6 +33,7 @@ import { mountSideRoutes } from './side-routes.js';
 import { graphiqlPage } from './graphiql.js';
 import { OperationMetrics, SubgraphFetchMetrics } from '../platform/metrics/graphql.js';
 import { operationMetrics } from './plugins/operation-metrics.js';
+import { SERVER_TIMEOUTS } from '../platform/http/server-timeouts.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -147,7 +148,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   app.set('trust proxy', trust);
   // GraphQL answers are the caller's own and current: no ETag (a SHA-1 of every body) nor 304s
   app.set('etag', false);
-  const server = createServer(app);
+  const server = createServer(SERVER_TIMEOUTS, app);
   mountObservability(app, {
     service: 'gateway',
     logger,

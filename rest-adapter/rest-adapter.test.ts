@@ -300,6 +300,11 @@ describe('routes → operations', () => {
 });
 
 describe('headers', () => {
+  it('tells clients an idle connection is kept 65 s, longer than load balancers keep theirs (was 5 s)', async () => {
+    const res = await fetch(`${adapter.url}/health`);
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('forwards credentials, idempotency key, request id and client IP; copies rate-limit headers back', async () => {
     answer = {
       headers: { 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-reset': '60', 'x-internal': 'no' },

@@ -13,6 +13,7 @@ import { mountDocs } from './docs.js';
 import { readOpenApiDocument } from './openapi.js';
 import { routes } from './routes.js';
 import { RouteMetrics } from '../platform/metrics/http.js';
+import { SERVER_TIMEOUTS } from '../platform/http/server-timeouts.js';
 
 export interface RestAdapterOptions {
   /** The gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
@@ -77,7 +78,7 @@ export async function startRestAdapter(opts: RestAdapterOptions): Promise<Runnin
   app.use(errorHandler(opts.logger));
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = createServer(app);
+    const listening = createServer(SERVER_TIMEOUTS, app);
     listening.once('error', reject);
     listening.listen({ port: opts.port, host, reusePort: opts.reusePort }, () => resolve(listening));
   });

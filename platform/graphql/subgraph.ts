@@ -22,6 +22,7 @@ import { REQUEST_ID_HEADER, type Logger } from '../logger.js';
 import { mountObservability } from '../http/observability.js';
 import type { Metric } from '../metrics/metric.js';
 import { serveInProcess } from '../http/in-process.js';
+import { SERVER_TIMEOUTS } from '../http/server-timeouts.js';
 import { operationLabel, serveTraced, tracedRequests } from '../tracing.js';
 import { formatError } from './format-error.js';
 import { executeJsonPost, limitBytes, plainJsonPosts } from './apollo-http.js';
@@ -146,9 +147,8 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
   const { schema } = await buildSubgraph(opts.definition);
   const logger = opts.logger.child({ service: opts.definition.name });
   const app = express();
-  // idle keep-alive sockets are closed by the gateway first: with Node's 5 s default the server
-  // could close one just as the gateway reused it, and a query failed with ECONNRESET
-  const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000 }, app);
+  // idle keep-alive sockets are closed by the gateway first (a query on one the server had just closed failed with ECONNRESET)
+  const server = http.createServer(SERVER_TIMEOUTS, app);
   const registry = mountObservability(app, {
     service: opts.definition.name,
     logger,
