@@ -27,7 +27,7 @@ interface PlainOperation {
 }
 
 /** A body of the plain shape: a query, perhaps an operation name and variables, nothing else Apollo would look at. */
-export function isPlainOperation(body: unknown): body is PlainOperation {
+function isPlainOperation(body: unknown): body is PlainOperation {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const { query, operationName, variables, extensions } = body as OperationBody;
   return (
