@@ -217,6 +217,12 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     logger: logger.child({ requestId: headers[REQUEST_ID_HEADER] }),
     deps: opts.deps,
   });
+  /** The gateway's caller, when the request is signed for this subgraph and this body (Uploads: `isUpload`). */
+  const signedPrincipal = (
+    headers: http.IncomingHttpHeaders,
+    body: Parameters<typeof requestDigest>[0],
+    isUpload?: (value: unknown) => boolean,
+  ) => readPrincipal(headers, opts.internalSecret, { audience: name, request: requestDigest(body, isUpload) });
   const bodyLimit = opts.definition.bodyLimit ?? '2mb';
   app.use(
     '/graphql',
@@ -224,7 +230,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
     tracedRequests(name, (req) => operationLabel(req.body)),
     // what the gateway sends, signed, without Apollo's HTTP integration (see plainJsonPosts)
     plainJsonPosts(apollo, (req) => {
-      const principal = readPrincipal(req.headers, opts.internalSecret, { audience: name, request: requestDigest(req.body) });
+      const principal = signedPrincipal(req.headers, req.body);
       return principal && contextOf(principal, req.headers);
     }),
     graphqlUploadExpress({ maxFileSize: MAX_UPLOAD_BYTES, maxFiles: MAX_UPLOAD_FILES }),
@@ -232,8 +238,11 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
       context: async ({ req }) => {
         const body = (req.body ?? {}) as { query?: string; operationName?: string; variables?: unknown };
         // only a multipart body holds Uploads
-        const request = requestDigest(body, req.is('multipart/form-data') ? (value) => value instanceof Upload : undefined);
-        const principal = readPrincipal(req.headers, opts.internalSecret, { audience: name, request });
+        const principal = signedPrincipal(
+          req.headers,
+          body,
+          req.is('multipart/form-data') ? (value) => value instanceof Upload : undefined,
+        );
         if (!principal) throw untrusted();
         return contextOf(principal, req.headers);
       },
@@ -261,7 +270,7 @@ export async function startSubgraph<Deps>(opts: SubgraphServerOptions<Deps>): Pr
       return null;
     }
     // the gateway of this process hands its caller over as is; a signed one is checked as over HTTP
-    const principal = call.principal ?? readPrincipal(headers, opts.internalSecret, { audience: name, request: requestDigest(body) });
+    const principal = call.principal ?? signedPrincipal(headers, body);
     if (!principal) return null;
     const end = duration.startTimer({ method: 'POST' });
     const answer = await serveTraced(
