@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createLogger } from '../platform/logger.js';
@@ -31,6 +32,7 @@ import {
   type ToneGroup,
 } from './support/face-render.js';
 import { FACE_API_DEMO, GRID, HUMAN_ASSETS } from './face-calibration.bench.js';
+import { londonSet, type PhotoPair } from './support/london-set.js';
 import { seeded, type Random } from './support/random.js';
 import { verdict } from './support/targets.js';
 
@@ -450,38 +452,181 @@ function recordVerdicts(rates: Map<string, Record<ChallengeType | 'SMILE_BEFORE'
   }
 }
 
+/**
+ * Real photos (LIVENESS_BENCH_PHOTOS: the London Set, support/london-set.ts): each person's neutral
+ * front photo is the reference selfie, the smiling one the SMILE challenge. A camera's size: as
+ * photographed (faces ≈ 650 px wide: a phone's front camera), and as a webcam frames it (640 px
+ * wide: faces ≈ 300 px). Both photos are also "taken again" (support/face-render.ts `retaken`).
+ */
+const CAMERAS = { phone: null, webcam: 640 } as const;
+type Camera = keyof typeof CAMERAS;
+
+interface PairSubject {
+  pair: PhotoPair;
+  camera: Camera;
+  group: ToneGroup;
+  ita: number;
+  neutral: Shot;
+  smiling: Shot | null;
+  /** Each photo taken again: still faces, and a second genuine smile. */
+  neutralAgain: Shot | null;
+  smilingAgain: Shot | null;
+}
+
+async function pairSubject(vision: VisionPool, pair: PhotoPair, camera: Camera, r: Random): Promise<PairSubject | null> {
+  const width = CAMERAS[camera];
+  const load = async (file: string) => (width ? sharp(file).resize(width).jpeg({ quality: 90 }).toBuffer() : readFile(file));
+  const [neutralJpeg, smilingJpeg] = await Promise.all([load(pair.neutral), load(pair.smiling)]);
+  const neutral = await shot(vision, neutralJpeg);
+  if (!neutral || !frontal(neutral.reading)) return null;
+  const { ita } = skinTone(await rgbOf(neutralJpeg), neutral.landmarks);
+  const [smiling, neutralAgain, smilingAgain] = await Promise.all([
+    shot(vision, smilingJpeg),
+    retaken(neutralJpeg, r).then((jpeg) => shot(vision, jpeg)),
+    retaken(smilingJpeg, r).then((jpeg) => shot(vision, jpeg)),
+  ]);
+  return { pair, camera, group: toneGroupOf(ita), ita, neutral, smiling, neutralAgain, smilingAgain };
+}
+
+const ALL_PEOPLE = 'all people';
+/** A person counts in their skin-tone group (ITA of the neutral photo), their self-reported ethnicity's row, and the overall row. */
+const pairRowsOf = (s: PairSubject) => [s.group, ...(s.pair.ethnicity ? [`self-reported ${s.pair.ethnicity}`] : []), ALL_PEOPLE];
+
+const smilePasses = (challenge: Shot | null, reference: Shot | null) =>
+  // a refused photo (no usable face) does not pass
+  challenge !== null && reference !== null && judgeChallenge('SMILE', [challenge.reading], reference.reading).passed;
+
+/** Per row: genuine smiles passed (the smiling photo and it taken again, against the neutral one); neutral photos passed (the neutral photo taken again, the smiling one taken again against itself, the neutral one against the smiling one as reference). */
+function pairRates(subjects: PairSubject[]): Map<string, Rates> {
+  const out = new Map<string, Rates>();
+  for (const s of subjects) {
+    const genuine = [smilePasses(s.smiling, s.neutral), smilePasses(s.smilingAgain, s.neutral)];
+    const still = [smilePasses(s.neutralAgain, s.neutral), smilePasses(s.smilingAgain, s.smiling), smilePasses(s.neutral, s.smiling)];
+    for (const key of pairRowsOf(s)) {
+      const row = out.get(key) ?? { genuine: { passed: 0, total: 0 }, neutral: { passed: 0, total: 0 } };
+      out.set(key, row);
+      row.genuine.total += genuine.length;
+      row.genuine.passed += genuine.filter(Boolean).length;
+      row.neutral.total += still.length;
+      row.neutral.passed += still.filter(Boolean).length;
+    }
+  }
+  return out;
+}
+
+const PAIR_ROWS = (subjects: PairSubject[]) => [
+  ...TONE_GROUPS.map((g) => g.name as string).filter((g) => subjects.some((s) => s.group === g)),
+  ...[...new Set(subjects.flatMap((s) => (s.pair.ethnicity ? [`self-reported ${s.pair.ethnicity}`] : [])))].sort(),
+  ALL_PEOPLE,
+];
+
+function printPairs(subjects: PairSubject[], camera: Camera): Map<string, Rates> {
+  const rates = pairRates(subjects);
+  const rows = PAIR_ROWS(subjects).map((r) => {
+    const group = subjects.filter((s) => pairRowsOf(s).includes(r));
+    const { genuine, neutral } = rates.get(r)!;
+    const same = group.flatMap((s) => (s.smiling ? [faceMatchScore(s.neutral.embedding, s.smiling.embedding)] : []));
+    const different: number[] = [];
+    group.forEach((a, i) =>
+      group.slice(i + 1).forEach((b) => {
+        different.push(faceMatchScore(a.neutral.embedding, b.neutral.embedding));
+        if (b.smiling) different.push(faceMatchScore(a.neutral.embedding, b.smiling.embedding));
+      }),
+    );
+    const below = (xs: number[], t: number) => `${pc(xs.length - atLeast(xs, t)[0], xs.length)}`;
+    const above = (xs: number[], t: number) => `${pc(atLeast(xs, t)[0], xs.length)}`;
+    return [
+      r,
+      String(group.length),
+      `${pc(genuine.passed, genuine.total)} (${genuine.total})`,
+      `${pc(neutral.total - neutral.passed, neutral.total)} (${neutral.total})`,
+      `${below(same, DEDUP_SCORE)} / ${below(same, LIVENESS_RULES.faceMatch.pass)} (${same.length})`,
+      `${above(different, DEDUP_SCORE)} / ${above(different, PORTRAIT_MATCH.pass)} / ${above(different, LIVENESS_RULES.faceMatch.pass)} (${different.length})`,
+    ];
+  });
+  console.log(
+    `real photos (London Set), ${camera === 'phone' ? 'as photographed (faces ≈ 650 px)' : `a webcam's frame (${CAMERAS[camera]} px wide)`}: ` +
+      "SMILE genuine smiles passed / neutral photos refused (photos); face match between a person's two photos and between two people",
+  );
+  table(['group', 'people', 'SMILE passed', 'neutral refused', 'FNMR @0.90 / @0.60 (pairs)', 'FMR @0.90 / @0.80 / @0.60 (pairs)'], rows);
+  return rates;
+}
+
+async function realPhotos(vision: VisionPool, dir: string, split: Split, limit: number): Promise<void> {
+  const halves = seeded(`${SEED}/photos/split`);
+  const pairs = londonSet(dir)
+    .filter(() => (halves.next() < 0.5 ? 'tune' : 'report') === split)
+    .slice(0, limit);
+  for (const camera of Object.keys(CAMERAS) as Camera[]) {
+    const started = performance.now();
+    const subjects = (
+      await inTurn(pairs, 3, (pair) => pairSubject(vision, pair, camera, seeded(`${SEED}/photos/${pair.id}/${camera}`)))
+    ).filter((s): s is PairSubject => s !== null);
+    console.log(
+      `${split} half of the real photos: ${pairs.length} people → ${subjects.length} usable, ${camera}, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+    const rates = printPairs(subjects, camera);
+    for (const r of PAIR_ROWS(subjects)) {
+      const { genuine, neutral } = rates.get(r)!;
+      const judged = (ok: boolean) => (split === 'report' && limit === Infinity ? ok : null);
+      verdict({
+        item: '29.3',
+        figure: `SMILE, real photos (${camera}): genuine smiles pass, ${r}`,
+        measured: `${pc(genuine.passed, genuine.total)} of ${genuine.total}`,
+        target: '≥ 95 %',
+        met: judged(genuine.passed >= 0.95 * genuine.total),
+      });
+      verdict({
+        item: '29.3',
+        figure: `SMILE, real photos (${camera}): neutral photos fail, ${r}`,
+        measured: `${pc(neutral.total - neutral.passed, neutral.total)} of ${neutral.total}`,
+        target: '≥ 95 %',
+        met: judged(neutral.total - neutral.passed >= 0.95 * neutral.total),
+      });
+    }
+  }
+}
+
+/** The rendered movements of the packages' sample faces (above), per skin-tone group. */
+async function renderedFaces(vision: VisionPool, split: Split, limit: number): Promise<void> {
+  const started = performance.now();
+  const saved = process.env.LIVENESS_BENCH_READINGS;
+  let subjects: Subject[];
+  if (saved && existsSync(saved)) {
+    subjects = JSON.parse(readFileSync(saved, 'utf8')) as Subject[];
+    console.log(`${split} half: ${subjects.length} subjects read from ${saved}`);
+  } else {
+    const sources = [...(await gridSources()), ...(await photoSources(vision))];
+    const halves = seeded(`${SEED}/split`);
+    const chosen = sources.filter(() => (halves.next() < 0.5 ? 'tune' : 'report') === split).slice(0, limit);
+    subjects = (await inTurn(chosen, 3, (source) => subjectsOf(vision, source, seeded(`${SEED}/${source.name}`)))).flat();
+    console.log(
+      `${split} half: ${chosen.length} photos → ${subjects.length} subjects (${subjects.filter((s) => s.tone === 'original').length} original tones) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+    // the photos' readings, to judge them again without the models (the JPEGs stay out)
+    if (saved)
+      writeFileSync(
+        saved,
+        JSON.stringify(subjects, (key, value: unknown) => (key === 'jpeg' ? undefined : value)),
+      );
+  }
+  if (process.env.LIVENESS_BENCH_DUMP) dump(subjects);
+  if (process.env.LIVENESS_BENCH_MEASURES) printMeasures(subjects);
+  const rates = livenessRates(subjects);
+  printLiveness(rates);
+  printFaceMatch(subjects);
+  recordVerdicts(rates, split, limit === Infinity);
+}
+
 export async function run(): Promise<void> {
   const split: Split = process.env.LIVENESS_BENCH_SPLIT === 'tune' ? 'tune' : 'report';
   const limit = Number(process.env.LIVENESS_BENCH_FACES ?? Infinity);
+  const photos = process.env.LIVENESS_BENCH_PHOTOS;
   const vision = new VisionPool({ size: 2, timeoutMs: 120_000, logger: createLogger('bench', 'silent') });
   try {
-    const started = performance.now();
-    const saved = process.env.LIVENESS_BENCH_READINGS;
-    let subjects: Subject[];
-    if (saved && existsSync(saved)) {
-      subjects = JSON.parse(readFileSync(saved, 'utf8')) as Subject[];
-      console.log(`${split} half: ${subjects.length} subjects read from ${saved}`);
-    } else {
-      const sources = [...(await gridSources()), ...(await photoSources(vision))];
-      const halves = seeded(`${SEED}/split`);
-      const chosen = sources.filter(() => (halves.next() < 0.5 ? 'tune' : 'report') === split).slice(0, limit);
-      subjects = (await inTurn(chosen, 3, (source) => subjectsOf(vision, source, seeded(`${SEED}/${source.name}`)))).flat();
-      console.log(
-        `${split} half: ${chosen.length} photos → ${subjects.length} subjects (${subjects.filter((s) => s.tone === 'original').length} original tones) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-      );
-      // the photos' readings, to judge them again without the models (the JPEGs stay out)
-      if (saved)
-        writeFileSync(
-          saved,
-          JSON.stringify(subjects, (key, value: unknown) => (key === 'jpeg' ? undefined : value)),
-        );
-    }
-    if (process.env.LIVENESS_BENCH_DUMP) dump(subjects);
-    if (process.env.LIVENESS_BENCH_MEASURES) printMeasures(subjects);
-    const rates = livenessRates(subjects);
-    printLiveness(rates);
-    printFaceMatch(subjects);
-    recordVerdicts(rates, split, limit === Infinity);
+    if (process.env.LIVENESS_BENCH_RENDERED !== '0') await renderedFaces(vision, split, limit);
+    if (photos) await realPhotos(vision, photos, split, limit);
+    else console.log("real photos: not measured (LIVENESS_BENCH_PHOTOS names the London Set's folder: bench/README.md)");
   } finally {
     await vision.close();
   }

@@ -190,6 +190,8 @@ function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
+    // an idle worker is unref'd: without this a process awaiting close() (a shutdown, a bench) ends before the exit arrives
+    child.ref();
     child.kill('SIGKILL');
   });
 }
