@@ -20,7 +20,10 @@ import type { FaceAnalysis, VisionAnalysis } from '../vision/vision.types.js';
  * the faces of face-api's group photos, each a reference selfie; the movements rendered from its
  * mesh: a closed-lip smile, closed eyes, turns, a raised or lowered head; the negatives the same
  * photo taken again, still): 130 subjects, of them 76 in synthetic darker tones. Figures below are
- * that half's; BENCHMARKS.md has the `report` half's, per skin-tone group.
+ * that half's; BENCHMARKS.md has the `report` half's, per skin-tone group. Checked since on real
+ * photos nothing was tuned on (the London Set: 102 people, a neutral and a smiling photo each;
+ * LIVENESS_BENCH_PHOTOS): SMILE passes 98 % of genuine smiles and no neutral photo, black people's
+ * faint closed-lip smiles 84.6 %.
  */
 
 export const CHALLENGE_TYPES = ['TURN_LEFT', 'TURN_RIGHT', 'LOOK_UP', 'SMILE', 'BLINK', 'NOD'] as const;
