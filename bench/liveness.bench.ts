@@ -65,6 +65,9 @@ import { verdict } from './support/targets.js';
  * LIVENESS_BENCH_READINGS: a file the readings are saved to, or read from when it exists (the rules
  * judged again without the models: seconds instead of minutes). LIVENESS_BENCH_DUMP=1 prints every
  * reading, LIVENESS_BENCH_MEASURES=1 the measures the thresholds are set on, genuine against neutral.
+ * LIVENESS_BENCH_PHOTOS: the London Set's folder (`realPhotos` below: real photos of 102 people);
+ * LIVENESS_BENCH_PHOTO_READINGS its readings saved or reused as LIVENESS_BENCH_READINGS does;
+ * LIVENESS_BENCH_RENDERED=0 skips the renderings.
  */
 
 type Split = 'tune' | 'report';
@@ -557,11 +560,18 @@ async function realPhotos(vision: VisionPool, dir: string, split: Split, limit: 
   const pairs = londonSet(dir)
     .filter(() => (halves.next() < 0.5 ? 'tune' : 'report') === split)
     .slice(0, limit);
+  // the readings, to judge them again without the models (as LIVENESS_BENCH_READINGS for the renderings)
+  const saved = process.env.LIVENESS_BENCH_PHOTO_READINGS;
+  const readings: Partial<Record<Camera, PairSubject[]>> =
+    saved && existsSync(saved) ? (JSON.parse(readFileSync(saved, 'utf8')) as Partial<Record<Camera, PairSubject[]>>) : {};
   for (const camera of Object.keys(CAMERAS) as Camera[]) {
     const started = performance.now();
-    const subjects = (
-      await inTurn(pairs, 3, (pair) => pairSubject(vision, pair, camera, seeded(`${SEED}/photos/${pair.id}/${camera}`)))
-    ).filter((s): s is PairSubject => s !== null);
+    const subjects =
+      readings[camera] ??
+      (await inTurn(pairs, 3, (pair) => pairSubject(vision, pair, camera, seeded(`${SEED}/photos/${pair.id}/${camera}`)))).filter(
+        (s): s is PairSubject => s !== null,
+      );
+    readings[camera] = subjects;
     console.log(
       `${split} half of the real photos: ${pairs.length} people → ${subjects.length} usable, ${camera}, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
@@ -585,6 +595,7 @@ async function realPhotos(vision: VisionPool, dir: string, split: Split, limit: 
       });
     }
   }
+  if (saved && !existsSync(saved)) writeFileSync(saved, JSON.stringify(readings));
 }
 
 /** The rendered movements of the packages' sample faces (above), per skin-tone group. */
