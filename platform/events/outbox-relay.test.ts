@@ -42,6 +42,10 @@ describe('outbox relay', () => {
   it("walks past what it relayed before without reading those rows' pages again", async () => {
     // what a busy outbox looks like between two vacuums: thousands relayed, a few new ones
     await insertEvents(3000);
+    // a transaction that keeps an older snapshot while the relay works (as an auto-analyze does on a loaded machine)
+    const holder = await pool.connect();
+    await holder.query('begin isolation level repeatable read');
+    await holder.query('select count(*) from platform.outbox_events');
     await relay.relay();
     // the planner's statistics taken while a few hundred waited (fewer than a chunk: what makes it prefer a bitmap scan)
     await insertEvents(600);
@@ -53,6 +57,23 @@ describe('outbox relay', () => {
     try {
       // a planner that would read the whole table or a bitmap of it, as it chose a bitmap in the stack at 500 events/s (its statistics there; random reads priced high here)
       await client.query('set random_page_cost = 40');
+      // an index scan marks an entry dead only when no snapshot in the database can still see its row: an
+      // auto-analyze running on a loaded machine holds one (the run that read 88 pages); wait until none does
+      const others = async () =>
+        Number(
+          (
+            await client.query<{ n: string }>(
+              `select count(*) as n from pg_stat_activity
+                where datname = current_database() and pid <> pg_backend_pid() and backend_xmin is not null`,
+            )
+          ).rows[0].n,
+        );
+      // it ends a little later, on its own
+      setTimeout(() => void holder.query('commit').finally(() => holder.release()), 200);
+      for (const started = Date.now(); (await others()) > 0;) {
+        if (Date.now() - started > 30_000) throw new Error('another transaction kept its snapshot open for 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const pages: number[] = [];
       const nodes: string[] = [];
       for (let run = 0; run < 2; run++) {
