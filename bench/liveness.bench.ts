@@ -361,6 +361,9 @@ function printMeasures(subjects: Subject[]): void {
 
 /** Share of `scores` at or above `t`. */
 const atLeast = (scores: number[], t: number) => [scores.filter((x) => x >= t).length, scores.length] as const;
+/** The share of `scores` below `t` (false non-matches of one person's pairs), and at or above it (false matches of two people's). */
+const belowShare = (scores: number[], t: number) => pc(scores.length - atLeast(scores, t)[0], scores.length);
+const aboveShare = (scores: number[], t: number) => pc(atLeast(scores, t)[0], scores.length);
 
 function printFaceMatch(subjects: Subject[]): void {
   console.log(
@@ -384,14 +387,8 @@ function printFaceMatch(subjects: Subject[]): void {
         if (a.document) differentDocument.push(faceMatchScore(a.document.embedding, b.reference.embedding));
       }),
     );
-    const fnmr = (xs: number[], t: number) => {
-      const [above, n] = atLeast(xs, t);
-      return `${pc(n - above, n)} (${n})`;
-    };
-    const fmr = (xs: number[], t: number) => {
-      const [above, n] = atLeast(xs, t);
-      return `${pc(above, n)} (${n})`;
-    };
+    const fnmr = (xs: number[], t: number) => `${belowShare(xs, t)} (${xs.length})`;
+    const fmr = (xs: number[], t: number) => `${aboveShare(xs, t)} (${xs.length})`;
     rows.push([
       r,
       fnmr(dedupSame, DEDUP_SCORE),
@@ -431,27 +428,29 @@ function printFaceMatch(subjects: Subject[]): void {
 /** The spec's dedup default. */
 const DEDUP_SCORE = 0.9;
 
-/** Issue 29.3's targets per group with real faces and per synthetic group, met or not only on the report half. */
+/** Issue 29.3's two SMILE targets for one row (figures named `<prefix>: …, <row>`), met or not only when `judged` (a complete report half). */
+function smileVerdicts(prefix: string, row: string, { genuine, neutral }: Rates, judged: boolean): void {
+  verdict({
+    item: '29.3',
+    figure: `${prefix}: genuine smiles pass, ${row}`,
+    measured: `${pc(genuine.passed, genuine.total)} of ${genuine.total}`,
+    target: '≥ 95 %',
+    met: judged ? genuine.passed >= 0.95 * genuine.total : null,
+  });
+  verdict({
+    item: '29.3',
+    figure: `${prefix}: neutral photos fail, ${row}`,
+    measured: `${pc(neutral.total - neutral.passed, neutral.total)} of ${neutral.total}`,
+    target: '≥ 95 %',
+    met: judged ? neutral.total - neutral.passed >= 0.95 * neutral.total : null,
+  });
+}
+
+/** Issue 29.3's targets per group with real faces and per synthetic group. */
 function recordVerdicts(rates: Map<string, Record<ChallengeType | 'SMILE_BEFORE', Rates>>, split: Split, complete: boolean): void {
   for (const r of ROWS) {
     const row = rates.get(r);
-    if (!row) continue;
-    const { genuine, neutral } = row.SMILE;
-    const judged = (ok: boolean) => (split === 'report' && complete ? ok : null);
-    verdict({
-      item: '29.3',
-      figure: `SMILE: genuine smiles pass, ${r}`,
-      measured: `${pc(genuine.passed, genuine.total)} of ${genuine.total}`,
-      target: '≥ 95 %',
-      met: judged(genuine.passed >= 0.95 * genuine.total),
-    });
-    verdict({
-      item: '29.3',
-      figure: `SMILE: neutral photos fail, ${r}`,
-      measured: `${pc(neutral.total - neutral.passed, neutral.total)} of ${neutral.total}`,
-      target: '≥ 95 %',
-      met: judged(neutral.total - neutral.passed >= 0.95 * neutral.total),
-    });
+    if (row) smileVerdicts('SMILE', r, row.SMILE, split === 'report' && complete);
   }
 }
 
@@ -536,15 +535,13 @@ function printPairs(subjects: PairSubject[], camera: Camera): Map<string, Rates>
         if (b.smiling) different.push(faceMatchScore(a.neutral.embedding, b.smiling.embedding));
       }),
     );
-    const below = (xs: number[], t: number) => `${pc(xs.length - atLeast(xs, t)[0], xs.length)}`;
-    const above = (xs: number[], t: number) => `${pc(atLeast(xs, t)[0], xs.length)}`;
     return [
       r,
       String(group.length),
       `${pc(genuine.passed, genuine.total)} (${genuine.total})`,
       `${pc(neutral.total - neutral.passed, neutral.total)} (${neutral.total})`,
-      `${below(same, DEDUP_SCORE)} / ${below(same, LIVENESS_RULES.faceMatch.pass)} (${same.length})`,
-      `${above(different, DEDUP_SCORE)} / ${above(different, PORTRAIT_MATCH.pass)} / ${above(different, LIVENESS_RULES.faceMatch.pass)} (${different.length})`,
+      `${belowShare(same, DEDUP_SCORE)} / ${belowShare(same, LIVENESS_RULES.faceMatch.pass)} (${same.length})`,
+      `${aboveShare(different, DEDUP_SCORE)} / ${aboveShare(different, PORTRAIT_MATCH.pass)} / ${aboveShare(different, LIVENESS_RULES.faceMatch.pass)} (${different.length})`,
     ];
   });
   console.log(
@@ -576,24 +573,8 @@ async function realPhotos(vision: VisionPool, dir: string, split: Split, limit: 
       `${split} half of the real photos: ${pairs.length} people → ${subjects.length} usable, ${camera}, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
     const rates = printPairs(subjects, camera);
-    for (const r of PAIR_ROWS(subjects)) {
-      const { genuine, neutral } = rates.get(r)!;
-      const judged = (ok: boolean) => (split === 'report' && limit === Infinity ? ok : null);
-      verdict({
-        item: '29.3',
-        figure: `SMILE, real photos (${camera}): genuine smiles pass, ${r}`,
-        measured: `${pc(genuine.passed, genuine.total)} of ${genuine.total}`,
-        target: '≥ 95 %',
-        met: judged(genuine.passed >= 0.95 * genuine.total),
-      });
-      verdict({
-        item: '29.3',
-        figure: `SMILE, real photos (${camera}): neutral photos fail, ${r}`,
-        measured: `${pc(neutral.total - neutral.passed, neutral.total)} of ${neutral.total}`,
-        target: '≥ 95 %',
-        met: judged(neutral.total - neutral.passed >= 0.95 * neutral.total),
-      });
-    }
+    for (const r of PAIR_ROWS(subjects))
+      smileVerdicts(`SMILE, real photos (${camera})`, r, rates.get(r)!, split === 'report' && limit === Infinity);
   }
   if (saved && !existsSync(saved)) writeFileSync(saved, JSON.stringify(readings));
 }
