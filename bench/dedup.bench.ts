@@ -49,10 +49,10 @@ function syntheticFaces(n: number, seed: number): Float32Array[] {
 
 function timeSearches(gallery: FaceGallery, queries: Float32Array[]): number[] {
   const minCosine = cosineOfScore(0.9);
-  for (const q of queries.slice(0, 10)) gallery.search(q, minCosine, null, 10); // warm-up
+  for (const q of queries.slice(0, 10)) gallery.search({ vector: q, crowding: 0 }, minCosine, null, 10); // warm-up
   return queries.map((q) => {
     const started = performance.now();
-    gallery.search(q, minCosine, null, 10);
+    gallery.search({ vector: q, crowding: 0 }, minCosine, null, 10);
     return performance.now() - started;
   });
 }
@@ -65,7 +65,7 @@ export async function run(): Promise<void> {
   for (const size of SIZES) {
     faces = syntheticFaces(size, size);
     const gallery = new FaceGallery();
-    faces.forEach((vector, i) => gallery.add({ seq: i + 1, userId: `user-${i}`, enrolledAt: new Date(), vector }));
+    faces.forEach((vector, i) => gallery.add({ seq: i + 1, userId: `user-${i}`, enrolledAt: new Date(), vector, crowding: 0 }));
     const times = timeSearches(gallery, queries);
     p50s.push(pct(times, 50));
     p95s.push(pct(times, 95));
@@ -96,8 +96,8 @@ export async function run(): Promise<void> {
     for (let from = 0; from < faces.length; from += 2_000) {
       const batch = faces.slice(from, from + 2_000);
       await pool.query(
-        `insert into verification.biometric_enrollments (organization_id, environment, user_id, embedding, source_check_id)
-         select $1, $2, u, e, gen_random_uuid() from unnest($3::text[], $4::bytea[]) as t(u, e)`,
+        `insert into verification.biometric_enrollments (organization_id, environment, user_id, embedding, crowding, source_check_id)
+         select $1, $2, u, e, 0, gen_random_uuid() from unnest($3::text[], $4::bytea[]) as t(u, e)`,
         [tenant.organizationId, tenant.environment, batch.map((_, i) => `user-${from + i}`), batch.map(vectorBytes)],
       );
     }
@@ -114,7 +114,7 @@ export async function run(): Promise<void> {
       const t = performance.now();
       await orm.em.fork().transactional(async (em) => {
         const gallery = await galleries.locked(em as EntityManager, tenant);
-        await gallery.search(queries[0], cosineOfScore(0.9), null, 10);
+        await gallery.search({ vector: queries[0], crowding: 0 }, cosineOfScore(0.9), null, 10);
       });
       return performance.now() - t;
     };

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { createLogger } from '../platform/logger.js';
 import { VisionPool } from '../subgraphs/verification/src/vision/vision.pool.js';
 import { faceMatchScore, PORTRAIT_MATCH } from '../subgraphs/verification/src/vision/face-match.js';
+import { encodeCohortFace, HUMAN_MODEL, type FaceCohortFile } from '../subgraphs/verification/src/vision/face-cohort.js';
 import type { FaceAnalysis, FaceLandmarks } from '../subgraphs/verification/src/vision/vision.types.js';
 import {
   CHALLENGE_TYPES,
@@ -26,6 +27,7 @@ import {
   regionAround,
   toneGroupOf,
   toneShifted,
+  DARKER_TONES,
   TONE_GROUPS,
   turned,
   type Rgb,
@@ -72,9 +74,6 @@ import { verdict } from './support/targets.js';
 
 type Split = 'tune' | 'report';
 const SEED = 'liveness-bench/1';
-
-/** Darker renderings: the cheeks' target L* and b* (ITA −15 and −41). */
-const SHIFTS = { brown: { L: 45, b: 19 }, dark: { L: 35, b: 17 } } as const;
 
 interface Source {
   name: string;
@@ -138,7 +137,7 @@ interface Shot {
 interface Subject {
   source: Source;
   /** Original tone, or a synthetic darker one. */
-  tone: 'original' | keyof typeof SHIFTS;
+  tone: 'original' | keyof typeof DARKER_TONES;
   group: ToneGroup;
   ita: number;
   reference: Shot;
@@ -213,7 +212,7 @@ async function subjectsOf(vision: VisionPool, source: Source, r: Random): Promis
   const out: Array<Subject | null> = [await subject(vision, source, 'original', image, face.landmarks, r)];
   const original = out[0];
   if (original && original.ita > 10) {
-    for (const [tone, target] of Object.entries(SHIFTS) as Array<[keyof typeof SHIFTS, { L: number; b: number }]>) {
+    for (const [tone, target] of Object.entries(DARKER_TONES) as Array<[keyof typeof DARKER_TONES, { L: number; b: number }]>) {
       out.push(await subject(vision, source, tone, toneShifted(image, face.landmarks, target), face.landmarks, r));
     }
   }
@@ -579,6 +578,19 @@ async function realPhotos(vision: VisionPool, dir: string, split: Split, limit: 
   if (saved && !existsSync(saved)) writeFileSync(saved, JSON.stringify(readings));
 }
 
+/** The product's face cohort (face-cohort.ts): the tune half's photos and their darker renderings, as their reference selfies describe them. */
+function writeCohort(subjects: Subject[], split: Split, file: string): void {
+  if (split !== 'tune') throw new Error('LIVENESS_BENCH_COHORT: the cohort is made of the tune half (LIVENESS_BENCH_SPLIT=tune)');
+  const darker = subjects.filter((s) => s.tone !== 'original').length;
+  const cohort: FaceCohortFile = {
+    about: `Face descriptions of the ${subjects.length - darker} MIT sample photos of @vladmandic/human and @vladmandic/face-api in the tune half of bench/liveness.bench.ts, and of ${darker} darker renderings of them (synthetic skin tones). No user. Made by: LIVENESS_BENCH_SPLIT=tune LIVENESS_BENCH_COHORT=data/face-cohort.json npm run bench -- liveness`,
+    model: HUMAN_MODEL,
+    faces: subjects.map((s) => encodeCohortFace(`${s.source.name} ${s.tone}`, s.tone !== 'original', s.reference.embedding)),
+  };
+  writeFileSync(file, `${JSON.stringify(cohort, null, 2)}\n`);
+  console.log(`face cohort: ${subjects.length} faces written to ${file}`);
+}
+
 /** The rendered movements of the packages' sample faces (above), per skin-tone group. */
 async function renderedFaces(vision: VisionPool, split: Split, limit: number): Promise<void> {
   const started = performance.now();
@@ -602,6 +614,7 @@ async function renderedFaces(vision: VisionPool, split: Split, limit: number): P
         JSON.stringify(subjects, (key, value: unknown) => (key === 'jpeg' ? undefined : value)),
       );
   }
+  if (process.env.LIVENESS_BENCH_COHORT) writeCohort(subjects, split, process.env.LIVENESS_BENCH_COHORT);
   if (process.env.LIVENESS_BENCH_DUMP) dump(subjects);
   if (process.env.LIVENESS_BENCH_MEASURES) printMeasures(subjects);
   const rates = livenessRates(subjects);

@@ -43,6 +43,7 @@ describe('the database’s migrations', () => {
       'Migration20261204010000TraceParents',
       'Migration20261205000000RiskProfileNotices',
       'Migration20261205010000NotifyDispatchQueue',
+      'Migration20261206000000FaceCrowding',
     ]);
   });
 

@@ -308,6 +308,9 @@ export type ToneGroup = (typeof TONE_GROUPS)[number]['name'];
 
 export const toneGroupOf = (ita: number): ToneGroup => TONE_GROUPS.find((g) => ita > g.above)!.name;
 
+/** Darker renderings: the cheeks' target L* and b* (ITA −15 and −41). */
+export const DARKER_TONES = { brown: { L: 45, b: 19 }, dark: { L: 35, b: 17 } } as const;
+
 /**
  * The skin made darker: every pixel near the face's skin colour (ΔE under 28 of the cheeks'
  * median, inside an ellipse around the face, softly) moved in CIELAB so that the cheeks land on

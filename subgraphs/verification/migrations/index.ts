@@ -14,6 +14,7 @@ import { Migration20261128040000Address } from './Migration20261128040000Address
 import { Migration20261129070000ListPublishedOn } from './Migration20261129070000ListPublishedOn.js';
 import { Migration20261201020000LivenessPhotosDeleted } from './Migration20261201020000LivenessPhotosDeleted.js';
 import { Migration20261204000000VerificationFlows } from './Migration20261204000000VerificationFlows.js';
+import { Migration20261206000000FaceCrowding } from './Migration20261206000000FaceCrowding.js';
 
 /** The verification service's tables (schemas `verification` and `screening`). Append, never edit: a migration's class name is its name in the history. */
 export const verificationMigrations: MigrationClass[] = [
@@ -32,4 +33,5 @@ export const verificationMigrations: MigrationClass[] = [
   Migration20261129070000ListPublishedOn,
   Migration20261201020000LivenessPhotosDeleted,
   Migration20261204000000VerificationFlows,
+  Migration20261206000000FaceCrowding,
 ];

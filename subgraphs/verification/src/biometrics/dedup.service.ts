@@ -5,7 +5,7 @@ import { paginate, type Connection, type ConnectionArgs } from '../../../../plat
 import { isUuid } from '../../../../platform/ids.js';
 import { tenantColumns, type Tenant } from '../../../../platform/auth/tenant.js';
 import { readBase64Image } from '../vision/images.js';
-import { cosineOfScore, scoreOfCosine } from '../vision/face-match.js';
+import { cosineOfScore, faceCrowding, scoreOfCosine } from '../vision/face-match.js';
 import type { VisionPool } from '../vision/vision.pool.js';
 import { BiometricDedupCheck, type DedupMatch } from './dedup.entity.js';
 import { DEDUP_LIFECYCLE, type DedupStatus, type DedupTrigger } from './dedup.lifecycle.js';
@@ -70,7 +70,8 @@ export class DedupService implements PersonalDataHolder {
         : 'No face was detected in the image';
       return this.em.transactional(async (em) => this.record(em, 'checked.error', { ...base, errorReason }));
     }
-    const face = normalizedFace(faces[0].embedding);
+    const vector = normalizedFace(faces[0].embedding);
+    const face = { vector, crowding: faceCrowding(vector) };
     return this.em.transactional(async (em) => {
       const gallery = await this.deps.galleries.locked(em, this.tenant);
       // the user's own enrolled face is no duplicate of another person

@@ -8,7 +8,7 @@ import { LocalKeyProvider } from '../../../../platform/crypto/key-provider.js';
 import { createTestDatabase, eventually } from '../../../../test/support/database.js';
 import { noFace } from '../../../../test/support/faces.js';
 import type { Tenant } from '../../../../platform/auth/tenant.js';
-import { cosineOfScore, scoreOfCosine } from '../vision/face-match.js';
+import { adjustedCosine, cosineOfScore, faceCrowding, scoreOfCosine } from '../vision/face-match.js';
 import type { VisionAnalysis } from '../vision/vision.types.js';
 import { BiometricDedupCheck } from './dedup.entity.js';
 import { DedupService } from './dedup.service.js';
@@ -44,16 +44,22 @@ describe('face score mapping', () => {
 });
 
 describe('face gallery (in-process exact search)', () => {
-  it('finds exactly what comparing with every face finds, most similar first', () => {
+  it('finds exactly what comparing with every face finds, on the crowding-adjusted cosine, most similar first', () => {
     const random = rng(7);
     const gallery = new FaceGallery();
-    const faces = Array.from({ length: 3000 }, (_, i) => ({ userId: `u${i}`, vector: normalizedFace(randomFace(random)) }));
-    faces.forEach((f, i) => gallery.add({ seq: i + 1, userId: f.userId, enrolledAt: new Date(0), vector: f.vector }));
+    const faces = Array.from({ length: 3000 }, (_, i) => ({
+      userId: `u${i}`,
+      vector: normalizedFace(randomFace(random)),
+      crowding: random() * 0.2 - 0.05,
+    }));
+    faces.forEach((f, i) => gallery.add({ seq: i + 1, enrolledAt: new Date(0), ...f }));
     expect(gallery.size).toBe(3000);
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
     for (let q = 0; q < 5; q++) {
-      const query = normalizedFace(randomFace(random));
-      const all = faces.map((f) => ({ userId: f.userId, cosine: dot(f.vector, query) })).sort((a, b) => b.cosine - a.cosine);
+      const query = { vector: normalizedFace(randomFace(random)), crowding: q * 0.03 - 0.03 };
+      const all = faces
+        .map((f) => ({ userId: f.userId, cosine: adjustedCosine(dot(f.vector, query.vector), query.crowding, f.crowding) }))
+        .sort((a, b) => b.cosine - a.cosine);
       // between two faces' cosines: float32 sums may differ from these in the 7th decimal
       const minCosine = (all[40].cosine + all[41].cosine) / 2;
       const expected = all.filter((f) => f.cosine >= minCosine && f.userId !== 'u3');
@@ -148,6 +154,24 @@ describe('dedup checks on PostgreSQL', () => {
       status: 'DUPLICATE',
       matches: [expect.objectContaining({ matchedUserId: 'alice' })],
     });
+  });
+
+  it('measures, once, the crowding of a face enrolled before crowding was kept', async () => {
+    const dave = randomFace(random);
+    const one = { orm, galleries: new FaceGalleries(keyring) };
+    expect(await checkIn(one, 'dave', dave)).toMatchObject({ status: 'UNIQUE', enrolled: true });
+    const crowdingOf = async () =>
+      (await admin.query<{ crowding: number | null }>(`select crowding from verification.biometric_enrollments where user_id = 'dave'`))
+        .rows[0].crowding;
+    const kept = await crowdingOf();
+    expect(kept).toBeCloseTo(faceCrowding(normalizedFace(dave)), 5);
+    await admin.query(`update verification.biometric_enrollments set crowding = null where user_id = 'dave'`);
+    // a process that loads the gallery now finds the face without it, measures it and keeps it
+    expect(await checkIn({ orm: other, galleries: new FaceGalleries(keyring) }, 'dave-again', nearby(dave, random))).toMatchObject({
+      status: 'DUPLICATE',
+      matches: [expect.objectContaining({ matchedUserId: 'dave' })],
+    });
+    expect(await crowdingOf()).toBeCloseTo(kept!, 5);
   });
 
   it('treats an image without exactly one face as an ERROR check and enrols nothing', async () => {

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantKey, type Tenant } from '../../../../platform/auth/tenant.js';
-import { FaceGallery, vectorBytes, vectorOfBytes, type GalleryHit } from './face-gallery.js';
+import { FaceGallery, vectorBytes, vectorOfBytes, type FaceQuery, type GalleryHit } from './face-gallery.js';
+import { faceCrowding } from '../vision/face-match.js';
+import { sqlOf } from '../../../../platform/db/transaction.js';
 import { pgvectorLiteral, searchPgvector } from './pgvector.js';
 import type { Keyring } from '../../../../platform/crypto/keyring.js';
 import { sealedTable } from '../../../../platform/crypto/sealed-columns.js';
@@ -43,7 +45,7 @@ const toEnrollment = (row: EnrollmentRow): Enrollment => ({
 
 /** A tenant's enrolled faces while its lock is held. */
 export interface LockedGallery {
-  search(query: Float32Array, minCosine: number, excludeUserId: string | null, limit: number): Promise<GalleryHit[]>;
+  search(query: FaceQuery, minCosine: number, excludeUserId: string | null, limit: number): Promise<GalleryHit[]>;
   has(userId: string): Promise<boolean>;
 }
 
@@ -56,6 +58,8 @@ export interface LockedGallery {
  */
 export class FaceGalleries {
   private galleries = new Map<string, FaceGallery>();
+  /** Tenants whose every enrolled face has its crowding kept (enrolments since keep it). */
+  private crowdingKept = new Set<string>();
 
   constructor(
     /** Enrolled faces are sealed with the organization's data key (platform/crypto). */
@@ -70,6 +74,7 @@ export class FaceGalleries {
    */
   async locked(em: EntityManager, tenant: Tenant): Promise<LockedGallery> {
     await this.lock(em, tenant);
+    await this.measureCrowding(em, tenant);
     if (this.pgvector) {
       return {
         search: (query, minCosine, excludeUserId, limit) => searchPgvector(em, tenant, query, minCosine, excludeUserId, limit),
@@ -102,27 +107,51 @@ export class FaceGalleries {
       gallery.clear();
       gallery.removals = removals;
     }
-    const rows = await em.execute<{ seq: string; user_id: string; enrolled_at: Date; embedding_sealed: string }[]>(
-      `select seq, user_id, enrolled_at, embedding_sealed from verification.biometric_enrollments
+    const rows = await em.execute<{ seq: string; user_id: string; enrolled_at: Date; embedding_sealed: string; crowding: number | null }[]>(
+      `select seq, user_id, enrolled_at, embedding_sealed, crowding from verification.biometric_enrollments
         where organization_id = ? and environment = ? and seq > ? order by seq`,
       [tenant.organizationId, tenant.environment, gallery.lastSeq],
     );
     for (const row of rows) {
-      gallery.add({
-        seq: Number(row.seq),
-        userId: row.user_id,
-        enrolledAt: new Date(row.enrolled_at),
-        vector: vectorOfBytes(Buffer.from(await this.keyring.openJson<string>(tenant.organizationId, row.embedding_sealed), 'base64')),
-      });
+      const vector = await this.vectorOf(tenant, row.embedding_sealed);
+      // none only from a process of an older version, enrolling during a rolling upgrade
+      const crowding = row.crowding ?? faceCrowding(vector);
+      gallery.add({ seq: Number(row.seq), userId: row.user_id, enrolledAt: new Date(row.enrolled_at), vector, crowding });
     }
     return gallery;
   }
 
+  /**
+   * Faces enrolled before their crowding was kept (face-match.ts `faceCrowding`) are measured and
+   * kept, once per tenant and process (call under the lock): both searches read the column.
+   */
+  private async measureCrowding(em: EntityManager, tenant: Tenant): Promise<void> {
+    const key = tenantKey(tenant);
+    if (this.crowdingKept.has(key)) return;
+    const rows = await em.execute<{ seq: string; embedding_sealed: string }[]>(
+      `select seq, embedding_sealed from verification.biometric_enrollments
+        where organization_id = ? and environment = ? and crowding is null`,
+      [tenant.organizationId, tenant.environment],
+    );
+    const crowding = await Promise.all(rows.map(async (row) => faceCrowding(await this.vectorOf(tenant, row.embedding_sealed))));
+    if (rows.length)
+      await sqlOf(em).query(
+        `update verification.biometric_enrollments e set crowding = m.crowding
+           from unnest($1::bigint[], $2::real[]) as m(seq, crowding) where e.seq = m.seq`,
+        [rows.map((row) => row.seq), crowding],
+      );
+    this.crowdingKept.add(key);
+  }
+
+  private async vectorOf(tenant: Tenant, sealed: string): Promise<Float32Array> {
+    return vectorOfBytes(Buffer.from(await this.keyring.openJson<string>(tenant.organizationId, sealed), 'base64'));
+  }
+
   /** Enrols a face (inside the transaction holding the gallery's lock); the gallery loads it on its next catch-up. */
-  async enroll(em: EntityManager, tenant: Tenant, userId: string, vector: Float32Array, sourceCheckId: string): Promise<void> {
-    const columns = ['organization_id', 'environment', 'user_id', 'embedding_sealed', 'source_check_id'];
+  async enroll(em: EntityManager, tenant: Tenant, userId: string, { vector, crowding }: FaceQuery, sourceCheckId: string): Promise<void> {
+    const columns = ['organization_id', 'environment', 'user_id', 'embedding_sealed', 'crowding', 'source_check_id'];
     const embedding = await this.keyring.sealJson(tenant.organizationId, vectorBytes(vector).toString('base64'));
-    const values: unknown[] = [tenant.organizationId, tenant.environment, userId, embedding, sourceCheckId];
+    const values: unknown[] = [tenant.organizationId, tenant.environment, userId, embedding, crowding, sourceCheckId];
     if (this.pgvector) {
       columns.push('embedding_vector');
       values.push(pgvectorLiteral(vector));

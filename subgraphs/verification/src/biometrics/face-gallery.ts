@@ -1,3 +1,5 @@
+import { adjustedCosine } from '../vision/face-match.js';
+
 /** Length of a face description (Human's faceres). */
 export const FACE_DIMENSIONS = 1024;
 
@@ -27,10 +29,19 @@ export interface EnrolledFace {
   userId: string;
   enrolledAt: Date;
   vector: Float32Array;
+  /** How crowded the face's part of the model's space is (face-match.ts `faceCrowding`). */
+  crowding: number;
+}
+
+/** A face to search for: its normalized description and its crowding. */
+export interface FaceQuery {
+  vector: Float32Array;
+  crowding: number;
 }
 
 export interface GalleryHit {
   userId: string;
+  /** The cosine corrected for both faces' crowding (face-match.ts `adjustedCosine`). */
   cosine: number;
   enrolledAt: Date;
 }
@@ -43,6 +54,7 @@ export interface GalleryHit {
 export class FaceGallery {
   private rows = new Float32Array(FACE_DIMENSIONS * 1024);
   private users: string[] = [];
+  private crowding: number[] = [];
   private enrolled: Date[] = [];
   private enrolledUsers = new Set<string>();
   /** Highest `seq` held: the next refresh loads the rows after it. */
@@ -63,6 +75,7 @@ export class FaceGallery {
     }
     this.rows.set(face.vector, at);
     this.users.push(face.userId);
+    this.crowding.push(face.crowding);
     this.enrolledUsers.add(face.userId);
     this.enrolled.push(face.enrolledAt);
     this.lastSeq = Math.max(this.lastSeq, face.seq);
@@ -71,6 +84,7 @@ export class FaceGallery {
   clear(): void {
     this.rows = new Float32Array(FACE_DIMENSIONS * 1024);
     this.users = [];
+    this.crowding = [];
     this.enrolled = [];
     this.enrolledUsers.clear();
     this.lastSeq = 0;
@@ -81,10 +95,10 @@ export class FaceGallery {
   }
 
   /**
-   * Faces of other users whose cosine with `query` (normalized) is at least `minCosine`, most
+   * Faces of other users whose crowding-adjusted cosine with `query` is at least `minCosine`, most
    * similar first, at most `limit`.
    */
-  search(query: Float32Array, minCosine: number, excludeUserId: string | null, limit: number): GalleryHit[] {
+  search({ vector: query, crowding }: FaceQuery, minCosine: number, excludeUserId: string | null, limit: number): GalleryHit[] {
     const rows = this.rows;
     const hits: GalleryHit[] = [];
     for (let r = 0, n = this.users.length; r < n; r++) {
@@ -100,7 +114,7 @@ export class FaceGallery {
         a2 += rows[o + i + 2] * query[i + 2];
         a3 += rows[o + i + 3] * query[i + 3];
       }
-      const cosine = a0 + a1 + a2 + a3;
+      const cosine = adjustedCosine(a0 + a1 + a2 + a3, crowding, this.crowding[r]);
       if (cosine >= minCosine && this.users[r] !== excludeUserId)
         hits.push({ userId: this.users[r], cosine, enrolledAt: this.enrolled[r] });
     }

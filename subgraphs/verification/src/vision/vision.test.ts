@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { createLogger } from '../../../../platform/logger.js';
 import { VisionPool } from './vision.pool.js';
-import { faceSimilarity } from './face-match.js';
+import { faceCrowding, faceMatchScore, faceSimilarity, PORTRAIT_MATCH, scoreOfCosine } from './face-match.js';
 import { TextReader } from './text-reader.js';
 import { noFace, portrait } from '../../../../test/support/faces.js';
-import { eyesClosed, jpegOf, rgbOf } from '../../../../bench/support/face-render.js';
+import { DARKER_TONES, eyesClosed, jpegOf, rgbOf, toneShifted } from '../../../../bench/support/face-render.js';
 import { processAlive } from '../../../../test/support/stack-process.js';
 import { eventually } from '../../../../test/support/database.js';
 import { judgeChallenge, readingOf } from '../liveness/liveness.rules.js';
@@ -33,6 +33,28 @@ describe('vision pool (Human on WASM, in a worker process)', () => {
     expect(same).toBeGreaterThan(0.9);
     expect(different).toBeLessThan(same - 0.2);
     expect(a.image).toMatchObject({ width: 320 });
+  }, 120_000);
+
+  it('scores two people rendered with dark skin apart, where the raw cosine put them close, and one person across tones as the same', async () => {
+    // the liveness bench's recolouring of the two portraits; the model crowds darker faces together
+    const shades = async (who: 'woman' | 'man') => {
+      const jpeg = await portrait(who);
+      const face = (await pool.analyze(jpeg)).faces[0];
+      const dark = await jpegOf(toneShifted(await rgbOf(jpeg), face.landmarks!, DARKER_TONES.dark));
+      return { original: face.embedding, dark: (await pool.analyze(dark)).faces[0].embedding };
+    };
+    const [woman, man] = await Promise.all([shades('woman'), shades('man')]);
+    for (const who of [woman, man]) {
+      expect(faceCrowding(who.original)).toBeLessThan(0);
+      expect(faceCrowding(who.dark)).toBeGreaterThan(0.03);
+    }
+    const raw = scoreOfCosine(faceSimilarity(woman.dark, man.dark));
+    const corrected = faceMatchScore(woman.dark, man.dark);
+    // under the review bar of a portrait check: another person, where the raw cosine asked a reviewer
+    expect(corrected).toBeLessThan(Math.min(PORTRAIT_MATCH.reject, raw - 0.2));
+    // two light faces are scored as before; the man against his dark rendering still passes
+    expect(faceMatchScore(man.original, woman.original)).toBeCloseTo(scoreOfCosine(faceSimilarity(man.original, woman.original)), 4);
+    expect(faceMatchScore(man.original, man.dark)).toBeGreaterThanOrEqual(PORTRAIT_MATCH.pass);
   }, 120_000);
 
   it('reads the head turning the other way in the mirrored image', async () => {
