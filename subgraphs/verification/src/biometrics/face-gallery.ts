@@ -114,7 +114,10 @@ export class FaceGallery {
         a2 += rows[o + i + 2] * query[i + 2];
         a3 += rows[o + i + 3] * query[i + 3];
       }
-      const cosine = adjustedCosine(a0 + a1 + a2 + a3, crowding, this.crowding[r]);
+      // the correction only lowers a cosine: most faces are out before it is computed
+      const raw = a0 + a1 + a2 + a3;
+      if (raw < minCosine) continue;
+      const cosine = adjustedCosine(raw, crowding, this.crowding[r]);
       if (cosine >= minCosine && this.users[r] !== excludeUserId)
         hits.push({ userId: this.users[r], cosine, enrolledAt: this.enrolled[r] });
     }
