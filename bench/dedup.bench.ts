@@ -96,7 +96,7 @@ export async function run(): Promise<void> {
     for (let from = 0; from < faces.length; from += 2_000) {
       const batch = faces.slice(from, from + 2_000);
       await pool.query(
-        `insert into verification.biometric_enrollments (organization_id, environment, user_id, embedding, crowding, source_check_id)
+        `insert into verification.biometric_enrollments (organization_id, environment, user_id, embedding_plaintext, crowding, source_check_id)
          select $1, $2, u, e, 0, gen_random_uuid() from unnest($3::text[], $4::bytea[]) as t(u, e)`,
         [tenant.organizationId, tenant.environment, batch.map((_, i) => `user-${from + i}`), batch.map(vectorBytes)],
       );
