@@ -262,7 +262,7 @@ describe('liveness rules', () => {
 
     it('tells the user the steps in order, a nod with its two photos', () => {
       expect(sessionInstructions(['SMILE', 'NOD'])).toMatch(
-        /1\. Smile; 2\. Nod: send a photo with your chin down, then a second one with your chin up\.$/,
+        /1\. Smile broadly, showing your teeth; 2\. Nod: send a photo with your chin down, then a second one with your chin up\.$/,
       );
     });
   });

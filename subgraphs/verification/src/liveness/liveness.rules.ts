@@ -34,7 +34,8 @@ export const CHALLENGE_INSTRUCTIONS: Record<ChallengeType, string> = {
   TURN_LEFT: 'Turn your head to your left',
   TURN_RIGHT: 'Turn your head to your right',
   LOOK_UP: 'Raise your chin and look up',
-  SMILE: 'Smile',
+  // a broad smile: faint closed-lip smiles are what SMILE misses (BENCHMARKS.md, real photos)
+  SMILE: 'Smile broadly, showing your teeth',
   BLINK: 'Close both eyes',
   NOD: 'Nod: send a photo with your chin down, then a second one with your chin up',
 };
