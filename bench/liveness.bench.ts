@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { createLogger } from '../platform/logger.js';
 import { VisionPool } from '../subgraphs/verification/src/vision/vision.pool.js';
-import { faceMatchScore, PORTRAIT_MATCH } from '../subgraphs/verification/src/vision/face-match.js';
+import { faceCrowding, faceMatchScore, PORTRAIT_MATCH } from '../subgraphs/verification/src/vision/face-match.js';
 import { encodeCohortFace, HUMAN_MODEL, type FaceCohortFile } from '../subgraphs/verification/src/vision/face-cohort.js';
 import type { FaceAnalysis, FaceLandmarks } from '../subgraphs/verification/src/vision/vision.types.js';
 import {
@@ -534,6 +534,9 @@ function printPairs(subjects: PairSubject[], camera: Camera): Map<string, Rates>
         if (b.smiling) different.push(faceMatchScore(a.neutral.embedding, b.smiling.embedding));
       }),
     );
+    // the neutral photos' crowding (face-match.ts CROWDING): what the face scores are corrected by
+    const crowding = group.map((s) => faceCrowding(s.neutral.embedding));
+    const mean = crowding.reduce((sum, c) => sum + c, 0) / crowding.length;
     return [
       r,
       String(group.length),
@@ -541,13 +544,25 @@ function printPairs(subjects: PairSubject[], camera: Camera): Map<string, Rates>
       `${pc(neutral.total - neutral.passed, neutral.total)} (${neutral.total})`,
       `${belowShare(same, DEDUP_SCORE)} / ${belowShare(same, LIVENESS_RULES.faceMatch.pass)} (${same.length})`,
       `${aboveShare(different, DEDUP_SCORE)} / ${aboveShare(different, PORTRAIT_MATCH.pass)} / ${aboveShare(different, LIVENESS_RULES.faceMatch.pass)} (${different.length})`,
+      `${mean.toFixed(3)} (${Math.min(...crowding).toFixed(3)} – ${Math.max(...crowding).toFixed(3)})`,
     ];
   });
   console.log(
     `real photos (London Set), ${camera === 'phone' ? 'as photographed (faces ≈ 650 px)' : `a webcam's frame (${CAMERAS[camera]} px wide)`}: ` +
       "SMILE genuine smiles passed / neutral photos refused (photos); face match between a person's two photos and between two people",
   );
-  table(['group', 'people', 'SMILE passed', 'neutral refused', 'FNMR @0.90 / @0.60 (pairs)', 'FMR @0.90 / @0.80 / @0.60 (pairs)'], rows);
+  table(
+    [
+      'group',
+      'people',
+      'SMILE passed',
+      'neutral refused',
+      'FNMR @0.90 / @0.60 (pairs)',
+      'FMR @0.90 / @0.80 / @0.60 (pairs)',
+      'crowding mean (range)',
+    ],
+    rows,
+  );
   return rates;
 }
 
