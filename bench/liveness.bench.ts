@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { createLogger } from '../platform/logger.js';
 import { VisionPool } from '../subgraphs/verification/src/vision/vision.pool.js';
 import { faceCrowding, faceMatchScore, PORTRAIT_MATCH } from '../subgraphs/verification/src/vision/face-match.js';
-import { encodeCohortFace, HUMAN_MODEL, type FaceCohortFile } from '../subgraphs/verification/src/vision/face-cohort.js';
+import { encodeCohortFace, installedFaceModel, type FaceCohortFile } from '../subgraphs/verification/src/vision/face-cohort.js';
 import type { FaceAnalysis, FaceLandmarks } from '../subgraphs/verification/src/vision/vision.types.js';
 import {
   CHALLENGE_TYPES,
@@ -599,7 +599,7 @@ function writeCohort(subjects: Subject[], split: Split, file: string): void {
   const darker = subjects.filter((s) => s.tone !== 'original').length;
   const cohort: FaceCohortFile = {
     about: `Face descriptions of the ${subjects.length - darker} MIT sample photos of @vladmandic/human and @vladmandic/face-api in the tune half of bench/liveness.bench.ts, and of ${darker} darker renderings of them (synthetic skin tones). No user. Made by: LIVENESS_BENCH_SPLIT=tune LIVENESS_BENCH_COHORT=data/face-cohort.json npm run bench -- liveness`,
-    model: HUMAN_MODEL,
+    model: installedFaceModel(),
     faces: subjects.map((s) => encodeCohortFace(`${s.source.name} ${s.tone}`, s.tone !== 'original', s.reference.embedding)),
   };
   writeFileSync(file, `${JSON.stringify(cohort, null, 2)}\n`);

@@ -23,11 +23,11 @@ export interface FaceCohortFile {
 export const FACE_COHORT_FILE = 'face-cohort.json';
 
 /** The installed face model: Human's faceres, which ships with (and changes with) Human's version. */
-export const HUMAN_MODEL = (() => {
+export function installedFaceModel(): string {
   const main = createRequire(import.meta.url).resolve('@vladmandic/human');
   const { version } = JSON.parse(readFileSync(path.join(path.dirname(main), '..', 'package.json'), 'utf8')) as { version: string };
   return `@vladmandic/human ${version} faceres`;
-})();
+}
 
 /** A unit description as the file keeps it (1 KB instead of 4; cosines move in the third decimal at most). */
 export function encodeCohortFace(name: string, darker: boolean, embedding: readonly number[]): FaceCohortFile['faces'][number] {

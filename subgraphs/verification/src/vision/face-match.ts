@@ -48,7 +48,7 @@ export const CROWDING = { neighbours: 20, weight: 1.5 };
 export const PORTRAIT_MATCH = { pass: 0.8, reject: 0.5 };
 
 /** Cosine similarity of two face descriptions, −1 to 1. */
-export function faceSimilarity(a: readonly number[], b: readonly number[]): number {
+export function faceSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -68,15 +68,10 @@ export function faceCrowding(embedding: ArrayLike<number>): number {
 
 /** The mean cosine of a face's `CROWDING.neighbours` most similar faces of a set (unit descriptions). */
 function nearestMean(embedding: ArrayLike<number>, faces: readonly Float32Array[]): number {
-  let norm = 0;
-  for (let i = 0; i < embedding.length; i++) norm += embedding[i] * embedding[i];
-  norm = Math.sqrt(norm) || 1;
-  const cosines = faces.map((face) => {
-    let dot = 0;
-    for (let i = 0; i < face.length; i++) dot += face[i] * embedding[i];
-    return dot / norm;
-  });
-  const nearest = cosines.sort((a, b) => b - a).slice(0, CROWDING.neighbours);
+  const nearest = faces
+    .map((face) => faceSimilarity(embedding, face))
+    .sort((a, b) => b - a)
+    .slice(0, CROWDING.neighbours);
   return nearest.reduce((sum, c) => sum + c, 0) / nearest.length;
 }
 
