@@ -12,7 +12,7 @@ import { DEDUP_LIFECYCLE, type DedupStatus, type DedupTrigger } from './dedup.li
 import { dedupSnapshot, recordDedupEvent, recordEnrollmentDeleted } from './dedup.events.js';
 import type { ErasedUser, PersonalDataHolder } from '../../../../platform/privacy/personal-data.js';
 import { sqlOf } from '../../../../platform/db/transaction.js';
-import { normalizedFace } from './face-gallery.js';
+import { normalizedFace } from '../vision/face-vectors.js';
 import type { Enrollment, FaceGalleries } from './enrollment.store.js';
 
 /** The spec's default: an enrolled face scoring 0.90 or more on the API's scale is the same person. */

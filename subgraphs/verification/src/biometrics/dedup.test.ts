@@ -13,7 +13,8 @@ import type { VisionAnalysis } from '../vision/vision.types.js';
 import { BiometricDedupCheck } from './dedup.entity.js';
 import { DedupService } from './dedup.service.js';
 import { FaceGalleries } from './enrollment.store.js';
-import { FACE_DIMENSIONS, FaceGallery, normalizedFace, vectorBytes, vectorOfBytes } from './face-gallery.js';
+import { FaceGallery, vectorBytes, vectorOfBytes } from './face-gallery.js';
+import { FACE_DIMENSIONS, normalizedFace } from '../vision/face-vectors.js';
 import { rng } from '../../../../test/support/random.js';
 import { PLATFORM_ENTITIES } from '../../../../platform/entities.js';
 

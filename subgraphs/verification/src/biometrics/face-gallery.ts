@@ -1,16 +1,5 @@
 import { adjustedCosine } from '../vision/face-match.js';
-
-/** Length of a face description (Human's faceres). */
-export const FACE_DIMENSIONS = 1024;
-
-/** The description scaled to length 1 (float32), so that a dot product is the cosine. */
-export function normalizedFace(embedding: readonly number[]): Float32Array {
-  if (embedding.length !== FACE_DIMENSIONS) throw new Error(`a face description has ${FACE_DIMENSIONS} numbers, not ${embedding.length}`);
-  let norm = 0;
-  for (const x of embedding) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  return Float32Array.from(embedding, (x) => x / norm);
-}
+import { FACE_DIMENSIONS } from '../vision/face-vectors.js';
 
 /** A normalized vector as stored (bytea: float32 little-endian), and back. */
 export function vectorBytes(vector: Float32Array): Buffer {

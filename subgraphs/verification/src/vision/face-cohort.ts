@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defaultDataDir } from '../lists/default-data.js';
+import { normalizedFace } from './face-vectors.js';
 
 /**
  * The face cohort (`data/face-cohort.json`): face descriptions of people who are no user, which
@@ -31,10 +32,10 @@ export function installedFaceModel(): string {
 
 /** A unit description as the file keeps it (1 KB instead of 4; cosines move in the third decimal at most). */
 export function encodeCohortFace(name: string, darker: boolean, embedding: readonly number[]): FaceCohortFile['faces'][number] {
-  const norm = Math.hypot(...embedding) || 1;
-  const max = Math.max(...embedding.map((x) => Math.abs(x / norm))) || 1;
+  const unit = normalizedFace(embedding);
+  const max = unit.reduce((m, x) => Math.max(m, Math.abs(x)), 0) || 1;
   const scale = max / 127;
-  const bytes = Int8Array.from(embedding, (x) => Math.round(x / norm / scale));
+  const bytes = Int8Array.from(unit, (x) => Math.round(x / scale));
   return { name, darker, int8: Buffer.from(bytes.buffer).toString('base64'), scale };
 }
 
@@ -49,9 +50,7 @@ export interface FaceCohort {
 export function decodeCohort(file: FaceCohortFile): FaceCohort {
   const decode = ({ int8, scale }: FaceCohortFile['faces'][number]) => {
     const bytes = Buffer.from(int8, 'base64');
-    const vector = Float32Array.from(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), (x) => x * scale);
-    const norm = Math.hypot(...vector) || 1;
-    return vector.map((x) => x / norm);
+    return normalizedFace(Array.from(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), (x) => x * scale));
   };
   return { darker: file.faces.filter((f) => f.darker).map(decode), lighter: file.faces.filter((f) => !f.darker).map(decode) };
 }
